@@ -1,0 +1,73 @@
+"""quanta: rules engines, batch simulation and solvers for six quantum-themed games.
+
+>>> import quanta
+>>> g = quanta.game("einstein")
+>>> s = g.new_state()              # a chance node: the stones are set up at random
+>>> s = s.play(s.legal_actions()[0])
+
+``quanta.GAMES`` lists the games; ``quanta.game(name, **options)`` makes one. States are
+immutable: ``play`` returns a new state. See each game's module (``quanta.einstein``, …) for
+its notation, action strings and extras.
+"""
+
+from __future__ import annotations
+
+import importlib
+import types
+from typing import Any
+
+from . import exceptions
+from ._core import CHANCE, TERMINAL, Game, State, game_names
+from ._core import make_game as _make_game
+from .exceptions import (
+    IllegalMoveError,
+    InvalidNotationError,
+    InvalidOptionError,
+    QuantaError,
+    SearchLimitError,
+)
+
+#: The names of the registered games, sorted.
+GAMES: tuple[str, ...] = tuple(game_names())
+
+__version__ = "0.1.0"
+
+
+def game(name: str, **options: Any) -> Game:
+    """The game ``name`` with ``options`` (each game's module documents its options).
+
+    Raises :class:`InvalidOptionError` (a ``ValueError``) for an unknown game, an unknown
+    option or a bad value.
+    """
+    return _make_game(name, options)
+
+
+def _game_module(name: str) -> types.ModuleType:
+    return importlib.import_module(f"quanta.{name}")
+
+
+def _state_method(state: State, name: str) -> Any:
+    """Looks up a game-specific state method (e.g. ``board``) in the game's module."""
+    extra = getattr(_game_module(state.game.name), "STATE_METHODS", {}).get(name)
+    if extra is None:
+        raise AttributeError(f"{state.game.name} state has no attribute {name!r}")
+    return types.MethodType(extra, state)
+
+
+from . import batch  # noqa: E402  (needs the names above)
+
+__all__ = [
+    "CHANCE",
+    "GAMES",
+    "TERMINAL",
+    "Game",
+    "State",
+    "IllegalMoveError",
+    "InvalidNotationError",
+    "InvalidOptionError",
+    "QuantaError",
+    "SearchLimitError",
+    "batch",
+    "exceptions",
+    "game",
+]

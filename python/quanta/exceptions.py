@@ -1,0 +1,49 @@
+"""The exceptions quanta raises.
+
+Every error is a :class:`QuantaError`. Bad input (an unknown game or option, unreadable
+notation, an illegal action) also subclasses :class:`ValueError`, so ``except ValueError`` works
+as it would for any other bad argument. A call that raises changes nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class QuantaError(Exception):
+    """Base class of every quanta error."""
+
+
+class IllegalMoveError(QuantaError, ValueError):
+    """An action that is not legal in the state it was played in, or no action at all."""
+
+
+class InvalidNotationError(QuantaError, ValueError):
+    """Text that is not a valid position (or action) in the game's notation."""
+
+
+class InvalidOptionError(QuantaError, ValueError):
+    """An unknown game, an unknown option, or an option value out of range."""
+
+
+class SearchLimitError(QuantaError):
+    """A solver hit its time, node or memory budget before it finished.
+
+    ``nodes`` and ``seconds`` say how much work was done; ``partial`` carries whatever the
+    search had established (solver-specific, or ``None``).
+    """
+
+    def __init__(self, message: str, nodes: int = 0, seconds: float = 0.0, partial: Any = None):
+        super().__init__(message)
+        self.nodes = nodes
+        self.seconds = seconds
+        self.partial = partial
+
+
+__all__ = [
+    "QuantaError",
+    "IllegalMoveError",
+    "InvalidNotationError",
+    "InvalidOptionError",
+    "SearchLimitError",
+]

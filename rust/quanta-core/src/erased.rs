@@ -1,0 +1,169 @@
+//! Games and states behind trait objects, so that the bindings (and anything else that picks a
+//! game by name at run time) handle every game through one type. Written once for all games.
+
+use crate::batch::{self, Playouts};
+use crate::error::Result;
+use crate::game::{Action, Game, ToMove};
+use crate::options::Options;
+use std::any::Any;
+use std::fmt::Debug;
+use std::hash::{DefaultHasher, Hash, Hasher};
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+/// A game chosen at run time.
+pub trait DynGame: Send + Sync + Debug {
+    fn name(&self) -> &'static str;
+    fn options(&self) -> Options;
+    fn num_players(&self) -> usize;
+    fn num_actions(&self) -> usize;
+    fn observation_shape(&self) -> Vec<usize>;
+    fn new_state(&self) -> Box<dyn DynState>;
+    fn from_notation(&self, text: &str) -> Result<Box<dyn DynState>>;
+    fn random_playouts(
+        &self,
+        n: usize,
+        seed: u64,
+        threads: Option<usize>,
+        cancel: &AtomicBool,
+    ) -> Result<Playouts>;
+    fn as_any(&self) -> &dyn Any;
+}
+
+/// A state of a game chosen at run time; it knows its game.
+pub trait DynState: Send + Sync + Debug {
+    fn game(&self) -> &dyn DynGame;
+    fn to_move(&self) -> ToMove;
+    fn legal_actions(&self) -> Vec<Action>;
+    fn chance_outcomes(&self) -> Vec<(Action, f64)>;
+    fn play(&self, action: Action) -> Result<Box<dyn DynState>>;
+    fn returns(&self) -> Vec<f64>;
+    fn action_to_string(&self, action: Action) -> Result<String>;
+    fn parse_action(&self, text: &str) -> Result<Action>;
+    fn notation(&self) -> String;
+    fn observation_string(&self, player: usize) -> String;
+    fn observation_tensor(&self, player: usize) -> Vec<f32>;
+    fn clone_box(&self) -> Box<dyn DynState>;
+    /// Same game (and parameters) and same position.
+    fn same_as(&self, other: &dyn DynState) -> bool;
+    fn hash_u64(&self) -> u64;
+    fn as_any(&self) -> &dyn Any;
+}
+
+/// A game of type `G` behind `dyn DynGame`.
+#[derive(Debug)]
+pub struct Erased<G: Game>(pub G);
+
+impl<G: Game + Debug> Erased<G> {
+    /// Makes the game from options: the one function a registry entry names.
+    pub fn make(options: &Options) -> Result<Arc<dyn DynGame>> {
+        Ok(Arc::new(Erased(G::from_options(options)?)))
+    }
+}
+
+/// A state of `G` together with its game.
+#[derive(Debug, Clone)]
+pub struct Position<G: Game> {
+    pub game: Arc<Erased<G>>,
+    pub state: G::State,
+}
+
+impl<G: Game + Debug> DynGame for Erased<G> {
+    fn name(&self) -> &'static str {
+        G::NAME
+    }
+    fn options(&self) -> Options {
+        self.0.options()
+    }
+    fn num_players(&self) -> usize {
+        self.0.num_players()
+    }
+    fn num_actions(&self) -> usize {
+        self.0.num_actions()
+    }
+    fn observation_shape(&self) -> Vec<usize> {
+        self.0.observation_shape()
+    }
+    fn new_state(&self) -> Box<dyn DynState> {
+        Box::new(Position { game: Arc::new(Erased(self.0.clone())), state: self.0.new_state() })
+    }
+    fn from_notation(&self, text: &str) -> Result<Box<dyn DynState>> {
+        let state = self.0.from_notation(text)?;
+        Ok(Box::new(Position { game: Arc::new(Erased(self.0.clone())), state }))
+    }
+    fn random_playouts(
+        &self,
+        n: usize,
+        seed: u64,
+        threads: Option<usize>,
+        cancel: &AtomicBool,
+    ) -> Result<Playouts> {
+        batch::random_playouts(&self.0, n, seed, threads, cancel)
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+impl<G: Game + Debug> DynState for Position<G> {
+    fn game(&self) -> &dyn DynGame {
+        &*self.game
+    }
+    fn to_move(&self) -> ToMove {
+        self.game.0.to_move(&self.state)
+    }
+    fn legal_actions(&self) -> Vec<Action> {
+        let mut out = Vec::new();
+        self.game.0.legal_actions(&self.state, &mut out);
+        out
+    }
+    fn chance_outcomes(&self) -> Vec<(Action, f64)> {
+        let mut out = Vec::new();
+        self.game.0.chance_outcomes(&self.state, &mut out);
+        out
+    }
+    fn play(&self, action: Action) -> Result<Box<dyn DynState>> {
+        let state = self.game.0.play(&self.state, action)?;
+        Ok(Box::new(Position { game: self.game.clone(), state }))
+    }
+    fn returns(&self) -> Vec<f64> {
+        let mut out = vec![0.0; self.game.0.num_players()];
+        self.game.0.returns(&self.state, &mut out);
+        out
+    }
+    fn action_to_string(&self, action: Action) -> Result<String> {
+        self.game.0.action_to_string(&self.state, action)
+    }
+    fn parse_action(&self, text: &str) -> Result<Action> {
+        self.game.0.parse_action(&self.state, text)
+    }
+    fn notation(&self) -> String {
+        self.game.0.notation(&self.state)
+    }
+    fn observation_string(&self, player: usize) -> String {
+        self.game.0.observation_string(&self.state, player)
+    }
+    fn observation_tensor(&self, player: usize) -> Vec<f32> {
+        let mut out = vec![0.0; self.game.0.observation_shape().iter().product()];
+        self.game.0.observation_tensor(&self.state, player, &mut out);
+        out
+    }
+    fn clone_box(&self) -> Box<dyn DynState> {
+        Box::new(self.clone())
+    }
+    fn same_as(&self, other: &dyn DynState) -> bool {
+        other
+            .as_any()
+            .downcast_ref::<Position<G>>()
+            .is_some_and(|o| o.state == self.state && o.game.0 == self.game.0)
+    }
+    fn hash_u64(&self) -> u64 {
+        let mut h = DefaultHasher::new();
+        G::NAME.hash(&mut h);
+        self.state.hash(&mut h);
+        h.finish()
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}

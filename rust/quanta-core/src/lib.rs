@@ -1,0 +1,16 @@
+//! quanta-core: rules engines, batch simulation and solvers for the quanta games.
+//!
+//! Every game implements [`Game`]; generic machinery (checked play, playouts, perft, batch
+//! kernels, the run-time registry) is written once against it.
+
+pub mod batch;
+pub mod einstein;
+pub mod erased;
+pub mod error;
+pub mod game;
+pub mod options;
+pub mod registry;
+
+pub use error::{Error, Result};
+pub use game::{Action, CHANCE, Game, Rng, TERMINAL, ToMove};
+pub use options::{OptionValue, Options};

@@ -1,0 +1,29 @@
+//! The games by name. Adding a game is one line here.
+
+use crate::erased::{DynGame, Erased};
+use crate::error::{Error, Result};
+use crate::options::Options;
+use std::sync::Arc;
+
+type Maker = fn(&Options) -> Result<Arc<dyn DynGame>>;
+
+/// Every registered game, sorted by name.
+const REGISTRY: &[(&str, Maker)] = &[
+    ("einstein", Erased::<crate::einstein::Einstein>::make),
+];
+
+/// The names of the registered games, sorted.
+pub fn game_names() -> Vec<&'static str> {
+    REGISTRY.iter().map(|(name, _)| *name).collect()
+}
+
+/// Makes the game `name` with `options` (missing options take their defaults).
+pub fn make_game(name: &str, options: &Options) -> Result<Arc<dyn DynGame>> {
+    match REGISTRY.iter().find(|(n, _)| *n == name) {
+        Some((_, make)) => make(options),
+        None => Err(Error::InvalidOption(format!(
+            "unknown game {name:?}; the games are {:?}",
+            game_names()
+        ))),
+    }
+}

@@ -1,0 +1,359 @@
+//! `quanta._core`: thin PyO3 wrappers over quanta-core. Errors map to the typed exceptions of
+//! `quanta.exceptions`; long Rust work runs with the GIL released and stays interruptible.
+
+use numpy::{IntoPyArray, PyArrayMethods};
+use pyo3::exceptions::{PyKeyboardInterrupt, PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyDict, PyInt, PyString, PyTuple};
+use quanta_core::erased::{DynGame, DynState};
+use quanta_core::{Action, Error, OptionValue, Options, registry};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+pyo3::import_exception!(quanta.exceptions, IllegalMoveError);
+pyo3::import_exception!(quanta.exceptions, InvalidNotationError);
+pyo3::import_exception!(quanta.exceptions, InvalidOptionError);
+pyo3::import_exception!(quanta.exceptions, SearchLimitError);
+
+/// The one place core errors become Python exceptions.
+fn to_py(e: Error) -> PyErr {
+    match e {
+        Error::InvalidOption(m) => InvalidOptionError::new_err(m),
+        Error::InvalidNotation(m) => InvalidNotationError::new_err(m),
+        Error::IllegalMove(m) => IllegalMoveError::new_err(m),
+        Error::SearchLimit { reason, nodes } => {
+            SearchLimitError::new_err((format!("{reason} after {nodes} nodes"), nodes))
+        }
+        Error::Interrupted => PyKeyboardInterrupt::new_err("interrupted"),
+    }
+}
+
+/// Runs `work` on its own thread with the GIL released, checking for Ctrl-C (and other
+/// signals) meanwhile; on a signal it raises the cancel flag, waits for `work` to notice, and
+/// returns the signal's exception. The one helper every long-running call goes through.
+fn run_detached<T: Send>(
+    py: Python<'_>,
+    work: impl FnOnce(&AtomicBool) -> Result<T, Error> + Send,
+) -> PyResult<T> {
+    let cancel = AtomicBool::new(false);
+    let (tx, rx) = std::sync::mpsc::channel();
+    // The receiver is used from detached closures, which must be `Sync`: hence the mutex.
+    let rx = std::sync::Mutex::new(rx);
+    let wait = |timeout: Option<Duration>| {
+        let rx = rx.lock().unwrap_or_else(|e| e.into_inner());
+        match timeout {
+            Some(t) => rx.recv_timeout(t),
+            None => rx.recv().map_err(|_| std::sync::mpsc::RecvTimeoutError::Disconnected),
+        }
+    };
+    std::thread::scope(|scope| {
+        let cancel = &cancel;
+        scope.spawn(move || {
+            let _ = tx.send(std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work(cancel))));
+        });
+        loop {
+            match py.detach(|| wait(Some(Duration::from_millis(50)))) {
+                Ok(Ok(result)) => return result.map_err(to_py),
+                Ok(Err(_)) | Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
+                    return Err(PyRuntimeError::new_err("quanta: internal error in the Rust core"));
+                }
+                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                    if let Err(signal) = py.check_signals() {
+                        cancel.store(true, Ordering::Relaxed);
+                        let _ = py.detach(|| wait(None));
+                        return Err(signal);
+                    }
+                }
+            }
+        }
+    })
+}
+
+fn options_from_py(options: &Bound<'_, PyDict>) -> PyResult<Options> {
+    let mut out = Options::new();
+    for (key, value) in options.iter() {
+        let key: String = key
+            .extract()
+            .map_err(|_| InvalidOptionError::new_err("option names must be strings"))?;
+        let value = if value.is_instance_of::<PyBool>() {
+            OptionValue::Bool(value.extract()?)
+        } else if value.is_instance_of::<PyInt>() {
+            OptionValue::Int(value.extract().map_err(|_| {
+                InvalidOptionError::new_err(format!("option {key}: integer out of range"))
+            })?)
+        } else if value.is_instance_of::<PyString>() {
+            OptionValue::Str(value.extract()?)
+        } else {
+            return Err(InvalidOptionError::new_err(format!(
+                "option {key}: expected an int, bool or str, not {}",
+                value.get_type().name()?
+            )));
+        };
+        out.insert(key, value);
+    }
+    Ok(out)
+}
+
+fn options_to_py<'py>(py: Python<'py>, options: &Options) -> PyResult<Bound<'py, PyDict>> {
+    let dict = PyDict::new(py);
+    for (key, value) in options {
+        match value {
+            OptionValue::Int(v) => dict.set_item(key, v)?,
+            OptionValue::Bool(v) => dict.set_item(key, v)?,
+            OptionValue::Str(v) => dict.set_item(key, v)?,
+        }
+    }
+    Ok(dict)
+}
+
+/// An action argument: any Python integer (numpy integers too); everything else, and integers
+/// outside `0..num_actions`, is an illegal move.
+fn action_from_py(state: &dyn DynState, action: &Bound<'_, PyAny>) -> PyResult<Action> {
+    let n = state.game().num_actions();
+    match action.extract::<i64>() {
+        Ok(a) if (0..n as i64).contains(&a) && !action.is_instance_of::<PyBool>() => Ok(a as Action),
+        Ok(a) => Err(IllegalMoveError::new_err(format!(
+            "{}: action {a} is out of range (0..{n})",
+            state.game().name()
+        ))),
+        Err(_) => Err(IllegalMoveError::new_err(format!(
+            "{}: an action is an integer in 0..{n}, not {}",
+            state.game().name(),
+            action.repr()?
+        ))),
+    }
+}
+
+/// A game: its rules and parameters. Make one with `quanta.game(name, **options)`.
+#[pyclass(module = "quanta", name = "Game", frozen)]
+struct Game {
+    inner: Arc<dyn DynGame>,
+}
+
+#[pymethods]
+impl Game {
+    /// The registered name, an entry of `quanta.GAMES`.
+    #[getter]
+    fn name(&self) -> &'static str {
+        self.inner.name()
+    }
+    #[getter]
+    fn num_players(&self) -> usize {
+        self.inner.num_players()
+    }
+    /// Actions are the integers `0..num_actions`.
+    #[getter]
+    fn num_actions(&self) -> usize {
+        self.inner.num_actions()
+    }
+    /// Every parameter's value, defaults included.
+    #[getter]
+    fn options<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        options_to_py(py, &self.inner.options())
+    }
+    #[getter]
+    fn observation_shape<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        PyTuple::new(py, self.inner.observation_shape())
+    }
+    /// The start of a game (possibly a chance node).
+    fn new_state(&self) -> State {
+        State { inner: self.inner.new_state() }
+    }
+    /// The state written as `text` in the game's notation.
+    fn from_notation(&self, text: &str) -> PyResult<State> {
+        Ok(State { inner: self.inner.from_notation(text).map_err(to_py)? })
+    }
+    fn __eq__(&self, other: PyRef<'_, Game>) -> bool {
+        self.inner.name() == other.inner.name() && self.inner.options() == other.inner.options()
+    }
+    fn __hash__(&self) -> u64 {
+        use std::hash::{DefaultHasher, Hash, Hasher};
+        let mut h = DefaultHasher::new();
+        (self.inner.name(), self.inner.options()).hash(&mut h);
+        h.finish()
+    }
+    fn __repr__(&self) -> String {
+        let opts: Vec<String> =
+            self.inner.options().iter().map(|(k, v)| format!(", {k}={v}")).collect();
+        format!("quanta.game({:?}{})", self.inner.name(), opts.join("")).replace('"', "'")
+    }
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String, Bound<'py, PyDict>))> {
+        let make = py.import("quanta._core")?.getattr("make_game")?;
+        Ok((make, (self.inner.name().to_string(), options_to_py(py, &self.inner.options())?)))
+    }
+}
+
+/// A position, immutable: `play` returns a new state.
+#[pyclass(module = "quanta", name = "State", frozen)]
+struct State {
+    inner: Box<dyn DynState>,
+}
+
+#[pymethods]
+impl State {
+    /// The game this state belongs to.
+    #[getter]
+    fn game(&self) -> Game {
+        let g = self.inner.game();
+        Game { inner: registry::make_game(g.name(), &g.options()).expect("a game's own options are valid") }
+    }
+    /// 0..n-1, `quanta.CHANCE` (-1) at a chance node, `quanta.TERMINAL` (-4) at the end.
+    #[getter]
+    fn current_player(&self) -> i32 {
+        self.inner.to_move().code()
+    }
+    #[getter]
+    fn is_terminal(&self) -> bool {
+        self.inner.to_move() == quanta_core::ToMove::Terminal
+    }
+    #[getter]
+    fn is_chance(&self) -> bool {
+        self.inner.to_move() == quanta_core::ToMove::Chance
+    }
+    /// The legal actions, sorted; at a chance node, its outcomes.
+    fn legal_actions(&self) -> Vec<Action> {
+        self.inner.legal_actions()
+    }
+    /// `(action, probability)` pairs of a chance node; empty elsewhere.
+    fn chance_outcomes(&self) -> Vec<(Action, f64)> {
+        self.inner.chance_outcomes()
+    }
+    /// The state after `action`; raises `IllegalMoveError` (and changes nothing) if illegal.
+    fn play(&self, action: &Bound<'_, PyAny>) -> PyResult<State> {
+        let a = action_from_py(&*self.inner, action)?;
+        Ok(State { inner: self.inner.play(a).map_err(to_py)? })
+    }
+    /// One value per player: +1/-1 (or scores) at the end, values so far before.
+    fn returns(&self) -> Vec<f64> {
+        self.inner.returns()
+    }
+    fn action_to_string(&self, action: &Bound<'_, PyAny>) -> PyResult<String> {
+        let a = action_from_py(&*self.inner, action)?;
+        self.inner.action_to_string(a).map_err(to_py)
+    }
+    /// The legal action written `text`; `IllegalMoveError` if there is none.
+    fn parse_action(&self, text: &str) -> PyResult<Action> {
+        self.inner.parse_action(text).map_err(to_py)
+    }
+    /// The position in the game's notation; `game.from_notation` reads it back exactly.
+    fn notation(&self) -> String {
+        self.inner.notation()
+    }
+    fn observation_string(&self, player: usize) -> PyResult<String> {
+        self.check_player(player)?;
+        Ok(self.inner.observation_string(player))
+    }
+    /// What `player` may see, as a float32 array of `game.observation_shape`.
+    fn observation_tensor<'py>(&self, py: Python<'py>, player: usize) -> PyResult<Bound<'py, PyAny>> {
+        self.check_player(player)?;
+        let shape = self.inner.game().observation_shape();
+        Ok(self.inner.observation_tensor(player).into_pyarray(py).reshape(shape)?.into_any())
+    }
+    fn __eq__(&self, other: PyRef<'_, State>) -> bool {
+        self.inner.same_as(&*other.inner)
+    }
+    fn __hash__(&self) -> u64 {
+        self.inner.hash_u64()
+    }
+    fn __copy__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+    fn __deepcopy__<'py>(slf: PyRef<'py, Self>, _memo: &Bound<'py, PyAny>) -> PyRef<'py, Self> {
+        slf
+    }
+    fn __repr__(&self) -> String {
+        format!("<{} state {:?}>", self.inner.game().name(), self.inner.notation())
+    }
+    /// A readable board (drawn by the game's Python module).
+    fn __str__(slf: &Bound<'_, Self>) -> PyResult<String> {
+        Self::render(slf, "text")?.extract()
+    }
+    /// An SVG picture for notebooks (drawn by the game's Python module).
+    fn _repr_svg_(slf: &Bound<'_, Self>) -> PyResult<String> {
+        Self::render(slf, "svg")?.extract()
+    }
+    /// Game-specific accessors (e.g. `board()`), provided by the game's Python module.
+    fn __getattr__<'py>(slf: &Bound<'py, Self>, name: &str) -> PyResult<Bound<'py, PyAny>> {
+        slf.py().import("quanta")?.getattr("_state_method")?.call1((slf, name))
+    }
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String, Bound<'py, PyDict>, String))> {
+        let g = self.inner.game();
+        Ok((
+            py.import("quanta._core")?.getattr("restore_state")?,
+            (g.name().to_string(), options_to_py(py, &g.options())?, self.inner.notation()),
+        ))
+    }
+}
+
+impl State {
+    fn check_player(&self, player: usize) -> PyResult<()> {
+        let n = self.inner.game().num_players();
+        if player < n {
+            Ok(())
+        } else {
+            Err(PyValueError::new_err(format!("player must be in 0..{n}, not {player}")))
+        }
+    }
+
+    fn render<'py>(slf: &Bound<'py, Self>, what: &str) -> PyResult<Bound<'py, PyAny>> {
+        let module = format!("quanta.{}", slf.get().inner.game().name());
+        slf.py().import(module.as_str())?.getattr(what)?.call1((slf,))
+    }
+}
+
+/// Makes the game `name` with `options` (a dict; missing options take their defaults).
+#[pyfunction]
+fn make_game(name: &str, options: Option<&Bound<'_, PyDict>>) -> PyResult<Game> {
+    let options = match options {
+        Some(d) => options_from_py(d)?,
+        None => Options::new(),
+    };
+    Ok(Game { inner: registry::make_game(name, &options).map_err(to_py)? })
+}
+
+/// Unpickles a state: the game by name and options, the position by notation.
+#[pyfunction]
+fn restore_state(name: &str, options: &Bound<'_, PyDict>, notation: &str) -> PyResult<State> {
+    make_game(name, Some(options))?.from_notation(notation)
+}
+
+/// The names of the registered games, sorted.
+#[pyfunction]
+fn game_names() -> Vec<&'static str> {
+    registry::game_names()
+}
+
+/// `n` uniformly random games from the start; see `quanta.batch.random_playouts`.
+#[pyfunction]
+#[pyo3(signature = (game, n, seed=0, threads=None))]
+fn random_playouts<'py>(
+    py: Python<'py>,
+    game: &Game,
+    n: usize,
+    seed: u64,
+    threads: Option<usize>,
+) -> PyResult<Bound<'py, PyDict>> {
+    if threads == Some(0) {
+        return Err(PyValueError::new_err("threads must be at least 1 (or None for all cores)"));
+    }
+    let g = game.inner.clone();
+    let result = run_detached(py, move |cancel| g.random_playouts(n, seed, threads, cancel))?;
+    let out = PyDict::new(py);
+    out.set_item("returns", result.returns.into_pyarray(py).reshape([n, result.players])?)?;
+    out.set_item("length", result.length.into_pyarray(py))?;
+    Ok(out)
+}
+
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("CHANCE", quanta_core::CHANCE)?;
+    m.add("TERMINAL", quanta_core::TERMINAL)?;
+    m.add_class::<Game>()?;
+    m.add_class::<State>()?;
+    m.add_function(wrap_pyfunction!(make_game, m)?)?;
+    m.add_function(wrap_pyfunction!(restore_state, m)?)?;
+    m.add_function(wrap_pyfunction!(game_names, m)?)?;
+    m.add_function(wrap_pyfunction!(random_playouts, m)?)?;
+    Ok(())
+}
