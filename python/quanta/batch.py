@@ -9,20 +9,27 @@ from ._core import Game
 
 
 def random_playouts(
-    game: Game, n: int, *, seed: int = 0, threads: int | None = None
+    game: Game, n: int, *, seed: int = 0, threads: int | None = None, first: int = 0
 ) -> dict[str, np.ndarray]:
     """Plays ``n`` games from the start with uniformly random moves (chance by its odds).
 
     Returns ``{"returns": float64 array (n, players), "length": int32 array (n,)}``, where
-    ``length`` counts the plies of each game, chance outcomes excluded. Game ``i`` draws from
-    its own generator seeded by ``(seed, i)``, so the same seed gives identical arrays at any
-    ``threads`` (``None`` = all cores). Ctrl-C interrupts it.
+    ``length`` counts the plies of each game, chance outcomes excluded.
+
+    Game ``i`` draws from its own generator seeded by ``(seed, i)``, so the same seed gives
+    identical arrays at any ``threads`` (``None`` = all cores). ``first`` starts the run at
+    game ``first`` of that sequence: ``first=0, n=2000`` equals ``first=0, n=1000`` followed
+    by ``first=1000, n=1000``. The GIL is released while Rust plays; Ctrl-C interrupts.
     """
-    if n < 0:
-        raise ValueError(f"n must be non-negative, not {n}")
+    if not isinstance(n, int) or n < 0:
+        raise ValueError(f"n must be a non-negative integer, not {n!r}")
     if not 0 <= seed < 2**64:
         raise ValueError(f"seed must be in 0..2**64, not {seed}")
-    return _core.random_playouts(game, n, seed, threads)
+    if not 0 <= first < 2**64:
+        raise ValueError(f"first must be in 0..2**64, not {first}")
+    if threads is not None and threads < 1:
+        raise ValueError(f"threads must be at least 1 (or None for all cores), not {threads}")
+    return _core.random_playouts(game, n, seed, threads, first)
 
 
 __all__ = ["random_playouts"]

@@ -16,11 +16,14 @@ pub struct Playouts {
 /// Rows handed to a worker at a time; also how often a worker looks at the cancel flag.
 const CHUNK: usize = 1024;
 
-/// Plays `n` uniformly random games from the start. Row `i` uses the generator
-/// `row_rng(seed, i)`, so the result depends only on `(game, n, seed)`, never on `threads`
-/// (`None` = all cores). Stops early with `Interrupted` once `cancel` is set.
+/// Plays `n` uniformly random games from the start: games `first..first + n` of the sequence
+/// seeded by `seed`. Game `i` uses the generator `row_rng(seed, i)`, so the result depends only
+/// on `(game, first, n, seed)`, never on `threads` (`None` = all cores), and a long run can be
+/// cut into pieces that together equal one call. Stops early with `Interrupted` once `cancel`
+/// is set.
 pub fn random_playouts<G: Game>(
     game: &G,
+    first: u64,
     n: usize,
     seed: u64,
     threads: Option<usize>,
@@ -39,7 +42,7 @@ pub fn random_playouts<G: Game>(
                     return;
                 }
                 for (i, (r, l)) in ret.chunks_mut(players).zip(len.iter_mut()).enumerate() {
-                    let row = (chunk * CHUNK + i) as u64;
+                    let row = first + (chunk * CHUNK + i) as u64;
                     let mut rng = row_rng(seed, row);
                     let mut state = game.new_state();
                     *l = game.random_playout(&mut state, &mut rng, r) as i32;

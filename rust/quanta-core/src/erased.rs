@@ -22,6 +22,7 @@ pub trait DynGame: Send + Sync + Debug {
     fn from_notation(&self, text: &str) -> Result<Box<dyn DynState>>;
     fn random_playouts(
         &self,
+        first: u64,
         n: usize,
         seed: u64,
         threads: Option<usize>,
@@ -93,12 +94,13 @@ impl<G: Game + Debug> DynGame for Erased<G> {
     }
     fn random_playouts(
         &self,
+        first: u64,
         n: usize,
         seed: u64,
         threads: Option<usize>,
         cancel: &AtomicBool,
     ) -> Result<Playouts> {
-        batch::random_playouts(&self.0, n, seed, threads, cancel)
+        batch::random_playouts(&self.0, first, n, seed, threads, cancel)
     }
     fn as_any(&self) -> &dyn Any {
         self

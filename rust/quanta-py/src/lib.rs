@@ -326,19 +326,20 @@ fn game_names() -> Vec<&'static str> {
 
 /// `n` uniformly random games from the start; see `quanta.batch.random_playouts`.
 #[pyfunction]
-#[pyo3(signature = (game, n, seed=0, threads=None))]
+#[pyo3(signature = (game, n, seed=0, threads=None, first=0))]
 fn random_playouts<'py>(
     py: Python<'py>,
     game: &Game,
     n: usize,
     seed: u64,
     threads: Option<usize>,
+    first: u64,
 ) -> PyResult<Bound<'py, PyDict>> {
     if threads == Some(0) {
         return Err(PyValueError::new_err("threads must be at least 1 (or None for all cores)"));
     }
     let g = game.inner.clone();
-    let result = run_detached(py, move |cancel| g.random_playouts(n, seed, threads, cancel))?;
+    let result = run_detached(py, move |cancel| g.random_playouts(first, n, seed, threads, cancel))?;
     let out = PyDict::new(py);
     out.set_item("returns", result.returns.into_pyarray(py).reshape([n, result.players])?)?;
     out.set_item("length", result.length.into_pyarray(py))?;

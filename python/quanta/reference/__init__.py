@@ -1,0 +1,1 @@
+"""Pure-Python reference implementations of the rules, one file per game, used as test oracles."""
