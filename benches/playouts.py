@@ -53,7 +53,7 @@ def bench(name: str, seconds: float) -> dict[str, float]:
     chunk = [0]
 
     def batch_once():
-        out = random_playouts(game, 20_000, seed=chunk[0], threads=1)
+        out = random_playouts(game, 200_000, seed=chunk[0], threads=1)
         chunk[0] += 1
         return len(out["length"]), 0
 

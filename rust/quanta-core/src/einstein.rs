@@ -136,6 +136,27 @@ impl EinsteinState {
         }
     }
 
+    /// Calls `f` with each move after rolling `die`, in ascending action order. At most two
+    /// stones may move; the one on the lower cell goes first so that the actions
+    /// (`from_cell * 3 + direction`) come out sorted.
+    fn for_each_move(&self, die: u8, mut f: impl FnMut(Action)) {
+        let p = self.player as usize;
+        let mut from = [GONE; 2];
+        for (slot, stone) in from.iter_mut().zip(self.movable_stones(die)) {
+            *slot = self.stones[p][stone as usize - 1];
+        }
+        if from[1] < from[0] {
+            from.swap(0, 1);
+        }
+        for &cell in from.iter().take_while(|&&c| c != GONE) {
+            for (d, &to) in TARGET[p][cell as usize].iter().enumerate() {
+                if to != GONE {
+                    f(cell as Action * 3 + d as Action);
+                }
+            }
+        }
+    }
+
     /// The board as `+n`/`-n` stones per cell, row by row from the top.
     pub fn board(&self) -> [i8; CELLS] {
         self.board
@@ -259,25 +280,7 @@ impl Game for Einstein {
             Phase::Setup => out.extend(FIRST_ARRANGEMENT..FIRST_ARRANGEMENT + ARRANGEMENTS),
             Phase::Roll => out.extend(FIRST_ROLL..FIRST_ARRANGEMENT),
             Phase::Over(_) => {}
-            Phase::Move(die) => {
-                let p = s.player as usize;
-                // At most two stones may move; list the one on the lower cell first so that the
-                // actions (from_cell * 3 + direction) come out sorted.
-                let mut from = [GONE; 2];
-                for (slot, stone) in from.iter_mut().zip(s.movable_stones(die)) {
-                    *slot = s.stones[p][stone as usize - 1];
-                }
-                if from[1] < from[0] {
-                    from.swap(0, 1);
-                }
-                for &cell in from.iter().take_while(|&&c| c != GONE) {
-                    for (d, &to) in TARGET[p][cell as usize].iter().enumerate() {
-                        if to != GONE {
-                            out.push(cell as Action * 3 + d as Action);
-                        }
-                    }
-                }
-            }
+            Phase::Move(die) => s.for_each_move(die, |a| out.push(a)),
         }
     }
 
@@ -300,6 +303,34 @@ impl Game for Einstein {
             Phase::Roll => FIRST_ROLL + rng.random_range(0..6),
             _ => FIRST_ARRANGEMENT + rng.random_range(0..ARRANGEMENTS),
         }
+    }
+
+    /// The generic playout, without its bookkeeping: roll, pick a uniformly random move from a
+    /// list on the stack, repeat. Same rules and odds as `legal_actions` + `apply`.
+    fn random_playout(&self, s: &mut EinsteinState, rng: &mut Rng, returns: &mut [f64]) -> u32 {
+        let mut plies = 0;
+        loop {
+            let die = match s.phase {
+                Phase::Over(_) => break,
+                Phase::Setup => {
+                    self.apply(s, self.sample_chance(s, rng));
+                    continue;
+                }
+                Phase::Roll => rng.random_range(1..=6),
+                Phase::Move(die) => die,
+            };
+            let mut moves = [0; 6];
+            let mut n = 0;
+            s.for_each_move(die, |a| {
+                moves[n] = a;
+                n += 1;
+            });
+            s.phase = Phase::Move(die);
+            self.apply(s, moves[rng.random_range(0..n)]);
+            plies += 1;
+        }
+        self.returns(s, returns);
+        plies
     }
 
     fn apply(&self, s: &mut EinsteinState, action: Action) {
@@ -634,6 +665,35 @@ mod tests {
                 s = g.play(&s, a).unwrap();
             }
             assert_eq!(g.from_notation(&g.notation(&s)).unwrap(), s);
+        }
+    }
+
+    #[test]
+    fn fast_playout_plays_exactly_the_generic_playout() {
+        // The same generator stream must give the same game as legal_actions + apply.
+        let g = game();
+        for seed in 0..300 {
+            let (mut fast, mut slow) = (g.new_state(), g.new_state());
+            let mut r = [0.0; 2];
+            let plies = g.random_playout(&mut fast, &mut crate::game::row_rng(seed, 0), &mut r);
+            let mut rng = crate::game::row_rng(seed, 0);
+            let mut slow_plies = 0;
+            let mut v = Vec::new();
+            loop {
+                match g.to_move(&slow) {
+                    ToMove::Terminal => break,
+                    ToMove::Chance => {
+                        let a = g.sample_chance(&slow, &mut rng);
+                        slow = g.play(&slow, a).unwrap();
+                    }
+                    ToMove::Player(_) => {
+                        g.legal_actions(&slow, &mut v);
+                        slow = g.play(&slow, v[rng.random_range(0..v.len())]).unwrap();
+                        slow_plies += 1;
+                    }
+                }
+            }
+            assert_eq!((fast, plies), (slow, slow_plies));
         }
     }
 
