@@ -4,11 +4,13 @@
 //! kernels, the run-time registry) is written once against it.
 
 pub mod batch;
+pub mod bits;
 pub mod einstein;
 pub mod erased;
 pub mod error;
 pub mod game;
 pub mod options;
+pub mod quantum_leap;
 pub mod registry;
 
 pub use error::{Error, Result};

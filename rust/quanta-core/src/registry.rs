@@ -10,6 +10,7 @@ type Maker = fn(&Options) -> Result<Arc<dyn DynGame>>;
 /// Every registered game, sorted by name.
 const REGISTRY: &[(&str, Maker)] = &[
     ("einstein", Erased::<crate::einstein::Einstein>::make),
+    ("quantum_leap", crate::quantum_leap::make),
 ];
 
 /// The names of the registered games, sorted.

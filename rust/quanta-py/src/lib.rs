@@ -6,6 +6,7 @@ use pyo3::exceptions::{PyKeyboardInterrupt, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyInt, PyString, PyTuple};
 use quanta_core::erased::{DynGame, DynState};
+use quanta_core::quantum_leap::{self, solve::Limits};
 use quanta_core::{Action, Error, OptionValue, Options, registry};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -22,9 +23,10 @@ fn to_py(e: Error) -> PyErr {
         Error::InvalidOption(m) => InvalidOptionError::new_err(m),
         Error::InvalidNotation(m) => InvalidNotationError::new_err(m),
         Error::IllegalMove(m) => IllegalMoveError::new_err(m),
-        Error::SearchLimit { reason, nodes } => {
-            SearchLimitError::new_err((format!("{reason} after {nodes} nodes"), nodes))
+        e @ Error::SearchLimit { nodes, seconds, .. } => {
+            SearchLimitError::new_err((e.to_string(), nodes, seconds))
         }
+        Error::NotApplicable(m) => PyValueError::new_err(m),
         Error::Interrupted => PyKeyboardInterrupt::new_err("interrupted"),
     }
 }
@@ -346,6 +348,49 @@ fn random_playouts<'py>(
     Ok(out)
 }
 
+fn solver_limits(timeout: Option<f64>, max_nodes: Option<u64>, memory_mb: usize) -> PyResult<Limits> {
+    let timeout = match timeout {
+        Some(t) if t.is_finite() && t >= 0.0 => Some(Duration::from_secs_f64(t)),
+        Some(t) => return Err(PyValueError::new_err(format!("timeout must be >= 0 seconds, not {t}"))),
+        None => None,
+    };
+    if memory_mb == 0 {
+        return Err(PyValueError::new_err("memory_mb must be at least 1"));
+    }
+    Ok(Limits { timeout, max_nodes, memory_mb })
+}
+
+/// Solves a Quantum Leap decision node: (win, best_action, nodes, seconds).
+#[pyfunction]
+#[pyo3(signature = (state, timeout=None, max_nodes=None, memory_mb=1024))]
+fn quantum_leap_solve(
+    py: Python<'_>,
+    state: &State,
+    timeout: Option<f64>,
+    max_nodes: Option<u64>,
+    memory_mb: usize,
+) -> PyResult<(bool, Option<Action>, u64, f64)> {
+    let limits = solver_limits(timeout, max_nodes, memory_mb)?;
+    let s = &*state.inner;
+    let sol = run_detached(py, |cancel| quantum_leap::solve::solve_dyn(s, limits, cancel))?;
+    Ok((sol.win, sol.best_action, sol.nodes, sol.seconds))
+}
+
+/// Every legal action of a Quantum Leap decision node with whether it wins for its player.
+#[pyfunction]
+#[pyo3(signature = (state, timeout=None, max_nodes=None, memory_mb=1024))]
+fn quantum_leap_analyze(
+    py: Python<'_>,
+    state: &State,
+    timeout: Option<f64>,
+    max_nodes: Option<u64>,
+    memory_mb: usize,
+) -> PyResult<(Vec<(Action, bool)>, u64)> {
+    let limits = solver_limits(timeout, max_nodes, memory_mb)?;
+    let s = &*state.inner;
+    run_detached(py, |cancel| quantum_leap::solve::analyze_dyn(s, limits, cancel))
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("CHANCE", quanta_core::CHANCE)?;
@@ -356,5 +401,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(restore_state, m)?)?;
     m.add_function(wrap_pyfunction!(game_names, m)?)?;
     m.add_function(wrap_pyfunction!(random_playouts, m)?)?;
+    m.add_function(wrap_pyfunction!(quantum_leap_solve, m)?)?;
+    m.add_function(wrap_pyfunction!(quantum_leap_analyze, m)?)?;
     Ok(())
 }

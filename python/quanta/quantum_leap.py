@@ -1,0 +1,339 @@
+"""Quantum Leap (Néstor Romeral Andrés, 2013): a capture game on a hexhex board.
+
+Rules: docs/rules/quantum_leap.md. Make the game with ``quanta.game("quantum_leap")``; options:
+``size`` = side length of the hexhex board, 2..7 (default 5: 61 cells); ``setup`` = ``"A"``
+(default: a random deal of (C-1)/2 stones each and one empty cell that is not the centre, then
+Black may swap one white and one black stone) or ``"B"`` (a random deal filling the whole board,
+(C-1)/2 White and (C+1)/2 Black, no swap). White (player 0) moves first, Black is player 1.
+
+A move is one capture: a stone with k friendly neighbours (k >= 1) jumps exactly k cells in a
+straight line, over anything, onto an enemy stone, which is removed. The side to move with no
+capture loses (there are no draws).
+
+Board and cell names
+--------------------
+A hexhex of side n has C = 3n(n-1)+1 cells in 2n-1 horizontal rows (pointy-top hexagons). Rows
+are lettered from the top (a, b, c, ...); a cell is named by its row letter and its 1-based
+position in the row from the left. Cells are numbered 0..C-1 row by row, left to right. The
+size-3 board (19 cells; the centre is c3)::
+
+        names                     numbers
+
+        a1  a2  a3                 0   1   2
+      b1  b2  b3  b4             3   4   5   6
+    c1  c2  c3  c4  c5         7   8   9  10  11
+      d1  d2  d3  d4            12  13  14  15
+        e1  e2  e3                16  17  18
+
+For size 5 the rows are a..i, the top row is a1..a5, the centre is e5 and the bottom row i1..i5.
+Axial coordinates: row i has r = i-(n-1), its cells have q = max(-(n-1), -(n-1)-r) ..
+min(n-1, n-1-r) from left to right; the centre is (q, r) = (0, 0).
+
+Directions (dq, dr), by number::
+
+         2 NW   1 NE
+             \\ /
+      3 W --- * --- 0 E           0 E (+1, 0)   1 NE (+1, -1)   2 NW (0, -1)
+             / \\                  3 W (-1, 0)   4 SW (-1, +1)   5 SE (0, +1)
+         4 SW   5 SE
+
+Action ids (C cells; ``num_actions`` = E + C + 2 with E = 6C + 1 + C*C; 4151 for size 5)
+------------------------------------------------------------------------------------------
+* ``c * 6 + d`` — the stone on cell c jumps in direction d (0 <= id < 6C).
+* ``6C`` — no swap (Black's decision, setup A).
+* ``6C + 1 + i*C + j`` — Black swaps the stones on cells i < j (one white, one black).
+* ``E + c`` — deal: cell c is the empty cell (setup A's first chance event).
+* ``E + C`` / ``E + C + 1`` — deal: the next undealt cell gets a white / black stone.
+
+Legal actions are always sorted ascending.
+
+Action strings
+--------------
+A jump is the from-cell, ``x``, the landing cell: ``"c3xe3"`` (size 5: two cells south-west).
+Black's decision is ``"no swap"`` or ``"swap a1 c4"`` (the two cells in increasing number).
+Deal outcomes name the cell dealt: ``"empty c2"``, ``"white a1"``, ``"black a2"``.
+``parse_action`` reads them back (surrounding blanks ignored).
+
+Notation
+--------
+``<rows top to bottom, separated by '/'> <side>``. Each row lists its cells from left to right:
+``w`` white stone, ``b`` black stone, ``.`` empty, ``?`` not dealt yet. The side field is ``w``
+(White to move), ``b`` (Black to move), ``swap`` (Black's swap decision is pending, setup A) or
+``deal`` (the random deal is in progress). In a finished game the side field names the loser,
+the side that cannot capture. Examples (size 3):
+
+* ``???/????/?????/????/??? deal`` — the start (setup A: the empty cell is dealt first).
+* ``wb?/????/???.?/????/??? deal`` — the empty cell is c4, a1 (white) and a2 (black) are
+  dealt; the next chance event deals a3.
+* ``bww/bwbw/bbbww/bbwb/.ww swap`` — the deal is over (9 stones each, e1 empty); Black may swap.
+* ``.w./wwb./.bw.b/..b./w.b w`` — White to move. b2 has three white neighbours (a2, b1, c3), so
+  it jumps exactly 3 cells: south-east over c3 and d3 onto e3 (``b2xe3``, action 29). The
+  other jumps are ``a2xb3``, ``b1xc2``, ``c3xb3``, ``c3xc2`` and ``c3xd3`` (k = 1 each); e1
+  has no white neighbour and cannot move.
+
+While dealing (setup A): first the empty cell (uniformly among the C-1 cells other than the
+centre), then the other cells in increasing number, each white or black with probability
+proportional to the stones of each colour still to deal; when one colour runs out, the remaining
+cells all get the other colour at once. Setup B has no empty cell and deals every cell this way.
+
+This module adds pure-Python helpers that work on any state of this game: :func:`cells` (one
+``'w'``/``'b'``/``'.'``/``'?'`` per cell number, also ``state.cells()``), :func:`text` (a
+readable board), :func:`svg` (a picture for notebooks) and :func:`status`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from xml.sax.saxutils import escape
+
+from . import _core
+
+__all__ = [
+    "Solution",
+    "analyze",
+    "cells",
+    "cell_names",
+    "solve",
+    "text",
+    "svg",
+    "status",
+    "STATE_METHODS",
+]
+
+_ROW_LETTERS = "abcdefghijklm"
+
+
+def _parse(state):
+    """(rows as a list of strings, side field) from ``state.notation()``."""
+    rows_field, side = state.notation().split(" ")
+    return rows_field.split("/"), side
+
+
+def cells(state) -> list:
+    """The contents of every cell, by cell number: ``'w'`` (white stone), ``'b'`` (black stone),
+    ``'.'`` (empty) or ``'?'`` (not dealt yet)."""
+    rows, _ = _parse(state)
+    return [char for row in rows for char in row]
+
+
+def cell_names(size: int) -> list:
+    """The names of the cells of the board of side ``size``, by cell number (a1, a2, ...)."""
+    names = []
+    for i in range(2 * size - 1):
+        length = size + i if i < size else 3 * size - 2 - i
+        names.extend(f"{_ROW_LETTERS[i]}{position}" for position in range(1, length + 1))
+    return names
+
+
+def _setup(state) -> str:
+    """The game's ``setup`` option ("A" when it cannot be read)."""
+    try:
+        return state.game.options.get("setup", "A")
+    except AttributeError:
+        return "A"
+
+
+def status(state) -> str:
+    """One line saying what happens next: ``"White to move"``, ``"Black to move"``, ``"Black to
+    swap or not"``, ``"dealing: next cell c2"``, ``"dealing: the empty cell"`` or, in a finished
+    game, ``"White wins"`` / ``"Black wins"``."""
+    rows, side = _parse(state)
+    board = [char for row in rows for char in row]
+    if side == "deal":
+        if _setup(state) == "A" and "." not in board:
+            return "dealing: the empty cell"
+        size = (len(rows) + 1) // 2
+        return f"dealing: next cell {cell_names(size)[board.index('?')]}"
+    if side == "swap":
+        return "Black to swap or not"
+    if state.is_terminal:
+        return "White wins" if state.returns()[0] > 0 else "Black wins"
+    return "White to move" if side == "w" else "Black to move"
+
+
+def text(state) -> str:
+    """A readable board: one line per row with its letter, rows indented so the hexagon shows,
+    cells as in the notation (``w`` white, ``b`` black, ``.`` empty, ``?`` not dealt yet), then
+    the status line. Size 2, ``ww/.bb/wb w``::
+
+        a   w w
+        b  . b b
+        c   w b
+        White to move
+    """
+    rows, _ = _parse(state)
+    longest = max(len(row) for row in rows)
+    lines = []
+    for i, row in enumerate(rows):
+        indent = " " * (longest - len(row))
+        lines.append(f"{_ROW_LETTERS[i]}  {indent}{' '.join(row)}")
+    lines.append(status(state))
+    return "\n".join(lines)
+
+
+# Colours of the SVG picture.
+_BOARD = "#ead9b5"
+_CENTRE = "#dcc597"
+_GRID = "#8c7350"
+_UNDEALT = "#c4c4c4"
+_UNDEALT_MARK = "#8a8a8a"
+_WHITE_STONE = "#fbfbf8"
+_BLACK_STONE = "#222222"
+_INK = "#222222"
+_NEXT = "#c0392b"  # outline of the next cell to deal
+
+
+def svg(state, radius: float = 21.0) -> str:
+    """A self-contained SVG picture of the position: the hexhex board of pointy-top hexagons
+    (each ``radius`` pixels from centre to corner; about 350 px wide for size 5), the centre cell
+    a little darker, white and black stones as circles, empty cells bare, cells not dealt yet
+    grey with a ``?`` (the next one to deal outlined in red), every cell's name in small print,
+    and a status caption."""
+    rows, side = _parse(state)
+    size = (len(rows) + 1) // 2
+    names = cell_names(size)
+    font = "font-family='Helvetica, Arial, sans-serif'"
+    step_x = math.sqrt(3) * radius  # distance between neighbouring cells of a row
+    step_y = 1.5 * radius  # distance between rows
+    margin = 12.0
+    caption_height = 26.0
+    board_width = (2 * size - 1) * step_x
+    board_height = (2 * size - 2) * step_y + 2 * radius
+    width = max(board_width + 2 * margin, 190.0)
+    height = margin + board_height + caption_height
+    centre_x = width / 2
+    centre_y = margin + radius + (size - 1) * step_y
+    label_size = max(6.5, radius * 0.36)
+
+    def num(x: float) -> str:
+        return f"{x:.1f}".rstrip("0").rstrip(".")
+
+    def hexagon(x: float, y: float) -> str:
+        corners = []
+        for k in range(6):
+            angle = math.radians(60 * k - 90)  # pointy top: the first corner straight up
+            corner_x = x + radius * math.cos(angle)
+            corner_y = y + radius * math.sin(angle)
+            corners.append(f"{num(corner_x)},{num(corner_y)}")
+        return " ".join(corners)
+
+    def label(x: float, y: float, content: str, colour: str, font_size: float) -> str:
+        return (
+            f"<text x='{num(x)}' y='{num(y + font_size * 0.35)}' text-anchor='middle' "
+            f"font-size='{num(font_size)}' {font} fill='{colour}'>{escape(content)}</text>"
+        )
+
+    out = [
+        f"<svg xmlns='http://www.w3.org/2000/svg' width='{num(width)}' height='{num(height)}' "
+        f"viewBox='0 0 {num(width)} {num(height)}'>",
+        f"<rect x='0' y='0' width='{num(width)}' height='{num(height)}' fill='white'/>",
+    ]
+    # While dealing stones (not setup A's empty cell), the first '?' cell is dealt next.
+    empty_cell_next = _setup(state) == "A" and not any("." in row for row in rows)
+    dealing = side == "deal" and not empty_cell_next
+    highlight = None
+    number = 0
+    for i, row in enumerate(rows):
+        r = i - (size - 1)
+        first_q = max(-(size - 1), -(size - 1) - r)
+        for position, char in enumerate(row):
+            q = first_q + position
+            x = centre_x + step_x * (q + r / 2)
+            y = centre_y + step_y * r
+            name = names[number]
+            number += 1
+            if char == "?":
+                fill = _UNDEALT
+                if dealing and highlight is None:
+                    highlight = (x, y)
+            elif (q, r) == (0, 0):
+                fill = _CENTRE
+            else:
+                fill = _BOARD
+            out.append(
+                f"<polygon points='{hexagon(x, y)}' fill='{fill}' stroke='{_GRID}' "
+                f"stroke-width='1'/>"
+            )
+            if char in "wb":
+                white = char == "w"
+                out.append(
+                    f"<circle cx='{num(x)}' cy='{num(y)}' r='{num(radius * 0.7)}' "
+                    f"fill='{_WHITE_STONE if white else _BLACK_STONE}' stroke='#111111' "
+                    f"stroke-width='1.2'/>"
+                )
+                out.append(label(x, y, name, "#9a9a9a" if white else "#b0b0b0", label_size))
+            elif char == "?":
+                out.append(label(x, y - radius * 0.18, "?", _UNDEALT_MARK, radius * 0.75))
+                out.append(label(x, y + radius * 0.5, name, "#6e6e6e", label_size * 0.9))
+            else:
+                out.append(label(x, y, name, _GRID, label_size))
+    if highlight is not None:  # the next cell to deal, outlined on top of its neighbours
+        x, y = highlight
+        out.append(
+            f"<polygon points='{hexagon(x, y)}' fill='none' stroke='{_NEXT}' stroke-width='2.5'/>"
+        )
+    out.append(
+        f"<text x='{num(margin)}' y='{num(margin + board_height + 18)}' font-size='12' {font} "
+        f"fill='{_INK}'>{escape(status(state))}</text>"
+    )
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+#: Extra methods the generic State object exposes for this game (each takes the state first).
+STATE_METHODS = {"cells": cells}
+
+
+# ---- the solver ----
+
+
+@dataclass(frozen=True)
+class Solution:
+    """The exact value of a decision node.
+
+    ``win``: the player to act (White or Black to move, or Black deciding the swap) wins with
+    perfect play. ``best_action``: a winning action when ``win``; otherwise the move the solver
+    tried last (any move loses), or ``None`` when there is none. ``best_move`` is its string.
+    ``nodes`` and ``seconds`` measure the work; ``exact`` is always true (a search that runs out
+    of budget raises :class:`quanta.SearchLimitError` instead of guessing).
+    """
+
+    win: bool
+    best_action: int | None
+    best_move: str | None
+    nodes: int
+    seconds: float
+    exact: bool = True
+
+
+def solve(state, *, timeout: float | None = None, max_nodes: int | None = None,
+          memory_mb: int = 1024) -> Solution:
+    """Solves ``state`` exactly: does the player to act win with perfect play, and how.
+
+    Works for White or Black to move and for Black's swap decision (the best swap, or "no
+    swap"). The search splits the board into regions that can never interact and solves them
+    as a sum of games, caching each region's outcome class under all 12 symmetries and every
+    translation, with a Zobrist-keyed transposition table inside ``memory_mb`` and move
+    ordering by the opponent's replies. ``timeout`` (seconds) and ``max_nodes`` bound the work:
+    past them it raises :class:`quanta.SearchLimitError` (with ``nodes`` and ``seconds``).
+    Ctrl-C interrupts it; the GIL is released meanwhile. Raises ``ValueError`` at a chance node
+    (the deal) or a finished game.
+
+    >>> import quanta
+    >>> g = quanta.game("quantum_leap", size=2)
+    >>> s = g.from_notation("wb/w.b/wb w")
+    >>> solve(s).best_move
+    'b1xb3'
+    """
+    win, best, nodes, seconds = _core.quantum_leap_solve(state, timeout, max_nodes, memory_mb)
+    move = state.action_to_string(best) if best is not None else None
+    return Solution(win, best, move, nodes, seconds)
+
+
+def analyze(state, *, timeout: float | None = None, max_nodes: int | None = None,
+            memory_mb: int = 1024) -> dict[int, bool]:
+    """The value of every legal action of a decision node: ``{action: wins}``, where ``wins``
+    says whether the action wins for the player who takes it. Limits as in :func:`solve`."""
+    values, _nodes = _core.quantum_leap_analyze(state, timeout, max_nodes, memory_mb)
+    return dict(values)

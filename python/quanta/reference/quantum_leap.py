@@ -1,0 +1,583 @@
+"""Quantum Leap (hex capture game): the pure-Python reference rules (a test oracle; slow).
+
+Written plainly from the rules (docs/rules/quantum_leap.md, RULINGS §2), independently of the
+Rust engine, which implements the same contract:
+
+* Board: a hexhex of side n (option ``size``, 2..7) with C = 3n(n-1)+1 cells, drawn in 2n-1
+  horizontal rows; cells are numbered row by row (top row first), left to right. Axial
+  coordinates (q, r): row i has r = i - (n-1) and q from max(-(n-1), -(n-1)-r) to
+  min(n-1, n-1-r). The centre is (0, 0). A cell's name is its row letter (a = top row) and its
+  1-based position in the row from the left: a1 is the top-left cell, e5 the centre of size 5.
+* Directions (dq, dr): 0 E (+1,0), 1 NE (+1,-1), 2 NW (0,-1), 3 W (-1,0), 4 SW (-1,+1), 5 SE (0,+1).
+* A move: a stone with k >= 1 friendly neighbours jumps exactly k cells in a straight line onto
+  an enemy stone, which is removed. The side to move with no capture loses.
+* Setup "A": (C-1)/2 stones each and one empty non-centre cell, dealt at random, then Black may
+  swap one white and one black stone. Setup "B": a full board, (C-1)/2 White, (C+1)/2 Black.
+* Actions (C cells, E = 6C + 1 + C*C): jump c*6 + d; no swap 6C; swap i<j 6C + 1 + i*C + j;
+  deal the empty cell c E + c; deal white E + C; deal black E + C + 1. num_actions = E + C + 2.
+* Notation: ``<rows top to bottom, '/'-separated> <side>``; cells 'w', 'b', '.' (empty) or '?'
+  (not dealt yet); side 'w', 'b' (who moves), 'swap' (Black's swap decision), 'deal'.
+
+Also here: :func:`solve` and :func:`analyze`, a plain exhaustive memoised negamax used as the
+oracle for the engine's solver (small boards only).
+"""
+
+from __future__ import annotations
+
+import functools
+import operator
+
+from quanta.exceptions import IllegalMoveError, InvalidNotationError, InvalidOptionError
+
+__all__ = [
+    "QuantumLeapGame",
+    "QuantumLeapState",
+    "Geometry",
+    "geometry",
+    "CHANCE",
+    "TERMINAL",
+    "solve",
+    "analyze",
+    "game",
+]
+
+CHANCE = -1
+TERMINAL = -4
+
+NAME = "quantum_leap"
+SIZES = range(2, 8)
+SETUPS = ("A", "B")
+
+# Direction number -> (dq, dr) in axial coordinates.
+DIRECTIONS = [(+1, 0), (+1, -1), (0, -1), (-1, 0), (-1, +1), (0, +1)]
+DIRECTION_NAMES = ["E", "NE", "NW", "W", "SW", "SE"]
+
+WHITE, BLACK, EMPTY, UNDEALT = "w", "b", ".", "?"
+SIDES = ("w", "b", "swap", "deal")
+ROW_LETTERS = "abcdefghijklm"  # 2 * 7 - 1 = 13 rows at most
+
+
+def enemy_of(colour: str) -> str:
+    return BLACK if colour == WHITE else WHITE
+
+
+class Geometry:
+    """The hexhex board of side ``size``: cell numbers, axial coordinates, names, neighbours."""
+
+    def __init__(self, size: int) -> None:
+        n = size
+        self.size = n
+        self.coords = []  # cell number -> (q, r)
+        self.rows = []  # row i -> its cell numbers, left to right
+        self.names = []  # cell number -> name such as "e5"
+        for i in range(2 * n - 1):
+            r = i - (n - 1)
+            row = []
+            q_first, q_last = max(-(n - 1), -(n - 1) - r), min(n - 1, n - 1 - r)
+            for position, q in enumerate(range(q_first, q_last + 1)):
+                row.append(len(self.coords))
+                self.coords.append((q, r))
+                self.names.append(ROW_LETTERS[i] + str(position + 1))
+            self.rows.append(row)
+        self.num_cells = len(self.coords)
+        assert self.num_cells == 3 * n * (n - 1) + 1
+        self.index = {qr: c for c, qr in enumerate(self.coords)}  # (q, r) -> cell number
+        self.by_name = {name: c for c, name in enumerate(self.names)}
+        self.centre = self.index[(0, 0)]
+        # The neighbours of each cell (the up to 6 on-board cells one step away).
+        self.neighbours = [
+            [self.index[(q + dq, r + dr)] for dq, dr in DIRECTIONS
+             if (q + dq, r + dr) in self.index]
+            for q, r in self.coords
+        ]
+
+        # rays[cell][direction]: the cells 1, 2, 3, ... steps away in that direction, to the edge.
+        self.rays = []
+        for q, r in self.coords:
+            cell_rays = []
+            for dq, dr in DIRECTIONS:
+                ray = []
+                distance = 1
+                while (q + dq * distance, r + dr * distance) in self.index:
+                    ray.append(self.index[(q + dq * distance, r + dr * distance)])
+                    distance += 1
+                cell_rays.append(ray)
+            self.rays.append(cell_rays)
+
+    def target(self, cell: int, direction: int, distance: int):
+        """The cell ``distance`` >= 1 steps from ``cell`` in ``direction``, or None if that is
+        off the board."""
+        ray = self.rays[cell][direction]
+        return ray[distance - 1] if distance <= len(ray) else None
+
+
+@functools.lru_cache(maxsize=None)
+def geometry(size: int) -> Geometry:
+    return Geometry(size)
+
+
+# ---- the capture rule, shared by the states and the solver ----
+
+
+def friendly_neighbours(geo: Geometry, cells, cell: int) -> int:
+    """k: how many of the neighbours of ``cell`` hold a stone of the same colour as ``cell``."""
+    return [cells[other] for other in geo.neighbours[cell]].count(cells[cell])
+
+
+def jumps(geo: Geometry, cells, colour: str) -> list:
+    """The jump actions (cell * 6 + direction) of ``colour``'s stones, ascending."""
+    enemy = enemy_of(colour)
+    actions = []
+    for cell, value in enumerate(cells):
+        if value != colour:
+            continue
+        k = friendly_neighbours(geo, cells, cell)
+        if k == 0:
+            continue  # an isolated stone cannot jump
+        for direction, ray in enumerate(geo.rays[cell]):
+            # The target is the k-th cell of the ray, which must be on the board and hostile.
+            if len(ray) >= k and cells[ray[k - 1]] == enemy:
+                actions.append(cell * 6 + direction)
+    return actions
+
+
+def jump_target(geo: Geometry, cells, action: int) -> int:
+    """The cell where the jump ``action`` lands (the action must be a legal jump)."""
+    cell, direction = divmod(action, 6)
+    return geo.target(cell, direction, friendly_neighbours(geo, cells, cell))
+
+
+def apply_jump(geo: Geometry, cells, action: int) -> tuple:
+    """The cells after the (legal) jump ``action``: the enemy on the target is replaced by the
+    jumping stone, whose origin becomes empty."""
+    cell = action // 6
+    target = jump_target(geo, cells, action)
+    after = list(cells)
+    after[target] = cells[cell]
+    after[cell] = EMPTY
+    return tuple(after)
+
+
+class QuantumLeapGame:
+    """The parameters of a game of Quantum Leap.
+
+    Options: ``size`` = side length of the hexhex board, 2..7 (default 5: 61 cells);
+    ``setup`` = "A" (default: random deal with one empty cell, then Black's swap) or "B"
+    (random deal of a full board, one black stone more, no swap).
+    """
+
+    num_players = 2
+
+    def __init__(self, size: int = 5, setup: str = "A") -> None:
+        if isinstance(size, bool) or not isinstance(size, int) or size not in SIZES:
+            raise InvalidOptionError(f"{NAME}: option size must be an int in 2..7, not {size!r}")
+        if not isinstance(setup, str) or setup not in SETUPS:
+            raise InvalidOptionError(
+                f"{NAME}: option setup must be one of {list(SETUPS)}, not {setup!r}"
+            )
+        self.size = size
+        self.setup = setup
+        self.geometry = geometry(size)
+        c = self.geometry.num_cells
+        self.num_cells = c
+        self.no_swap_action = 6 * c
+        self.swap_base = 6 * c + 1  # swap (i, j): swap_base + i * C + j
+        self.deal_base = 6 * c + 1 + c * c  # E: deal the empty cell c is E + c
+        self.deal_white_action = self.deal_base + c
+        self.deal_black_action = self.deal_base + c + 1
+        self.num_actions = self.deal_base + c + 2
+        # How many stones of each colour the deal hands out.
+        if setup == "A":
+            self.white_stones = self.black_stones = (c - 1) // 2
+        else:
+            self.white_stones, self.black_stones = (c - 1) // 2, (c + 1) // 2
+
+    @property
+    def name(self) -> str:
+        return NAME
+
+    @property
+    def options(self) -> dict:
+        return {"setup": self.setup, "size": self.size}
+
+    def __eq__(self, other_game: object) -> bool:
+        if not isinstance(other_game, QuantumLeapGame):
+            return NotImplemented
+        return self.options == other_game.options
+
+    def __hash__(self) -> int:
+        return hash((self.size, self.setup))
+
+    def __repr__(self) -> str:
+        return f"QuantumLeapGame(size={self.size}, setup={self.setup!r})"
+
+    def new_state(self) -> "QuantumLeapState":
+        """The start: nothing dealt yet (a chance node)."""
+        return QuantumLeapState(self, (UNDEALT,) * self.num_cells, "deal")
+
+    def from_notation(self, text: str) -> "QuantumLeapState":
+        """Reads a position written by QuantumLeapState.notation(); raises InvalidNotationError."""
+        return _parse_notation(self, text)
+
+
+class QuantumLeapState:
+    """A position (immutable). Fields:
+
+    * ``cells``: one of 'w', 'b', '.', '?' per cell number (as in the notation).
+    * ``side``: 'w' or 'b' (that player moves; in a finished game, the loser), 'swap' (Black's
+      swap decision is pending) or 'deal' (the random deal is in progress).
+    """
+
+    __slots__ = ("_game", "_cells", "_side")
+
+    def __init__(self, game: QuantumLeapGame, cells, side: str) -> None:
+        object.__setattr__(self, "_game", game)
+        object.__setattr__(self, "_cells", tuple(cells))
+        object.__setattr__(self, "_side", side)
+
+    def __setattr__(self, name, value):
+        raise AttributeError("QuantumLeapState is immutable")
+
+    # ---- basic facts about the position ----
+
+    @property
+    def game(self) -> QuantumLeapGame:
+        return self._game
+
+    def cells(self) -> list:
+        """One of 'w', 'b', '.', '?' per cell number (like ``quanta.quantum_leap.cells``)."""
+        return list(self._cells)
+
+    @property
+    def side(self) -> str:
+        return self._side
+
+    def stones_left_to_deal(self) -> tuple:
+        """(white, black): how many stones of each colour the deal still has to hand out."""
+        return (
+            self._game.white_stones - self._cells.count(WHITE),
+            self._game.black_stones - self._cells.count(BLACK),
+        )
+
+    def next_undealt_cell(self):
+        """The lowest-numbered cell not dealt yet, or None."""
+        for cell, value in enumerate(self._cells):
+            if value == UNDEALT:
+                return cell
+        return None
+
+    def _dealing_empty_cell(self) -> bool:
+        """True at the first step of setup A's deal: the empty cell is chosen next."""
+        return self._side == "deal" and self._game.setup == "A" and EMPTY not in self._cells
+
+    def _jumps(self) -> list:
+        return jumps(self._game.geometry, self._cells, self._side)
+
+    @property
+    def is_terminal(self) -> bool:
+        return self._side in (WHITE, BLACK) and not self._jumps()
+
+    @property
+    def is_chance(self) -> bool:
+        return self._side == "deal"
+
+    @property
+    def current_player(self) -> int:
+        if self._side == "deal":
+            return CHANCE
+        if self._side == "swap":
+            return 1  # Black decides
+        if self.is_terminal:
+            return TERMINAL
+        return 0 if self._side == WHITE else 1
+
+    # ---- actions ----
+
+    def legal_actions(self) -> list:
+        """The legal actions, sorted ascending; at a chance node, its outcomes."""
+        g = self._game
+        c = g.num_cells
+        if self._side == "deal":
+            if self._dealing_empty_cell():
+                return [g.deal_base + cell for cell in range(c) if cell != g.geometry.centre]
+            return [g.deal_white_action, g.deal_black_action]
+        if self._side == "swap":
+            actions = [g.no_swap_action]
+            for i in range(c):
+                for j in range(i + 1, c):
+                    if {self._cells[i], self._cells[j]} == {WHITE, BLACK}:
+                        actions.append(g.swap_base + i * c + j)
+            return actions
+        return self._jumps()
+
+    def chance_outcomes(self) -> list:
+        """[(action, probability)] at a chance node, [] elsewhere."""
+        if not self.is_chance:
+            return []
+        if self._dealing_empty_cell():
+            actions = self.legal_actions()
+            return [(a, 1.0 / len(actions)) for a in actions]
+        white_left, black_left = self.stones_left_to_deal()
+        total = white_left + black_left
+        return [
+            (self._game.deal_white_action, white_left / total),
+            (self._game.deal_black_action, black_left / total),
+        ]
+
+    def _check_legal(self, action) -> int:
+        if isinstance(action, bool):
+            raise IllegalMoveError(f"{NAME}: action {action!r} is not an integer")
+        try:
+            action = operator.index(action)
+        except TypeError:
+            raise IllegalMoveError(f"{NAME}: action {action!r} is not an integer") from None
+        if not 0 <= action < self._game.num_actions:
+            raise IllegalMoveError(
+                f"{NAME}: action {action} is out of range (0..{self._game.num_actions}) "
+                f"in {self.notation()}"
+            )
+        if action not in self.legal_actions():
+            raise IllegalMoveError(f"{NAME}: action {action} is not legal in {self.notation()}")
+        return action
+
+    def play(self, action) -> "QuantumLeapState":
+        """The state after a legal action; raises IllegalMoveError otherwise."""
+        action = self._check_legal(action)
+        g = self._game
+        c = g.num_cells
+        cells = list(self._cells)
+
+        if self._side == "deal":
+            if action < g.deal_white_action:  # the empty cell (setup A's first chance event)
+                cells[action - g.deal_base] = EMPTY
+                return QuantumLeapState(g, cells, "deal")
+            cells[self.next_undealt_cell()] = WHITE if action == g.deal_white_action else BLACK
+            white_left = g.white_stones - cells.count(WHITE)
+            black_left = g.black_stones - cells.count(BLACK)
+            if white_left == 0 or black_left == 0:
+                # One colour is used up: every cell still undealt gets the other colour.
+                rest = BLACK if white_left == 0 else WHITE
+                cells = [rest if value == UNDEALT else value for value in cells]
+            if UNDEALT in cells:
+                return QuantumLeapState(g, cells, "deal")
+            return QuantumLeapState(g, cells, "swap" if g.setup == "A" else WHITE)
+
+        if self._side == "swap":
+            if action != g.no_swap_action:
+                i, j = divmod(action - g.swap_base, c)
+                cells[i], cells[j] = cells[j], cells[i]
+            return QuantumLeapState(g, cells, WHITE)
+
+        # A jump.
+        after = apply_jump(g.geometry, self._cells, action)
+        return QuantumLeapState(g, after, enemy_of(self._side))
+
+    def returns(self) -> list:
+        """[1.0, -1.0] if White has won, [-1.0, 1.0] if Black has, else [0.0, 0.0]."""
+        if not self.is_terminal:
+            return [0.0, 0.0]
+        # The side to move cannot capture and loses.
+        return [-1.0, 1.0] if self._side == WHITE else [1.0, -1.0]
+
+    def action_to_string(self, action) -> str:
+        """'c3xe3' for a jump, 'no swap', 'swap a1 c4', 'empty c3', 'white c2', 'black c2'."""
+        return self._action_string(self._check_legal(action))
+
+    def _action_string(self, action: int) -> str:
+        """The string of an action already known to be legal here."""
+        g = self._game
+        names = g.geometry.names
+        if action >= g.deal_base:
+            if action == g.deal_white_action:
+                return "white " + names[self.next_undealt_cell()]
+            if action == g.deal_black_action:
+                return "black " + names[self.next_undealt_cell()]
+            return "empty " + names[action - g.deal_base]
+        if action >= g.swap_base:
+            i, j = divmod(action - g.swap_base, g.num_cells)
+            return f"swap {names[i]} {names[j]}"
+        if action == g.no_swap_action:
+            return "no swap"
+        cell = action // 6
+        return names[cell] + "x" + names[jump_target(g.geometry, self._cells, action)]
+
+    def parse_action(self, text: str) -> int:
+        """The legal action whose string is `text` (surrounding blanks ignored)."""
+        if not isinstance(text, str):
+            raise IllegalMoveError(f"{NAME}: action text must be a str, not {text!r}")
+        wanted = text.strip()
+        for action in self.legal_actions():
+            if self._action_string(action) == wanted:
+                return action
+        raise IllegalMoveError(f"{NAME}: no legal action {wanted!r} in {self.notation()}")
+
+    # ---- text ----
+
+    def notation(self) -> str:
+        rows = ["".join(self._cells[cell] for cell in row) for row in self._game.geometry.rows]
+        return f"{'/'.join(rows)} {self._side}"
+
+    def __eq__(self, other_state: object) -> bool:
+        if not isinstance(other_state, QuantumLeapState):
+            return NotImplemented
+        return self._game == other_state._game and self.notation() == other_state.notation()
+
+    def __hash__(self) -> int:
+        return hash((self._game, self.notation()))
+
+    def __repr__(self) -> str:
+        return f"<QuantumLeapState {self.notation()!r}>"
+
+    def __str__(self) -> str:
+        return self.notation()
+
+
+def _parse_notation(game: QuantumLeapGame, text) -> QuantumLeapState:
+    def bad(what: str):
+        return InvalidNotationError(f"{NAME}: {what} in notation {text!r}")
+
+    if not isinstance(text, str):
+        raise InvalidNotationError(f"{NAME}: notation must be a str, not {type(text).__name__}")
+    fields = text.split(" ")
+    if len(fields) != 2:
+        raise bad("expected two fields '<rows> <side>' separated by a single space")
+    rows_field, side = fields
+    geo = game.geometry
+
+    # The board.
+    rows = rows_field.split("/")
+    if len(rows) != len(geo.rows):
+        raise bad(
+            f"expected {len(geo.rows)} rows separated by '/' for size {game.size}, "
+            f"found {len(rows)}"
+        )
+    cells = []
+    for i, (row_text, row_cells) in enumerate(zip(rows, geo.rows)):
+        if len(row_text) != len(row_cells):
+            raise bad(f"row {ROW_LETTERS[i]} ({row_text!r}) must have {len(row_cells)} cells")
+        for char in row_text:
+            if char not in (WHITE, BLACK, EMPTY, UNDEALT):
+                raise bad(
+                    f"invalid character {char!r} in row {ROW_LETTERS[i]} (expected w, b, . or ?)"
+                )
+            cells.append(char)
+
+    # The side field.
+    if side not in SIDES:
+        raise bad(f"side must be 'w', 'b', 'swap' or 'deal', not {side!r}")
+    if side != "deal":
+        if UNDEALT in cells:
+            raise bad("undealt cells ('?') are only allowed while dealing (side 'deal')")
+        if side == "swap" and game.setup != "A":
+            raise bad("the swap decision ('swap') only exists in setup A")
+        return QuantumLeapState(game, cells, side)
+
+    # A deal in progress: it must be a position the deal can reach.
+    if UNDEALT not in cells:
+        raise bad("a deal in progress ('deal') needs at least one undealt cell ('?')")
+    empties = [cell for cell, value in enumerate(cells) if value == EMPTY]
+    if game.setup == "A":
+        if len(empties) > 1:
+            raise bad("setup A's deal has at most one empty cell ('.')")
+        if empties and empties[0] == geo.centre:
+            raise bad(f"the empty cell cannot be the centre ({geo.names[geo.centre]})")
+        if not empties and any(value != UNDEALT for value in cells):
+            raise bad(
+                "in setup A the empty cell is dealt first: without a '.' every cell must be '?'"
+            )
+    elif empties:
+        raise bad("setup B's deal has no empty cell ('.')")
+    order = [cell for cell in range(geo.num_cells) if cells[cell] != EMPTY]
+    first_undealt = next(n for n, cell in enumerate(order) if cells[cell] == UNDEALT)
+    for cell in order[first_undealt:]:
+        if cells[cell] != UNDEALT:
+            raise bad(
+                f"cells are dealt in increasing order, but {geo.names[cell]} is dealt while "
+                f"{geo.names[order[first_undealt]]} is not"
+            )
+    white, black = cells.count(WHITE), cells.count(BLACK)
+    if white > game.white_stones:
+        raise bad(f"too many white stones dealt ({white} > {game.white_stones})")
+    if black > game.black_stones:
+        raise bad(f"too many black stones dealt ({black} > {game.black_stones})")
+    if white == game.white_stones or black == game.black_stones:
+        done, rest = ("white", "black") if white == game.white_stones else ("black", "white")
+        raise bad(
+            f"all {done} stones are dealt but undealt cells remain (they would have been "
+            f"filled with {rest} at once)"
+        )
+    return QuantumLeapState(game, cells, "deal")
+
+
+def game(**options) -> QuantumLeapGame:
+    """The reference game with ``options`` (the same names and values as ``quanta.game``)."""
+    return QuantumLeapGame(**options)
+
+
+# ---- the reference solver: exhaustive memoised negamax (small boards only) ----
+
+
+def _wins(geo: Geometry, cells: str, colour: str, memo: dict) -> bool:
+    """Does ``colour``, to move on ``cells``, win with perfect play? (No draws: every jump
+    removes a stone, so the game is finite, and a side without a capture loses.)"""
+    key = cells + colour  # cells is a str here: one 'w', 'b' or '.' per cell
+    known = memo.get(key)
+    if known is not None:
+        return known
+    enemy = enemy_of(colour)
+    result = False
+    for action in jumps(geo, cells, colour):
+        if not _wins(geo, "".join(apply_jump(geo, cells, action)), enemy, memo):
+            result = True  # this jump leaves the opponent lost
+            break
+    memo[key] = result
+    return result
+
+
+def _check_decision(state: QuantumLeapState) -> None:
+    if not isinstance(state, QuantumLeapState):
+        raise TypeError(f"expected a reference QuantumLeapState, not {type(state).__name__}")
+    if state.is_chance:
+        raise ValueError(
+            f"{NAME}: the solver needs a decision node, not a chance node: {state.notation()}"
+        )
+
+
+def solve(state: QuantumLeapState, memo=None) -> bool:
+    """Does the player to act (Black at the swap decision) win with perfect play?
+
+    False at a terminal state (the side to move has lost); ValueError at a chance node.
+    ``memo`` (a dict) may be shared between calls on the same board size.
+    """
+    _check_decision(state)
+    if memo is None:
+        memo = {}
+    geo = state.game.geometry
+    if state.side == "swap":
+        # Black wins if some swap (or no swap) leaves White, to move, lost.
+        return any(
+            not _wins(geo, "".join(child._cells), WHITE, memo) for child in _swap_children(state)
+        )
+    return _wins(geo, "".join(state._cells), state.side, memo)
+
+
+def _swap_children(state: QuantumLeapState):
+    for action in state.legal_actions():
+        yield state.play(action)
+
+
+def analyze(state: QuantumLeapState, memo=None) -> dict:
+    """{action: does it win for the player who plays it} for every legal action of a decision
+    node; ValueError at chance nodes and terminal states."""
+    _check_decision(state)
+    if state.is_terminal:
+        raise ValueError(f"{NAME}: no actions to analyze in a finished game: {state.notation()}")
+    if memo is None:
+        memo = {}
+    geo = state.game.geometry
+    result = {}
+    for action in state.legal_actions():
+        child = state.play(action)
+        # After any action, the opponent of the actor is to move (White after the swap decision).
+        result[action] = not _wins(geo, "".join(child._cells), child.side, memo)
+    return result

@@ -1,0 +1,99 @@
+//! Bitboards: a set of cells as the bits of an unsigned integer.
+
+use std::fmt::Debug;
+use std::hash::Hash;
+use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not};
+
+/// An unsigned integer used as a set of cells (bit `i` = cell `i`).
+pub trait Bits:
+    Copy
+    + Eq
+    + Ord
+    + Hash
+    + Debug
+    + Default
+    + Send
+    + Sync
+    + 'static
+    + BitAnd<Output = Self>
+    + BitOr<Output = Self>
+    + BitXor<Output = Self>
+    + Not<Output = Self>
+    + BitAndAssign
+    + BitOrAssign
+    + BitXorAssign
+{
+    /// How many cells fit.
+    const CAPACITY: usize;
+    const EMPTY: Self;
+    fn cell(i: usize) -> Self;
+    /// The cells `0..n`.
+    fn first(n: usize) -> Self;
+    fn count(self) -> u32;
+    fn is_empty(self) -> bool {
+        self == Self::EMPTY
+    }
+    fn has(self, i: usize) -> bool {
+        !(self & Self::cell(i)).is_empty()
+    }
+    /// The lowest cell; meaningless on an empty set.
+    fn lowest(self) -> usize;
+    /// The cells in increasing order.
+    fn cells(self) -> CellIter<Self> {
+        CellIter(self)
+    }
+    fn low_u64(self) -> u64;
+    fn high_u64(self) -> u64;
+}
+
+/// Iterates the cells of a bitboard in increasing order.
+pub struct CellIter<B>(B);
+
+impl<B: Bits> Iterator for CellIter<B> {
+    type Item = usize;
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        if self.0.is_empty() {
+            return None;
+        }
+        let i = self.0.lowest();
+        self.0 ^= B::cell(i);
+        Some(i)
+    }
+}
+
+macro_rules! bits_for {
+    ($t:ty) => {
+        impl Bits for $t {
+            const CAPACITY: usize = <$t>::BITS as usize;
+            const EMPTY: Self = 0;
+            #[inline]
+            fn cell(i: usize) -> Self {
+                1 << i
+            }
+            #[inline]
+            fn first(n: usize) -> Self {
+                if n >= Self::CAPACITY { !0 } else { (1 << n) - 1 }
+            }
+            #[inline]
+            fn count(self) -> u32 {
+                self.count_ones()
+            }
+            #[inline]
+            fn lowest(self) -> usize {
+                self.trailing_zeros() as usize
+            }
+            #[inline]
+            fn low_u64(self) -> u64 {
+                self as u64
+            }
+            #[inline]
+            #[allow(clippy::unnecessary_cast)]
+            fn high_u64(self) -> u64 {
+                ((self as u128) >> 64) as u64
+            }
+        }
+    };
+}
+bits_for!(u64);
+bits_for!(u128);

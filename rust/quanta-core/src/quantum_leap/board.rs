@@ -1,0 +1,153 @@
+//! The hexhex board of Quantum Leap: cells, names, neighbours and jump tables for one size.
+
+use crate::bits::Bits;
+
+/// No cell (off the board).
+pub const OFF: u8 = u8::MAX;
+
+/// Directions as axial steps (dq, dr), counter-clockwise from east: E, NE, NW, W, SW, SE.
+pub const DIRECTIONS: [(i8, i8); 6] = [(1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)];
+
+/// The geometry of a hexhex board of one side length, with every table move generation needs.
+#[derive(Debug, Clone)]
+pub struct Board<B> {
+    pub side: usize,
+    pub cells: usize,
+    pub centre: usize,
+    /// Axial coordinates (q, r) of each cell.
+    pub coords: Vec<(i8, i8)>,
+    /// The first cell of each row, and one past the last.
+    pub row_start: Vec<usize>,
+    /// The cells next to each cell.
+    pub neighbours: Vec<B>,
+    /// `jump[c][d][k - 1]`: the cell `k` steps from `c` in direction `d`, or `OFF`.
+    pub jump: Vec<[[u8; 6]; 6]>,
+    /// Every cell.
+    pub all: B,
+}
+
+impl<B: Bits> Board<B> {
+    /// The board of side `side` (2..=7, and it must fit `B`).
+    pub fn new(side: usize) -> Self {
+        let n = side as i8;
+        let mut coords = Vec::new();
+        let mut row_start = Vec::new();
+        for r in -(n - 1)..=(n - 1) {
+            row_start.push(coords.len());
+            for q in (-(n - 1)).max(-(n - 1) - r)..=(n - 1).min(n - 1 - r) {
+                coords.push((q, r));
+            }
+        }
+        row_start.push(coords.len());
+        let cells = coords.len();
+        assert!(cells <= B::CAPACITY && cells < OFF as usize);
+        let index = |q: i8, r: i8| -> Option<usize> {
+            let s = -q - r;
+            if q.abs() < n && r.abs() < n && s.abs() < n {
+                let row = (r + n - 1) as usize;
+                let first_q = (-(n - 1)).max(-(n - 1) - r);
+                Some(row_start[row] + (q - first_q) as usize)
+            } else {
+                None
+            }
+        };
+        let mut neighbours = vec![B::EMPTY; cells];
+        let mut jump = vec![[[OFF; 6]; 6]; cells];
+        for (c, &(q, r)) in coords.iter().enumerate() {
+            for (d, &(dq, dr)) in DIRECTIONS.iter().enumerate() {
+                if let Some(t) = index(q + dq, r + dr) {
+                    neighbours[c] |= B::cell(t);
+                }
+                for k in 1..=6i8 {
+                    if let Some(t) = index(q + k * dq, r + k * dr) {
+                        jump[c][d][k as usize - 1] = t as u8;
+                    }
+                }
+            }
+        }
+        Board {
+            side,
+            cells,
+            centre: index(0, 0).expect("the centre is on the board"),
+            coords,
+            row_start,
+            neighbours,
+            jump,
+            all: B::first(cells),
+        }
+    }
+
+    /// Row letter (a = top) and 1-based position within the row: `a1`, `e5`.
+    pub fn name(&self, cell: usize) -> String {
+        let row = self.row_start.partition_point(|&s| s <= cell) - 1;
+        format!("{}{}", (b'a' + row as u8) as char, cell - self.row_start[row] + 1)
+    }
+
+    /// The cell named `text`, if any.
+    pub fn parse(&self, text: &str) -> Option<usize> {
+        let mut chars = text.chars();
+        let row = (chars.next()? as u32).checked_sub('a' as u32)? as usize;
+        let pos: usize = chars.as_str().parse().ok()?;
+        let rows = self.row_start.len() - 1;
+        (row < rows && pos >= 1 && pos <= self.row_start[row + 1] - self.row_start[row])
+            .then(|| self.row_start[row] + pos - 1)
+    }
+
+    pub fn rows(&self) -> impl Iterator<Item = std::ops::Range<usize>> + '_ {
+        self.row_start.windows(2).map(|w| w[0]..w[1])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_have_the_hexhex_cell_counts() {
+        for side in 2..=7 {
+            let b = Board::<u128>::new(side);
+            assert_eq!(b.cells, 3 * side * (side - 1) + 1);
+            assert_eq!(b.coords[b.centre], (0, 0));
+            let lengths: Vec<usize> = b.rows().map(|r| r.len()).collect();
+            let n = side;
+            let expected: Vec<usize> =
+                (0..2 * n - 1).map(|i| if i < n { n + i } else { 3 * n - 2 - i }).collect();
+            assert_eq!(lengths, expected);
+        }
+    }
+
+    #[test]
+    fn neighbours_are_symmetric_and_six_inside() {
+        let b = Board::<u64>::new(5);
+        for c in 0..b.cells {
+            for t in b.neighbours[c].cells() {
+                assert!(b.neighbours[t].has(c));
+            }
+        }
+        assert_eq!(b.neighbours[b.centre].count(), 6);
+        assert_eq!(b.neighbours[0].count(), 3); // a corner
+    }
+
+    #[test]
+    fn names_round_trip() {
+        let b = Board::<u64>::new(5);
+        assert_eq!(b.name(0), "a1");
+        assert_eq!(b.name(b.centre), "e5");
+        assert_eq!(b.name(b.cells - 1), "i5");
+        for c in 0..b.cells {
+            assert_eq!(b.parse(&b.name(c)), Some(c));
+        }
+        assert_eq!(b.parse("j1"), None);
+        assert_eq!(b.parse("a6"), None);
+        assert_eq!(b.parse("a0"), None);
+    }
+
+    #[test]
+    fn rows_are_drawn_horizontally() {
+        // In the row below, a cell's SE neighbour keeps q and its SW neighbour has q - 1.
+        let b = Board::<u64>::new(3);
+        // a1 (first cell of the top row) touches a2 (E), b1 (SW) and b2 (SE).
+        let names: Vec<String> = b.neighbours[0].cells().map(|c| b.name(c)).collect();
+        assert_eq!(names, ["a2", "b1", "b2"]);
+    }
+}

@@ -1,0 +1,508 @@
+//! Quantum Leap (Néstor Romeral Andrés): the hex capture game.
+//!
+//! Rules as in `docs/rules/quantum_leap.md` (RULINGS §2). Every move is a capture: a stone
+//! jumps exactly as many cells as it has friendly neighbours, in a straight line, onto an enemy
+//! stone. The player who cannot capture loses. Positions are two bitboards (`u64` up to side 5,
+//! `u128` up to side 7); the board's tables give neighbours and jump targets.
+//!
+//! Actions (`C` cells): `c * 6 + d` jump from `c` in direction `d`; `6C` no swap;
+//! `6C + 1 + i * C + j` swap cells `i < j`; `E + c` deal the empty cell `c`, `E + C` deal white,
+//! `E + C + 1` deal black, where `E = 6C + 1 + C²`.
+
+pub mod board;
+pub mod solve;
+
+use crate::bits::Bits;
+use crate::erased::{DynGame, Erased};
+use crate::error::{Error, Result};
+use crate::game::{Action, Game, Rng, ToMove};
+use crate::options::{OptionReader, OptionValue, Options};
+use board::{Board, OFF};
+use rand::Rng as _;
+use std::sync::Arc;
+
+pub const WHITE: u8 = 0;
+pub const BLACK: u8 = 1;
+
+/// How the stones are dealt.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Setup {
+    /// (C−1)/2 stones each, one empty non-centre cell; Black may then swap two stones.
+    A,
+    /// The board full, (C−1)/2 White and (C+1)/2 Black; no swap.
+    B,
+}
+
+/// The game's parameters and board tables.
+#[derive(Debug, Clone)]
+pub struct QuantumLeap<B: Bits> {
+    pub setup: Setup,
+    pub board: Arc<Board<B>>,
+}
+
+impl<B: Bits> PartialEq for QuantumLeap<B> {
+    fn eq(&self, other: &Self) -> bool {
+        self.setup == other.setup && self.board.side == other.board.side
+    }
+}
+
+/// What happens next.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Phase {
+    /// The random deal: the empty cell first (setup A), then the colours cell by cell.
+    Deal,
+    /// Black decides whether to swap a white and a black stone.
+    Swap,
+    /// `side` to capture (or, when it cannot, to lose).
+    Move { side: u8, over: bool },
+}
+
+/// A position: stones of each colour, cells not yet dealt, and the phase.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct QuantumLeapState<B> {
+    pub stones: [B; 2],
+    pub undealt: B,
+    pub phase: Phase,
+}
+
+/// Makes the game with the bitboard that fits its size.
+pub fn make(options: &Options) -> Result<Arc<dyn DynGame>> {
+    match options.get("size") {
+        Some(OptionValue::Int(side)) if *side > 5 => Erased::<QuantumLeap<u128>>::make(options),
+        _ => Erased::<QuantumLeap<u64>>::make(options),
+    }
+}
+
+impl<B: Bits> QuantumLeap<B> {
+    pub fn cells(&self) -> usize {
+        self.board.cells
+    }
+
+    /// How many stones of each colour the deal hands out.
+    fn stock(&self) -> [u32; 2] {
+        let c = self.board.cells as u32;
+        match self.setup {
+            Setup::A => [(c - 1) / 2, (c - 1) / 2],
+            Setup::B => [(c - 1) / 2, (c + 1) / 2],
+        }
+    }
+
+    fn left_to_deal(&self, s: &QuantumLeapState<B>) -> [u32; 2] {
+        let stock = self.stock();
+        [stock[0] - s.stones[0].count(), stock[1] - s.stones[1].count()]
+    }
+
+    /// During setup A's deal, before the empty cell is drawn.
+    fn empty_cell_pending(&self, s: &QuantumLeapState<B>) -> bool {
+        self.setup == Setup::A && s.undealt == self.board.all
+    }
+
+    fn first_deal(&self) -> Action {
+        (6 * self.cells() + 1 + self.cells() * self.cells()) as Action
+    }
+
+    fn no_swap(&self) -> Action {
+        (6 * self.cells()) as Action
+    }
+
+    /// Calls `f(from, direction, to)` for every capture of `side`, in action order.
+    #[inline]
+    pub fn for_each_capture(&self, stones: [B; 2], side: u8, mut f: impl FnMut(usize, usize, usize)) {
+        let (own, enemy) = (stones[side as usize], stones[1 - side as usize]);
+        let b = &*self.board;
+        for c in own.cells() {
+            let k = (b.neighbours[c] & own).count() as usize;
+            if k == 0 {
+                continue;
+            }
+            for d in 0..6 {
+                let t = b.jump[c][d][k - 1];
+                if t != OFF && enemy.has(t as usize) {
+                    f(c, d, t as usize);
+                }
+            }
+        }
+    }
+
+    /// Whether `side` has a capture.
+    #[inline]
+    pub fn can_capture(&self, stones: [B; 2], side: u8) -> bool {
+        let (own, enemy) = (stones[side as usize], stones[1 - side as usize]);
+        let b = &*self.board;
+        own.cells().any(|c| {
+            let k = (b.neighbours[c] & own).count() as usize;
+            k > 0 && b.jump[c][..].iter().any(|j| j[k - 1] != OFF && enemy.has(j[k - 1] as usize))
+        })
+    }
+
+    fn to_play(&self, stones: [B; 2], side: u8) -> Phase {
+        Phase::Move { side, over: !self.can_capture(stones, side) }
+    }
+
+    fn deal_colour(&self, s: &mut QuantumLeapState<B>, colour: usize) {
+        let cell = s.undealt.lowest();
+        s.undealt ^= B::cell(cell);
+        s.stones[colour] |= B::cell(cell);
+        let left = self.left_to_deal(s);
+        // A colour used up: the rest of the cells are forced.
+        for (colour, &n) in left.iter().enumerate() {
+            if n == 0 {
+                s.stones[1 - colour] |= s.undealt;
+                s.undealt = B::EMPTY;
+            }
+        }
+        if s.undealt.is_empty() {
+            s.phase = match self.setup {
+                Setup::A => Phase::Swap,
+                Setup::B => self.to_play(s.stones, WHITE),
+            };
+        }
+    }
+
+    fn cell_char(s: &QuantumLeapState<B>, c: usize) -> char {
+        if s.undealt.has(c) {
+            '?'
+        } else if s.stones[0].has(c) {
+            'w'
+        } else if s.stones[1].has(c) {
+            'b'
+        } else {
+            '.'
+        }
+    }
+}
+
+fn bad(text: &str, what: impl std::fmt::Display) -> Error {
+    Error::InvalidNotation(format!("quantum_leap: {what} in {text:?}"))
+}
+
+impl<B: Bits> Game for QuantumLeap<B> {
+    type State = QuantumLeapState<B>;
+    const NAME: &'static str = "quantum_leap";
+
+    fn from_options(options: &Options) -> Result<Self> {
+        let mut r = OptionReader::new(Self::NAME, options);
+        let side = r.int("size", 2, 7, 5)? as usize;
+        let setup = match r.choice("setup", &["A", "B"])? {
+            "A" => Setup::A,
+            _ => Setup::B,
+        };
+        r.finish()?;
+        if 3 * side * (side - 1) + 1 > B::CAPACITY {
+            return Err(Error::InvalidOption(format!(
+                "quantum_leap: size {side} needs a wider bitboard"
+            )));
+        }
+        Ok(QuantumLeap { setup, board: Arc::new(Board::new(side)) })
+    }
+
+    fn options(&self) -> Options {
+        let setup = match self.setup {
+            Setup::A => "A",
+            Setup::B => "B",
+        };
+        Options::from([
+            ("size".to_string(), OptionValue::Int(self.board.side as i64)),
+            ("setup".to_string(), OptionValue::Str(setup.to_string())),
+        ])
+    }
+
+    fn num_players(&self) -> usize {
+        2
+    }
+
+    fn num_actions(&self) -> usize {
+        self.first_deal() as usize + self.cells() + 2
+    }
+
+    fn new_state(&self) -> Self::State {
+        QuantumLeapState { stones: [B::EMPTY; 2], undealt: self.board.all, phase: Phase::Deal }
+    }
+
+    fn to_move(&self, s: &Self::State) -> ToMove {
+        match s.phase {
+            Phase::Deal => ToMove::Chance,
+            Phase::Swap => ToMove::Player(BLACK),
+            Phase::Move { over: true, .. } => ToMove::Terminal,
+            Phase::Move { side, .. } => ToMove::Player(side),
+        }
+    }
+
+    fn legal_actions(&self, s: &Self::State, out: &mut Vec<Action>) {
+        out.clear();
+        match s.phase {
+            Phase::Deal => {
+                let mut odds = Vec::new();
+                self.chance_outcomes(s, &mut odds);
+                out.extend(odds.iter().map(|&(a, _)| a));
+            }
+            Phase::Swap => {
+                out.push(self.no_swap());
+                let c = self.cells();
+                for i in (s.stones[0] | s.stones[1]).cells() {
+                    let other = if s.stones[0].has(i) { s.stones[1] } else { s.stones[0] };
+                    for j in other.cells().filter(|&j| j > i) {
+                        out.push(self.no_swap() + 1 + (i * c + j) as Action);
+                    }
+                }
+            }
+            Phase::Move { over: true, .. } => {}
+            Phase::Move { side, .. } => {
+                self.for_each_capture(s.stones, side, |c, d, _| out.push((c * 6 + d) as Action))
+            }
+        }
+    }
+
+    fn chance_outcomes(&self, s: &Self::State, out: &mut Vec<(Action, f64)>) {
+        out.clear();
+        if s.phase != Phase::Deal {
+            return;
+        }
+        let e = self.first_deal();
+        if self.empty_cell_pending(s) {
+            let p = 1.0 / (self.cells() - 1) as f64;
+            out.extend((0..self.cells()).filter(|&c| c != self.board.centre).map(|c| (e + c as Action, p)));
+        } else {
+            let [w, b] = self.left_to_deal(s).map(|n| n as f64);
+            let c = self.cells() as Action;
+            out.extend([(e + c, w / (w + b)), (e + c + 1, b / (w + b))].into_iter().filter(|&(_, p)| p > 0.0));
+        }
+    }
+
+    fn sample_chance(&self, s: &Self::State, rng: &mut Rng) -> Action {
+        let e = self.first_deal();
+        if self.empty_cell_pending(s) {
+            let mut c = rng.random_range(0..self.cells() - 1);
+            if c >= self.board.centre {
+                c += 1;
+            }
+            e + c as Action
+        } else {
+            let [w, b] = self.left_to_deal(s);
+            e + self.cells() as Action + (rng.random_range(0..w + b) >= w) as Action
+        }
+    }
+
+    fn apply(&self, s: &mut Self::State, action: Action) {
+        let (a, c) = (action as usize, self.cells());
+        match s.phase {
+            Phase::Deal => {
+                let e = self.first_deal() as usize;
+                if a < e + c {
+                    s.undealt ^= B::cell(a - e);
+                } else {
+                    self.deal_colour(s, a - e - c);
+                }
+            }
+            Phase::Swap => {
+                if action != self.no_swap() {
+                    let pair = a - 6 * c - 1;
+                    let cells = B::cell(pair / c) | B::cell(pair % c);
+                    s.stones[0] ^= cells;
+                    s.stones[1] ^= cells;
+                }
+                s.phase = self.to_play(s.stones, WHITE);
+            }
+            Phase::Move { side, .. } => {
+                let (from, d) = (a / 6, a % 6);
+                let own = s.stones[side as usize];
+                let k = (self.board.neighbours[from] & own).count() as usize;
+                let to = self.board.jump[from][d][k - 1] as usize;
+                s.stones[side as usize] ^= B::cell(from) | B::cell(to);
+                s.stones[1 - side as usize] ^= B::cell(to);
+                s.phase = self.to_play(s.stones, 1 - side);
+            }
+        }
+    }
+
+    fn returns(&self, s: &Self::State, out: &mut [f64]) {
+        out.fill(0.0);
+        if let Phase::Move { side, over: true } = s.phase {
+            out[side as usize] = -1.0;
+            out[1 - side as usize] = 1.0;
+        }
+    }
+
+    fn action_to_string(&self, s: &Self::State, action: Action) -> Result<String> {
+        let (a, c, b) = (action as usize, self.cells(), &*self.board);
+        let e = self.first_deal() as usize;
+        if a < 6 * c {
+            let (from, d) = (a / 6, a % 6);
+            let side = match s.phase {
+                Phase::Move { side, .. } => side as usize,
+                _ => return Err(Error::IllegalMove(format!("quantum_leap: action {a} is a jump, and no one is moving"))),
+            };
+            let k = (b.neighbours[from] & s.stones[side]).count() as usize;
+            match (s.stones[side].has(from), k) {
+                (true, 1..) if b.jump[from][d][k - 1] != OFF => {
+                    Ok(format!("{}x{}", b.name(from), b.name(b.jump[from][d][k - 1] as usize)))
+                }
+                _ => Err(Error::IllegalMove(format!(
+                    "quantum_leap: action {a} (from {} in direction {d}) is no jump here",
+                    b.name(from)
+                ))),
+            }
+        } else if a == 6 * c {
+            Ok("no swap".to_string())
+        } else if a < e {
+            let pair = a - 6 * c - 1;
+            let (i, j) = (pair / c, pair % c);
+            if i < j {
+                Ok(format!("swap {} {}", b.name(i), b.name(j)))
+            } else {
+                Err(Error::IllegalMove(format!("quantum_leap: action {a} is no swap")))
+            }
+        } else if a < e + c {
+            Ok(format!("empty {}", b.name(a - e)))
+        } else if a < e + c + 2 {
+            if s.undealt.is_empty() {
+                return Err(Error::IllegalMove("quantum_leap: every cell is dealt".into()));
+            }
+            let colour = if a == e + c { "white" } else { "black" };
+            Ok(format!("{colour} {}", b.name(s.undealt.lowest())))
+        } else {
+            Err(Error::IllegalMove(format!(
+                "quantum_leap: action {a} is out of range (0..{})",
+                self.num_actions()
+            )))
+        }
+    }
+
+    fn notation(&self, s: &Self::State) -> String {
+        let rows: Vec<String> =
+            self.board.rows().map(|r| r.map(|c| Self::cell_char(s, c)).collect()).collect();
+        let side = match s.phase {
+            Phase::Deal => "deal",
+            Phase::Swap => "swap",
+            Phase::Move { side: WHITE, .. } => "w",
+            Phase::Move { .. } => "b",
+        };
+        format!("{} {side}", rows.join("/"))
+    }
+
+    fn from_notation(&self, text: &str) -> Result<Self::State> {
+        let Some((rows, side)) = text.split_once(' ') else {
+            return Err(bad(text, "expected <rows> <side>"));
+        };
+        let b = &*self.board;
+        let rows: Vec<&str> = rows.split('/').collect();
+        if rows.len() != b.row_start.len() - 1 {
+            return Err(bad(text, format!("size {} has {} rows, not {}", b.side, b.row_start.len() - 1, rows.len())));
+        }
+        let mut s = QuantumLeapState { stones: [B::EMPTY; 2], undealt: B::EMPTY, phase: Phase::Deal };
+        let mut empty = B::EMPTY;
+        for (i, (row, cells)) in rows.iter().zip(b.rows()).enumerate() {
+            if row.chars().count() != cells.len() {
+                return Err(bad(text, format!("row {} must have {} cells: {row:?}", i + 1, cells.len())));
+            }
+            for (ch, c) in row.chars().zip(cells) {
+                match ch {
+                    'w' => s.stones[0] |= B::cell(c),
+                    'b' => s.stones[1] |= B::cell(c),
+                    '?' => s.undealt |= B::cell(c),
+                    '.' => empty |= B::cell(c),
+                    _ => return Err(bad(text, format!("{ch:?} at {} is not w, b, . or ?", b.name(c)))),
+                }
+            }
+        }
+        if side != "deal" && !s.undealt.is_empty() {
+            return Err(bad(text, "'?' (undealt) cells only appear during the deal"));
+        }
+        s.phase = match side {
+            "w" => self.to_play(s.stones, WHITE),
+            "b" => self.to_play(s.stones, BLACK),
+            "swap" if self.setup == Setup::A => Phase::Swap,
+            "swap" => return Err(bad(text, "setup B has no swap")),
+            "deal" => {
+                self.check_deal(text, &s, empty)?;
+                Phase::Deal
+            }
+            other => return Err(bad(text, format!("side must be w, b, swap or deal, not {other:?}"))),
+        };
+        Ok(s)
+    }
+
+    fn observation_shape(&self) -> Vec<usize> {
+        vec![5, self.cells()]
+    }
+
+    /// Planes over the cells: 0 white stones, 1 black stones, 2 undealt cells, 3 Black is the
+    /// side to act (whole plane), 4 the swap decision (whole plane).
+    fn observation_tensor(&self, s: &Self::State, _player: usize, out: &mut [f32]) {
+        let c = self.cells();
+        out.fill(0.0);
+        for (plane, set) in [s.stones[0], s.stones[1], s.undealt].into_iter().enumerate() {
+            for cell in set.cells() {
+                out[plane * c + cell] = 1.0;
+            }
+        }
+        if matches!(s.phase, Phase::Swap | Phase::Move { side: BLACK, .. }) {
+            out[3 * c..4 * c].fill(1.0);
+        }
+        if s.phase == Phase::Swap {
+            out[4 * c..5 * c].fill(1.0);
+        }
+    }
+
+    fn random_playout(&self, s: &mut Self::State, rng: &mut Rng, returns: &mut [f64]) -> u32 {
+        let mut plies = 0;
+        let mut moves: Vec<Action> = Vec::with_capacity(64);
+        loop {
+            match self.to_move(s) {
+                ToMove::Terminal => break,
+                ToMove::Chance => {
+                    let a = self.sample_chance(s, rng);
+                    self.apply(s, a);
+                }
+                ToMove::Player(_) => {
+                    self.legal_actions(s, &mut moves);
+                    self.apply(s, moves[rng.random_range(0..moves.len())]);
+                    plies += 1;
+                }
+            }
+        }
+        self.returns(s, returns);
+        plies
+    }
+}
+
+impl<B: Bits> QuantumLeap<B> {
+    fn check_deal(&self, text: &str, s: &QuantumLeapState<B>, empty: B) -> Result<()> {
+        if s.undealt.is_empty() {
+            return Err(bad(text, "a deal in progress has undealt ('?') cells"));
+        }
+        match self.setup {
+            Setup::B if !empty.is_empty() => return Err(bad(text, "setup B deals no empty cell")),
+            Setup::A if empty.count() > 1 => return Err(bad(text, "setup A deals one empty cell")),
+            Setup::A if empty.has(self.board.centre) => {
+                return Err(bad(text, "the empty cell may not be the centre"));
+            }
+            Setup::A if empty.is_empty() && s.undealt != self.board.all => {
+                return Err(bad(text, "setup A deals the empty cell first"));
+            }
+            _ => {}
+        }
+        // The dealt cells are the lowest ones, apart from the empty cell.
+        let dealt = s.stones[0] | s.stones[1];
+        if !dealt.is_empty() && s.undealt.lowest() < self.board.cells {
+            let first_undealt = s.undealt.lowest();
+            if dealt.cells().any(|c| c > first_undealt) {
+                return Err(bad(text, "cells are dealt in order: every '?' must follow the dealt cells"));
+            }
+        }
+        let stock = self.stock();
+        for colour in 0..2 {
+            let n = s.stones[colour].count();
+            if n > stock[colour] {
+                return Err(bad(text, format!("{} stones dealt, the stock has {}", n, stock[colour])));
+            }
+            if n == stock[colour] {
+                return Err(bad(text, "a colour is used up, so the remaining cells would be filled"));
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,520 @@
+//! The exact solver of Quantum Leap.
+//!
+//! Quantum Leap has no draws and every move removes a stone, so every position is a win or a
+//! loss for the player to move. The solver is a depth-first negamax with three accelerations:
+//!
+//! * **Sums of games.** Stones only ever land on cells that hold a stone now, and a stone's
+//!   jump length is at most its number of occupied neighbour cells now (and at most the larger
+//!   stone count minus one). Stones that can never reach, or border, each other form separate
+//!   regions that never merge: the position is a sum of independent games. Each region's
+//!   outcome class (White wins, Black wins, first player wins, second player wins) is solved
+//!   once and cached under a key that forgets where the region sits and how it is turned (the
+//!   12 symmetries of the hex grid and every translation). A region whose class is "second
+//!   player wins" is a zero game and is dropped; if what remains all favours one colour, that
+//!   colour wins; if one region remains, its class answers; otherwise the search continues on
+//!   the remaining regions only.
+//! * **A transposition table** with Zobrist keys, of fixed size set by the memory cap.
+//! * **Move ordering**: moves that leave the opponent the fewest captures first.
+//!
+//! Limits (time, nodes, memory) and a cancel flag stop the search with `SearchLimit` /
+//! `Interrupted`; a returned answer is always exact.
+
+use super::board::OFF;
+use super::{BLACK, Phase, QuantumLeap, QuantumLeapState, WHITE};
+use crate::bits::Bits;
+use crate::erased::{DynState, Position};
+use crate::error::{Error, Result};
+use crate::game::{Action, Game};
+use smallvec::SmallVec;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// Budgets of one solve.
+#[derive(Debug, Clone)]
+pub struct Limits {
+    pub timeout: Option<Duration>,
+    pub max_nodes: Option<u64>,
+    /// Memory for the transposition table and the region cache together.
+    pub memory_mb: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits { timeout: None, max_nodes: None, memory_mb: 1024 }
+    }
+}
+
+/// The answer for a decision node.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Solution {
+    /// The player to act wins with perfect play.
+    pub win: bool,
+    /// A winning action if `win`, else the action that resists longest by the solver's
+    /// ordering (`None` when there is no legal action).
+    pub best_action: Option<Action>,
+    pub nodes: u64,
+    pub seconds: f64,
+}
+
+/// Outcome class of a region (Left = White).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Class {
+    /// White wins whoever starts.
+    White,
+    /// Black wins whoever starts.
+    Black,
+    /// The player to move wins.
+    First,
+    /// The player to move loses: a zero game.
+    Second,
+}
+
+struct Solver<'a, B: Bits> {
+    game: &'a QuantumLeap<B>,
+    zobrist: Vec<[u64; 2]>,
+    /// The transposition table, one slot per hash: the stones (White's, Black's) of the
+    /// position stored there, and flags: bit 0/1 known for White/Black to move, bit 2/3 the
+    /// value (a win) for White/Black to move. Plain integer vectors, so that allocation is
+    /// lazily zeroed memory.
+    table_stones: Vec<B>,
+    table_flags: Vec<u8>,
+    /// Slots in use, and the most slots the memory cap allows: the table starts small and
+    /// grows fourfold when three quarters full.
+    table_used: usize,
+    table_cap: usize,
+    regions: HashMap<Vec<u16>, Class>,
+    region_budget: usize,
+    /// `reach[c][b]`: cells within `b` steps of `c` along the six lines (b = 0..=6).
+    reach: Vec<[B; 7]>,
+    nodes: u64,
+    start: Instant,
+    limits: Limits,
+    cancel: &'a AtomicBool,
+}
+
+fn splitmix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+impl<'a, B: Bits> Solver<'a, B> {
+    fn new(game: &'a QuantumLeap<B>, limits: Limits, cancel: &'a AtomicBool) -> Self {
+        let board = &*game.board;
+        let zobrist = (0..board.cells)
+            .map(|c| [splitmix(2 * c as u64 + 1), splitmix(2 * c as u64 + 2)])
+            .collect();
+        let reach = (0..board.cells)
+            .map(|c| {
+                let mut r = [B::EMPTY; 7];
+                for b in 1..=6 {
+                    r[b] = r[b - 1];
+                    for d in 0..6 {
+                        let t = board.jump[c][d][b - 1];
+                        if t != OFF {
+                            r[b] |= B::cell(t as usize);
+                        }
+                    }
+                }
+                r
+            })
+            .collect();
+        let bytes = limits.memory_mb.max(1) << 20;
+        let entry = 2 * std::mem::size_of::<B>() + 1;
+        let cap = ((bytes / 2) / entry).max(1024).next_power_of_two() / 2;
+        let slots = cap.min(1 << 14);
+        Solver {
+            game,
+            zobrist,
+            table_stones: vec![B::EMPTY; 2 * slots],
+            table_flags: vec![0; slots],
+            table_used: 0,
+            table_cap: cap,
+            regions: HashMap::new(),
+            region_budget: bytes / 2,
+            reach,
+            nodes: 0,
+            start: Instant::now(),
+            limits,
+            cancel,
+        }
+    }
+
+    fn hash(&self, stones: [B; 2]) -> u64 {
+        let mut h = 0;
+        for side in 0..2 {
+            for c in stones[side].cells() {
+                h ^= self.zobrist[c][side];
+            }
+        }
+        h
+    }
+
+    fn check_limits(&self) -> Result<()> {
+        if self.cancel.load(Ordering::Relaxed) {
+            return Err(Error::Interrupted);
+        }
+        if self.limits.max_nodes.is_some_and(|m| self.nodes >= m) {
+            return Err(self.limit("node limit reached"));
+        }
+        if self.limits.timeout.is_some_and(|t| self.start.elapsed() >= t) {
+            return Err(self.limit("time limit reached"));
+        }
+        Ok(())
+    }
+
+    fn slot(&self, hash: u64) -> usize {
+        hash as usize & (self.table_flags.len() - 1)
+    }
+
+    fn limit(&self, reason: &str) -> Error {
+        Error::SearchLimit {
+            reason: format!("quantum_leap solver: {reason}"),
+            nodes: self.nodes,
+            seconds: self.start.elapsed().as_secs_f64(),
+        }
+    }
+
+    fn probe(&self, stones: [B; 2], side: u8, hash: u64) -> Option<bool> {
+        let i = self.slot(hash);
+        let flags = self.table_flags[i];
+        let here = [self.table_stones[2 * i], self.table_stones[2 * i + 1]] == stones;
+        (here && flags & (1 << side) != 0).then_some(flags & (4 << side) != 0)
+    }
+
+    fn store(&mut self, stones: [B; 2], side: u8, hash: u64, win: bool) {
+        let i = self.slot(hash);
+        if self.table_flags[i] == 0 {
+            self.table_used += 1;
+            if 4 * self.table_used > 3 * self.table_flags.len() && self.table_flags.len() < self.table_cap {
+                self.grow();
+                return self.store(stones, side, hash, win);
+            }
+        }
+        if [self.table_stones[2 * i], self.table_stones[2 * i + 1]] != stones {
+            self.table_stones[2 * i] = stones[0];
+            self.table_stones[2 * i + 1] = stones[1];
+            self.table_flags[i] = 0;
+        }
+        self.table_flags[i] |= (1 << side) | ((win as u8) << (2 + side));
+    }
+
+    fn grow(&mut self) {
+        let slots = (self.table_flags.len() * 4).min(self.table_cap);
+        let stones = std::mem::replace(&mut self.table_stones, vec![B::EMPTY; 2 * slots]);
+        let flags = std::mem::replace(&mut self.table_flags, vec![0; slots]);
+        self.table_used = 0;
+        for (i, &f) in flags.iter().enumerate() {
+            if f != 0 {
+                let pair = [stones[2 * i], stones[2 * i + 1]];
+                let j = self.slot(self.hash(pair));
+                if self.table_flags[j] == 0 {
+                    self.table_used += 1;
+                }
+                self.table_stones[2 * j] = pair[0];
+                self.table_stones[2 * j + 1] = pair[1];
+                self.table_flags[j] = f;
+            }
+        }
+    }
+
+    /// Whether `side` to move wins.
+    fn wins(&mut self, stones: [B; 2], side: u8, hash: u64) -> Result<bool> {
+        self.nodes += 1;
+        if self.nodes & 0xFFF == 0 {
+            self.check_limits()?;
+        }
+        if let Some(win) = self.probe(stones, side, hash) {
+            return Ok(win);
+        }
+        let regions = self.split(stones);
+        let win = if regions.len() <= 1 {
+            self.search(stones, side, hash)?.0
+        } else {
+            let mut live = B::EMPTY;
+            let mut count = [0usize; 4];
+            let mut last = Class::Second;
+            for region in regions {
+                let part = [stones[0] & region, stones[1] & region];
+                if part[0].is_empty() || part[1].is_empty() {
+                    continue; // one colour alone never captures: a zero game
+                }
+                let class = self.class(part)?;
+                if class != Class::Second {
+                    live |= region;
+                    count[class as usize] += 1;
+                    last = class;
+                }
+            }
+            let [white, black, first, _] = count;
+            match (white, black, first) {
+                (0, 0, 0) => false,
+                (_, 0, 0) => side == WHITE,
+                (0, _, 0) => side == BLACK,
+                _ if white + black + first == 1 => match last {
+                    Class::First => true,
+                    Class::White => side == WHITE,
+                    _ => side == BLACK,
+                },
+                _ => {
+                    let rest = [stones[0] & live, stones[1] & live];
+                    let h = self.hash(rest);
+                    self.search(rest, side, h)?.0
+                }
+            }
+        };
+        self.store(stones, side, hash, win);
+        Ok(win)
+    }
+
+    /// Negamax over the captures of `side`: (win, the winning or last move tried).
+    fn search(&mut self, stones: [B; 2], side: u8, hash: u64) -> Result<(bool, Option<Action>)> {
+        let mut moves: SmallVec<[(u32, usize, usize, usize); 48]> = SmallVec::new();
+        // The first field counts the opponent's replies (unknown: MAX) for ordering.
+        self.game.for_each_capture(stones, side, |from, d, to| moves.push((u32::MAX, from, d, to)));
+        if moves.is_empty() {
+            return Ok((false, None));
+        }
+        let s = side as usize;
+        if moves.len() > 1 {
+            for m in moves.iter_mut() {
+                let child = self.child(stones, side, m.1, m.3);
+                // A child the table already knows lost for the opponent wins at once.
+                let h = hash ^ self.zobrist[m.1][s] ^ self.zobrist[m.3][s] ^ self.zobrist[m.3][1 - s];
+                if self.probe(child, 1 - side, h) == Some(false) {
+                    return Ok((true, Some((m.1 * 6 + m.2) as Action)));
+                }
+                let mut replies = 0;
+                self.game.for_each_capture(child, 1 - side, |_, _, _| replies += 1);
+                m.0 = replies;
+            }
+            moves.sort_by_key(|m| m.0);
+        }
+        let mut last = None;
+        for &(replies, from, d, to) in &moves {
+            last = Some((from * 6 + d) as Action);
+            if replies == 0 {
+                return Ok((true, last));
+            }
+            let child = self.child(stones, side, from, to);
+            let h = hash ^ self.zobrist[from][s] ^ self.zobrist[to][s] ^ self.zobrist[to][1 - s];
+            if !self.wins(child, 1 - side, h)? {
+                return Ok((true, last));
+            }
+        }
+        Ok((false, last))
+    }
+
+    fn child(&self, mut stones: [B; 2], side: u8, from: usize, to: usize) -> [B; 2] {
+        stones[side as usize] ^= B::cell(from) | B::cell(to);
+        stones[1 - side as usize] ^= B::cell(to);
+        stones
+    }
+
+    /// The independent regions of the occupied cells (see the module notes), lowest first.
+    ///
+    /// Cell `c` can jump at most `bound(c)` = min(its occupied neighbours, the larger stone count
+    /// − 1) cells, so `c` and `v` interact when they are neighbours or lie on a line within
+    /// `max(bound(c), bound(v))` of each other. Distance along a line is symmetric, so grouping
+    /// the occupied cells by bound gives every link of `c` from the `reach` table alone.
+    fn split(&self, stones: [B; 2]) -> SmallVec<[B; 8]> {
+        let board = &*self.game.board;
+        let occupied = stones[0] | stones[1];
+        let most = stones[0].count().max(stones[1].count()) as usize;
+        let cap = most.saturating_sub(1).min(6);
+        let mut bound = [0u8; 128];
+        let mut by_bound = [B::EMPTY; 7];
+        for c in occupied.cells() {
+            let b = ((board.neighbours[c] & occupied).count() as usize).min(cap);
+            bound[c] = b as u8;
+            by_bound[b] |= B::cell(c);
+        }
+        let links = |c: usize| -> B {
+            let own = bound[c] as usize;
+            let mut out = board.neighbours[c];
+            for (b, group) in by_bound.iter().enumerate() {
+                if !group.is_empty() {
+                    out |= self.reach[c][b.max(own)] & *group;
+                }
+            }
+            out & occupied
+        };
+        let mut regions = SmallVec::new();
+        let mut left = occupied;
+        while !left.is_empty() {
+            let seed = B::cell(left.lowest());
+            let mut region = seed;
+            let mut frontier = seed;
+            while !frontier.is_empty() {
+                let c = frontier.lowest();
+                frontier ^= B::cell(c);
+                let new = links(c) & !region;
+                region |= new;
+                frontier |= new;
+            }
+            left &= !region;
+            regions.push(region);
+        }
+        regions
+    }
+
+    /// The outcome class of a region played alone, cached by its shape.
+    fn class(&mut self, part: [B; 2]) -> Result<Class> {
+        let key = self.shape_key(part);
+        if let Some(&c) = self.regions.get(&key) {
+            return Ok(c);
+        }
+        let h = self.hash(part);
+        let white_first = self.wins(part, WHITE, h)?;
+        let black_first = self.wins(part, BLACK, h)?;
+        let class = match (white_first, black_first) {
+            (true, false) => Class::White,
+            (false, true) => Class::Black,
+            (true, true) => Class::First,
+            (false, false) => Class::Second,
+        };
+        let cost = key.len() * 2 + 64;
+        if self.region_budget >= cost {
+            self.region_budget -= cost;
+            self.regions.insert(key, class);
+        }
+        Ok(class)
+    }
+
+    /// A key for the stones of a region that is the same for every translation, rotation and
+    /// reflection of it: the smallest of its 12 images, each moved to the origin and sorted.
+    fn shape_key(&self, part: [B; 2]) -> Vec<u16> {
+        let coords = &self.game.board.coords;
+        let stones: Vec<(i8, i8, u16)> = (0..2)
+            .flat_map(|side| part[side].cells().map(move |c| (c, side as u16)))
+            .map(|(c, side)| (coords[c].0, coords[c].1, side))
+            .collect();
+        let mut best: Option<Vec<u16>> = None;
+        for image in 0..12 {
+            let moved: Vec<(i8, i8, u16)> = stones
+                .iter()
+                .map(|&(q, r, side)| {
+                    let (mut q, mut r) = if image >= 6 { (r, q) } else { (q, r) };
+                    for _ in 0..image % 6 {
+                        (q, r) = (-r, q + r);
+                    }
+                    (q, r, side)
+                })
+                .collect();
+            let min_q = moved.iter().map(|m| m.0).min().unwrap_or(0);
+            let min_r = moved.iter().map(|m| m.1).min().unwrap_or(0);
+            let mut key: Vec<u16> = moved
+                .iter()
+                .map(|&(q, r, side)| (((q - min_q) as u16) << 7) | (((r - min_r) as u16) << 1) | side)
+                .collect();
+            key.sort_unstable();
+            if best.as_ref().is_none_or(|b| key < *b) {
+                best = Some(key);
+            }
+        }
+        best.unwrap_or_default()
+    }
+}
+
+fn decision_error() -> Error {
+    Error::NotApplicable(
+        "quantum_leap: the solver needs a decision (White or Black to move, or Black's swap), \
+         not a chance node or a finished game"
+            .into(),
+    )
+}
+
+/// Solves a decision node: whether the player to act wins, and a winning action.
+pub fn solve<B: Bits>(
+    game: &QuantumLeap<B>,
+    state: &QuantumLeapState<B>,
+    limits: Limits,
+    cancel: &AtomicBool,
+) -> Result<Solution> {
+    let mut solver = Solver::new(game, limits, cancel);
+    let (win, best_action) = match state.phase {
+        Phase::Move { over: true, .. } => (false, None),
+        Phase::Move { side, .. } => {
+            solver.nodes += 1;
+            let h = solver.hash(state.stones);
+            let (win, best) = solver.search(state.stones, side, h)?;
+            (win, best)
+        }
+        Phase::Swap => {
+            // Black wins if some swap (or none) leaves White, to move, lost.
+            let mut actions = Vec::new();
+            game.legal_actions(state, &mut actions);
+            let mut result = (false, actions.first().copied());
+            for a in actions {
+                let mut child = *state;
+                game.apply(&mut child, a);
+                let h = solver.hash(child.stones);
+                if !solver.wins(child.stones, WHITE, h)? {
+                    result = (true, Some(a));
+                    break;
+                }
+            }
+            result
+        }
+        Phase::Deal => return Err(decision_error()),
+    };
+    Ok(Solution { win, best_action, nodes: solver.nodes, seconds: solver.start.elapsed().as_secs_f64() })
+}
+
+/// Every legal action of a decision node with whether it wins for the player who takes it.
+pub fn analyze<B: Bits>(
+    game: &QuantumLeap<B>,
+    state: &QuantumLeapState<B>,
+    limits: Limits,
+    cancel: &AtomicBool,
+) -> Result<(Vec<(Action, bool)>, u64)> {
+    if matches!(state.phase, Phase::Deal | Phase::Move { over: true, .. }) {
+        return Err(decision_error());
+    }
+    let mut solver = Solver::new(game, limits, cancel);
+    let mut actions = Vec::new();
+    game.legal_actions(state, &mut actions);
+    let mut values = Vec::with_capacity(actions.len());
+    for a in actions {
+        let mut child = *state;
+        game.apply(&mut child, a);
+        let Phase::Move { side, .. } = child.phase else { unreachable!("a decision leads to a move") };
+        let h = solver.hash(child.stones);
+        values.push((a, !solver.wins(child.stones, side, h)?));
+    }
+    Ok((values, solver.nodes))
+}
+
+/// `solve` for a state of either bitboard width, as the bindings hold it.
+pub fn solve_dyn(state: &dyn DynState, limits: Limits, cancel: &AtomicBool) -> Result<Solution> {
+    let any = state.as_any();
+    if let Some(p) = any.downcast_ref::<Position<QuantumLeap<u64>>>() {
+        solve(&p.game.0, &p.state, limits, cancel)
+    } else if let Some(p) = any.downcast_ref::<Position<QuantumLeap<u128>>>() {
+        solve(&p.game.0, &p.state, limits, cancel)
+    } else {
+        Err(not_quantum_leap(state))
+    }
+}
+
+/// `analyze` for a state of either bitboard width, as the bindings hold it.
+pub fn analyze_dyn(
+    state: &dyn DynState,
+    limits: Limits,
+    cancel: &AtomicBool,
+) -> Result<(Vec<(Action, bool)>, u64)> {
+    let any = state.as_any();
+    if let Some(p) = any.downcast_ref::<Position<QuantumLeap<u64>>>() {
+        analyze(&p.game.0, &p.state, limits, cancel)
+    } else if let Some(p) = any.downcast_ref::<Position<QuantumLeap<u128>>>() {
+        analyze(&p.game.0, &p.state, limits, cancel)
+    } else {
+        Err(not_quantum_leap(state))
+    }
+}
+
+fn not_quantum_leap(state: &dyn DynState) -> Error {
+    Error::NotApplicable(format!("the quantum_leap solver got a {} state", state.game().name()))
+}

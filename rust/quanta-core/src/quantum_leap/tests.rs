@@ -1,0 +1,175 @@
+use super::solve::{Limits, analyze, solve};
+use super::*;
+use crate::game::row_rng;
+use std::sync::atomic::AtomicBool;
+
+fn game(side: usize, setup: &str) -> QuantumLeap<u64> {
+    let options = Options::from([
+        ("size".to_string(), OptionValue::Int(side as i64)),
+        ("setup".to_string(), OptionValue::Str(setup.to_string())),
+    ]);
+    QuantumLeap::from_options(&options).unwrap()
+}
+
+fn moves(g: &QuantumLeap<u64>, s: &QuantumLeapState<u64>) -> Vec<String> {
+    let mut v = Vec::new();
+    g.legal_actions(s, &mut v);
+    v.iter().map(|&a| g.action_to_string(s, a).unwrap()).collect()
+}
+
+/// Plain negamax, no tricks: the oracle for the solver.
+fn brute(g: &QuantumLeap<u64>, s: &QuantumLeapState<u64>) -> bool {
+    let mut v = Vec::new();
+    g.legal_actions(s, &mut v);
+    v.iter().any(|&a| {
+        let mut t = *s;
+        g.apply(&mut t, a);
+        !brute(g, &t)
+    })
+}
+
+/// A position after a random deal and `plies` random decisions.
+fn random_position(g: &QuantumLeap<u64>, seed: u64, plies: usize) -> QuantumLeapState<u64> {
+    let mut rng = row_rng(seed, 1);
+    let mut s = g.new_state();
+    let mut v = Vec::new();
+    let mut made = 0;
+    while g.to_move(&s) == ToMove::Chance || (g.to_move(&s) != ToMove::Terminal && made < plies) {
+        let a = if g.to_move(&s) == ToMove::Chance {
+            g.sample_chance(&s, &mut rng)
+        } else {
+            made += 1;
+            g.legal_actions(&s, &mut v);
+            v[rng.random_range(0..v.len())]
+        };
+        g.apply(&mut s, a);
+    }
+    s
+}
+
+#[test]
+fn jump_length_is_the_number_of_friendly_neighbours_before_the_move() {
+    let g = game(3, "A");
+    // b2 has two white neighbours (a1, a2... see the board picture in the docs): jumps 2 cells.
+    let s = g.from_notation("ww./.w../b...b/..../b.. w").unwrap();
+    for m in moves(&g, &s) {
+        let (from, to) = m.split_once('x').unwrap();
+        let (f, t) = (g.board.parse(from).unwrap(), g.board.parse(to).unwrap());
+        let k = (g.board.neighbours[f] & s.stones[0]).count() as usize;
+        assert!((0..6).any(|d| g.board.jump[f][d][k - 1] == t as u8), "{m} is not a jump of {k}");
+    }
+    assert!(!moves(&g, &s).is_empty());
+}
+
+#[test]
+fn a_lone_stone_cannot_move() {
+    let g = game(3, "A");
+    let s = g.from_notation("w../..../b...b/..../b.. w").unwrap();
+    assert!(moves(&g, &s).is_empty());
+    assert_eq!(g.to_move(&s), ToMove::Terminal);
+    let mut r = [0.0; 2];
+    g.returns(&s, &mut r);
+    assert_eq!(r, [-1.0, 1.0], "the player who cannot capture loses");
+}
+
+#[test]
+fn a_jump_passes_over_anything_and_must_land_on_an_enemy() {
+    let g = game(3, "A");
+    // a1 and a2 white: each has k = 1 ... a1-a2-a3: a2's neighbours a1, a3(b): k=1.
+    // Row a: w w b -> a1 (k=1) jumps 1 east onto a2? own stone: no. a2 (k=1) jumps east onto a3.
+    let s = g.from_notation("wwb/..../...../..../... w").unwrap();
+    assert_eq!(moves(&g, &s), ["a2xa3"]);
+    // Two friendly neighbours: b2 has a1, a2 -> jumps 2, over b3 (black) onto b4.
+    let s = g.from_notation("ww./.wbb/...../..../... w").unwrap();
+    assert!(moves(&g, &s).contains(&"b2xb4".to_string()));
+    assert!(!moves(&g, &s).contains(&"b2xb3".to_string()));
+}
+
+#[test]
+fn swap_is_any_white_black_pair_or_none() {
+    let g = game(2, "A");
+    let s = g.from_notation("wb/w.b/wb swap").unwrap();
+    let m = moves(&g, &s);
+    assert_eq!(m[0], "no swap");
+    assert_eq!(m.len(), 1 + 3 * 3);
+    let a = g.parse_action(&s, "swap a1 a2").unwrap();
+    let t = g.play(&s, a).unwrap();
+    assert_eq!(g.notation(&t), "bw/w.b/wb w");
+}
+
+#[test]
+fn deals_are_uniform_and_complete() {
+    for (side, setup) in [(2, "A"), (2, "B"), (3, "A"), (5, "B")] {
+        let g = game(side, setup);
+        for seed in 0..50 {
+            let s = random_position(&g, seed, 0);
+            let c = g.cells() as u32;
+            let [w, b] = [s.stones[0].count(), s.stones[1].count()];
+            if setup == "A" {
+                assert_eq!((w, b), ((c - 1) / 2, (c - 1) / 2));
+                assert!((s.stones[0] | s.stones[1]).has(g.board.centre), "the empty cell is never the centre");
+                assert_eq!(s.phase, Phase::Swap);
+            } else {
+                assert_eq!((w, b), ((c - 1) / 2, (c + 1) / 2));
+            }
+            assert!(s.undealt.is_empty());
+        }
+    }
+}
+
+#[test]
+fn notation_round_trips_through_random_games() {
+    for (side, setup) in [(2, "A"), (3, "B"), (4, "A"), (5, "A")] {
+        let g = game(side, setup);
+        for seed in 0..20 {
+            let mut rng = row_rng(seed, 2);
+            let mut s = g.new_state();
+            let mut v = Vec::new();
+            loop {
+                assert_eq!(g.from_notation(&g.notation(&s)).unwrap(), s, "{}", g.notation(&s));
+                if g.to_move(&s) == ToMove::Terminal {
+                    break;
+                }
+                g.legal_actions(&s, &mut v);
+                let a = v[rng.random_range(0..v.len())];
+                assert_eq!(g.parse_action(&s, &g.action_to_string(&s, a).unwrap()).unwrap(), a);
+                s = g.play(&s, a).unwrap();
+            }
+        }
+    }
+}
+
+#[test]
+fn solver_agrees_with_plain_negamax() {
+    let cancel = AtomicBool::new(false);
+    for (side, setup, plies) in [(2, "A", 0), (2, "A", 1), (2, "B", 0), (3, "A", 4), (3, "B", 6), (4, "B", 20)] {
+        let g = game(side, setup);
+        for seed in 0..40 {
+            let s = random_position(&g, seed, plies);
+            if matches!(g.to_move(&s), ToMove::Terminal) {
+                continue;
+            }
+            let sol = solve(&g, &s, Limits::default(), &cancel).unwrap();
+            assert_eq!(sol.win, brute(&g, &s), "{}", g.notation(&s));
+            if sol.win {
+                let t = g.play(&s, sol.best_action.unwrap()).unwrap();
+                assert!(!brute(&g, &t), "best action must win in {}", g.notation(&s));
+            }
+            let (values, _) = analyze(&g, &s, Limits::default(), &cancel).unwrap();
+            for (a, v) in values {
+                let t = g.play(&s, a).unwrap();
+                assert_eq!(v, !brute(&g, &t));
+            }
+        }
+    }
+}
+
+#[test]
+fn solver_stops_at_its_node_limit() {
+    let g = game(5, "B");
+    let s = random_position(&g, 3, 4);
+    let cancel = AtomicBool::new(false);
+    let limits = Limits { max_nodes: Some(5000), ..Limits::default() };
+    assert!(matches!(solve(&g, &s, limits, &cancel), Err(Error::SearchLimit { .. })));
+}
+
