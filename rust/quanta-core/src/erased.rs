@@ -45,6 +45,8 @@ pub trait DynState: Send + Sync + Debug {
     fn observation_string(&self, player: usize) -> String;
     fn observation_tensor(&self, player: usize) -> Vec<f32>;
     fn clone_box(&self) -> Box<dyn DynState>;
+    /// Leaves `depth` actions (chance outcomes included) below this state.
+    fn perft(&self, depth: u32) -> u64;
     /// Same game (and parameters) and same position.
     fn same_as(&self, other: &dyn DynState) -> bool;
     fn hash_u64(&self) -> u64;
@@ -152,6 +154,9 @@ impl<G: Game + Debug> DynState for Position<G> {
     }
     fn clone_box(&self) -> Box<dyn DynState> {
         Box::new(self.clone())
+    }
+    fn perft(&self, depth: u32) -> u64 {
+        self.game.0.perft(&self.state, depth)
     }
     fn same_as(&self, other: &dyn DynState) -> bool {
         other

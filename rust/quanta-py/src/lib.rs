@@ -252,6 +252,12 @@ impl State {
         let shape = self.inner.game().observation_shape();
         Ok(self.inner.observation_tensor(player).into_pyarray(py).reshape(shape)?.into_any())
     }
+    /// The number of action sequences of length `depth` from here (chance outcomes count as
+    /// actions; finished games end a sequence early): the standard move-generation check.
+    fn perft(&self, py: Python<'_>, depth: u32) -> PyResult<u64> {
+        let s = &*self.inner;
+        run_detached(py, |_| Ok(s.perft(depth)))
+    }
     fn __eq__(&self, other: PyRef<'_, State>) -> bool {
         self.inner.same_as(&*other.inner)
     }
