@@ -26,7 +26,7 @@ use crate::erased::{DynState, Position};
 use crate::error::{Error, Result};
 use crate::game::{Action, Game};
 use smallvec::SmallVec;
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -83,7 +83,10 @@ struct Solver<'a, B: Bits> {
     /// grows fourfold when three quarters full.
     table_used: usize,
     table_cap: usize,
-    regions: HashMap<Vec<u16>, Class>,
+    /// Region classes by shape (any translation, rotation or reflection) ...
+    regions: FxHashMap<Vec<u16>, Class>,
+    /// ... and by the exact stones, which is cheaper to look up.
+    placed: FxHashMap<[B; 2], Class>,
     region_budget: usize,
     /// `reach[c][b]`: cells within `b` steps of `c` along the six lines (b = 0..=6).
     reach: Vec<[B; 7]>,
@@ -132,7 +135,8 @@ impl<'a, B: Bits> Solver<'a, B> {
             table_flags: vec![0; slots],
             table_used: 0,
             table_cap: cap,
-            regions: HashMap::new(),
+            regions: FxHashMap::default(),
+            placed: FxHashMap::default(),
             region_budget: bytes / 2,
             reach,
             nodes: 0,
@@ -322,6 +326,22 @@ impl<'a, B: Bits> Solver<'a, B> {
     fn split(&self, stones: [B; 2]) -> SmallVec<[B; 8]> {
         let board = &*self.game.board;
         let occupied = stones[0] | stones[1];
+        if occupied.is_empty() {
+            return SmallVec::new();
+        }
+        // Stones connected through neighbours alone are one region: a cheap first test.
+        let mut region = B::cell(occupied.lowest());
+        let mut frontier = region;
+        while !frontier.is_empty() {
+            let c = frontier.lowest();
+            frontier ^= B::cell(c);
+            let new = board.neighbours[c] & occupied & !region;
+            region |= new;
+            frontier |= new;
+        }
+        if region == occupied {
+            return SmallVec::from_elem(occupied, 1);
+        }
         let most = stones[0].count().max(stones[1].count()) as usize;
         let cap = most.saturating_sub(1).min(6);
         let mut bound = [0u8; 128];
@@ -362,8 +382,12 @@ impl<'a, B: Bits> Solver<'a, B> {
 
     /// The outcome class of a region played alone, cached by its shape.
     fn class(&mut self, part: [B; 2]) -> Result<Class> {
+        if let Some(&c) = self.placed.get(&part) {
+            return Ok(c);
+        }
         let key = self.shape_key(part);
         if let Some(&c) = self.regions.get(&key) {
+            self.remember(part, c);
             return Ok(c);
         }
         let h = self.hash(part);
@@ -380,7 +404,16 @@ impl<'a, B: Bits> Solver<'a, B> {
             self.region_budget -= cost;
             self.regions.insert(key, class);
         }
+        self.remember(part, class);
         Ok(class)
+    }
+
+    fn remember(&mut self, part: [B; 2], class: Class) {
+        let cost = 2 * std::mem::size_of::<B>() + 16;
+        if self.region_budget >= cost {
+            self.region_budget -= cost;
+            self.placed.insert(part, class);
+        }
     }
 
     /// A key for the stones of a region that is the same for every translation, rotation and
