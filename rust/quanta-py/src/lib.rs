@@ -113,18 +113,27 @@ fn options_to_py<'py>(py: Python<'py>, options: &Options) -> PyResult<Bound<'py,
 /// outside `0..num_actions`, is an illegal move.
 fn action_from_py(state: &dyn DynState, action: &Bound<'_, PyAny>) -> PyResult<Action> {
     let n = state.game().num_actions();
-    match action.extract::<i64>() {
-        Ok(a) if (0..n as i64).contains(&a) && !action.is_instance_of::<PyBool>() => Ok(a as Action),
-        Ok(a) => Err(IllegalMoveError::new_err(format!(
+    let integer = if action.is_instance_of::<PyBool>() { None } else { action.extract::<i64>().ok() };
+    match integer {
+        Some(a) if (0..n as i64).contains(&a) => Ok(a as Action),
+        Some(a) => Err(IllegalMoveError::new_err(format!(
             "{}: action {a} is out of range (0..{n})",
             state.game().name()
         ))),
-        Err(_) => Err(IllegalMoveError::new_err(format!(
+        None => Err(IllegalMoveError::new_err(format!(
             "{}: an action is an integer in 0..{n}, not {}",
             state.game().name(),
             action.repr()?
         ))),
     }
+}
+
+/// A text argument; anything but a `str` raises the method's own typed error.
+fn text_arg(text: &Bound<'_, PyAny>, error: impl Fn(String) -> PyErr) -> PyResult<String> {
+    text.extract::<String>().map_err(|_| {
+        let what = text.repr().map(|r| r.to_string()).unwrap_or_else(|_| "?".into());
+        error(format!("expected text (a str), not {what}"))
+    })
 }
 
 /// A game: its rules and parameters. Make one with `quanta.game(name, **options)`.
@@ -163,8 +172,9 @@ impl Game {
         State { inner: self.inner.new_state() }
     }
     /// The state written as `text` in the game's notation.
-    fn from_notation(&self, text: &str) -> PyResult<State> {
-        Ok(State { inner: self.inner.from_notation(text).map_err(to_py)? })
+    fn from_notation(&self, text: &Bound<'_, PyAny>) -> PyResult<State> {
+        let text = text_arg(text, |m| InvalidNotationError::new_err(m))?;
+        Ok(State { inner: self.inner.from_notation(&text).map_err(to_py)? })
     }
     fn __eq__(&self, other: PyRef<'_, Game>) -> bool {
         self.inner.name() == other.inner.name() && self.inner.options() == other.inner.options()
@@ -235,8 +245,9 @@ impl State {
         self.inner.action_to_string(a).map_err(to_py)
     }
     /// The legal action written `text`; `IllegalMoveError` if there is none.
-    fn parse_action(&self, text: &str) -> PyResult<Action> {
-        self.inner.parse_action(text).map_err(to_py)
+    fn parse_action(&self, text: &Bound<'_, PyAny>) -> PyResult<Action> {
+        let text = text_arg(text, |m| IllegalMoveError::new_err(m))?;
+        self.inner.parse_action(&text).map_err(to_py)
     }
     /// The position in the game's notation; `game.from_notation` reads it back exactly.
     fn notation(&self) -> String {
@@ -323,7 +334,7 @@ fn make_game(name: &str, options: Option<&Bound<'_, PyDict>>) -> PyResult<Game> 
 /// Unpickles a state: the game by name and options, the position by notation.
 #[pyfunction]
 fn restore_state(name: &str, options: &Bound<'_, PyDict>, notation: &str) -> PyResult<State> {
-    make_game(name, Some(options))?.from_notation(notation)
+    make_game(name, Some(options))?.from_notation(&PyString::new(options.py(), notation))
 }
 
 /// The names of the registered games, sorted.

@@ -84,9 +84,11 @@ struct Solver<'a, B: Bits> {
     table_used: usize,
     table_cap: usize,
     /// Region classes by shape (any translation, rotation or reflection) ...
-    regions: FxHashMap<Vec<u16>, Class>,
+    regions: FxHashMap<Vec<u16>, (Class, Option<i32>)>,
     /// ... and by the exact stones, which is cheaper to look up.
-    placed: FxHashMap<[B; 2], Class>,
+    placed: FxHashMap<[B; 2], (Class, Option<i32>)>,
+    /// Positions searched with an integer part (see `wins`).
+    tempo_table: FxHashMap<([B; 2], i32, u8), bool>,
     region_budget: usize,
     /// `reach[c][b]`: cells within `b` steps of `c` along the six lines (b = 0..=6).
     reach: Vec<[B; 7]>,
@@ -137,6 +139,7 @@ impl<'a, B: Bits> Solver<'a, B> {
             table_cap: cap,
             regions: FxHashMap::default(),
             placed: FxHashMap::default(),
+            tempo_table: FxHashMap::default(),
             region_budget: bytes / 2,
             reach,
             nodes: 0,
@@ -160,7 +163,7 @@ impl<'a, B: Bits> Solver<'a, B> {
         if self.cancel.load(Ordering::Relaxed) {
             return Err(Error::Interrupted);
         }
-        if self.limits.max_nodes.is_some_and(|m| self.nodes >= m) {
+        if self.limits.max_nodes.is_some_and(|m| self.nodes > m) {
             return Err(self.limit("node limit reached"));
         }
         if self.limits.timeout.is_some_and(|t| self.start.elapsed() >= t) {
@@ -181,20 +184,31 @@ impl<'a, B: Bits> Solver<'a, B> {
         }
     }
 
-    fn probe(&self, stones: [B; 2], side: u8, hash: u64) -> Option<bool> {
+    fn probe(&self, stones: [B; 2], side: u8, hash: u64, tempo: i32) -> Option<bool> {
+        if tempo != 0 {
+            return self.tempo_table.get(&(stones, tempo, side)).copied();
+        }
         let i = self.slot(hash);
         let flags = self.table_flags[i];
         let here = [self.table_stones[2 * i], self.table_stones[2 * i + 1]] == stones;
         (here && flags & (1 << side) != 0).then_some(flags & (4 << side) != 0)
     }
 
-    fn store(&mut self, stones: [B; 2], side: u8, hash: u64, win: bool) {
+    fn store(&mut self, stones: [B; 2], side: u8, hash: u64, tempo: i32, win: bool) {
+        if tempo != 0 {
+            let cost = 2 * std::mem::size_of::<B>() + 24;
+            if self.region_budget >= cost {
+                self.region_budget -= cost;
+                self.tempo_table.insert((stones, tempo, side), win);
+            }
+            return;
+        }
         let i = self.slot(hash);
         if self.table_flags[i] == 0 {
             self.table_used += 1;
             if 4 * self.table_used > 3 * self.table_flags.len() && self.table_flags.len() < self.table_cap {
                 self.grow();
-                return self.store(stones, side, hash, win);
+                return self.store(stones, side, hash, 0, win);
             }
         }
         if [self.table_stones[2 * i], self.table_stones[2 * i + 1]] != stones {
@@ -224,29 +238,34 @@ impl<'a, B: Bits> Solver<'a, B> {
         }
     }
 
-    /// Whether `side` to move wins.
-    fn wins(&mut self, stones: [B; 2], side: u8, hash: u64) -> Result<bool> {
+    /// Whether `side` to move wins the position plus `tempo`: an integer game worth `tempo`
+    /// moves for White (negative: for Black), standing for regions in which only one colour
+    /// can ever move.
+    fn wins(&mut self, stones: [B; 2], side: u8, hash: u64, tempo: i32) -> Result<bool> {
         self.nodes += 1;
-        if self.nodes & 0xFFF == 0 {
+        if self.nodes & 0xFFF == 0 || self.limits.max_nodes.is_some_and(|m| self.nodes > m) {
             self.check_limits()?;
         }
-        if let Some(win) = self.probe(stones, side, hash) {
+        if let Some(win) = self.probe(stones, side, hash, tempo) {
             return Ok(win);
         }
         let regions = self.split(stones);
         let win = if regions.len() <= 1 {
-            self.search(stones, side, hash)?.0
+            self.search(stones, side, hash, tempo)?.0
         } else {
             let mut live = B::EMPTY;
             let mut count = [0usize; 4];
             let mut last = Class::Second;
+            let mut total = tempo;
             for region in regions {
                 let part = [stones[0] & region, stones[1] & region];
                 if part[0].is_empty() || part[1].is_empty() {
                     continue; // one colour alone never captures: a zero game
                 }
-                let class = self.class(part)?;
-                if class != Class::Second {
+                let (class, integer) = self.class(part)?;
+                if let Some(n) = integer {
+                    total += n;
+                } else if class != Class::Second {
                     live |= region;
                     count[class as usize] += 1;
                     last = class;
@@ -254,10 +273,12 @@ impl<'a, B: Bits> Solver<'a, B> {
             }
             let [white, black, first, _] = count;
             match (white, black, first) {
-                (0, 0, 0) => false,
-                (_, 0, 0) => side == WHITE,
-                (0, _, 0) => side == BLACK,
-                _ if white + black + first == 1 => match last {
+                // Integers alone: the sign decides; zero is a loss for the player to move.
+                (0, 0, 0) => total > 0 && side == WHITE || total < 0 && side == BLACK,
+                // Positive games plus a non-negative number are positive, and so on.
+                (_, 0, 0) if total >= 0 => side == WHITE,
+                (0, _, 0) if total <= 0 => side == BLACK,
+                _ if white + black + first == 1 && total == 0 => match last {
                     Class::First => true,
                     Class::White => side == WHITE,
                     _ => side == BLACK,
@@ -265,32 +286,43 @@ impl<'a, B: Bits> Solver<'a, B> {
                 _ => {
                     let rest = [stones[0] & live, stones[1] & live];
                     let h = self.hash(rest);
-                    self.search(rest, side, h)?.0
+                    self.search(rest, side, h, total)?.0
                 }
             }
         };
-        self.store(stones, side, hash, win);
+        self.store(stones, side, hash, tempo, win);
         Ok(win)
     }
 
-    /// Negamax over the captures of `side`: (win, the winning or last move tried).
-    fn search(&mut self, stones: [B; 2], side: u8, hash: u64) -> Result<(bool, Option<Action>)> {
+    /// Whether `side` may spend a move of the integer part.
+    fn has_tempo(side: u8, tempo: i32) -> bool {
+        if side == WHITE { tempo > 0 } else { tempo < 0 }
+    }
+
+    /// Negamax over the captures of `side` (and a move of the integer part, if it has one):
+    /// (win, the winning or last capture tried).
+    fn search(
+        &mut self,
+        stones: [B; 2],
+        side: u8,
+        hash: u64,
+        tempo: i32,
+    ) -> Result<(bool, Option<Action>)> {
         let mut moves: SmallVec<[(u32, usize, usize, usize); 48]> = SmallVec::new();
         // The first field counts the opponent's replies (unknown: MAX) for ordering.
         self.game.for_each_capture(stones, side, |from, d, to| moves.push((u32::MAX, from, d, to)));
-        if moves.is_empty() {
-            return Ok((false, None));
-        }
         let s = side as usize;
+        // The opponent with a move of the integer part left is never out of moves.
+        let opponent_can_pass = Self::has_tempo(1 - side, tempo);
         if moves.len() > 1 {
             for m in moves.iter_mut() {
                 let child = self.child(stones, side, m.1, m.3);
                 // A child the table already knows lost for the opponent wins at once.
                 let h = hash ^ self.zobrist[m.1][s] ^ self.zobrist[m.3][s] ^ self.zobrist[m.3][1 - s];
-                if self.probe(child, 1 - side, h) == Some(false) {
+                if self.probe(child, 1 - side, h, tempo) == Some(false) {
                     return Ok((true, Some((m.1 * 6 + m.2) as Action)));
                 }
-                let mut replies = 0;
+                let mut replies = opponent_can_pass as u32;
                 self.game.for_each_capture(child, 1 - side, |_, _, _| replies += 1);
                 m.0 = replies;
             }
@@ -304,7 +336,13 @@ impl<'a, B: Bits> Solver<'a, B> {
             }
             let child = self.child(stones, side, from, to);
             let h = hash ^ self.zobrist[from][s] ^ self.zobrist[to][s] ^ self.zobrist[to][1 - s];
-            if !self.wins(child, 1 - side, h)? {
+            if !self.wins(child, 1 - side, h, tempo)? {
+                return Ok((true, last));
+            }
+        }
+        if Self::has_tempo(side, tempo) {
+            let spent = if side == WHITE { tempo - 1 } else { tempo + 1 };
+            if !self.wins(stones, 1 - side, hash, spent)? {
                 return Ok((true, last));
             }
         }
@@ -381,7 +419,7 @@ impl<'a, B: Bits> Solver<'a, B> {
     }
 
     /// The outcome class of a region played alone, cached by its shape.
-    fn class(&mut self, part: [B; 2]) -> Result<Class> {
+    fn class(&mut self, part: [B; 2]) -> Result<(Class, Option<i32>)> {
         if let Some(&c) = self.placed.get(&part) {
             return Ok(c);
         }
@@ -391,28 +429,68 @@ impl<'a, B: Bits> Solver<'a, B> {
             return Ok(c);
         }
         let h = self.hash(part);
-        let white_first = self.wins(part, WHITE, h)?;
-        let black_first = self.wins(part, BLACK, h)?;
+        let white_first = self.wins(part, WHITE, h, 0)?;
+        let black_first = self.wins(part, BLACK, h, 0)?;
         let class = match (white_first, black_first) {
             (true, false) => Class::White,
             (false, true) => Class::Black,
             (true, true) => Class::First,
             (false, false) => Class::Second,
         };
+        let integer = match class {
+            Class::White => self.one_sided(part, WHITE).map(|n| n as i32),
+            Class::Black => self.one_sided(part, BLACK).map(|n| -(n as i32)),
+            _ => None,
+        };
+        let value = (class, integer);
         let cost = key.len() * 2 + 64;
         if self.region_budget >= cost {
             self.region_budget -= cost;
-            self.regions.insert(key, class);
+            self.regions.insert(key, value);
         }
-        self.remember(part, class);
-        Ok(class)
+        self.remember(part, value);
+        Ok(value)
     }
 
-    fn remember(&mut self, part: [B; 2], class: Class) {
-        let cost = 2 * std::mem::size_of::<B>() + 16;
+    /// If the opponent of `side` can never capture in this region, whatever `side` plays, the
+    /// region is the integer game worth the longest run of `side`'s captures: that length.
+    /// `None` if the opponent ever can, or if finding out takes too long.
+    fn one_sided(&self, part: [B; 2], side: u8) -> Option<u32> {
+        fn longest<B: Bits>(
+            game: &QuantumLeap<B>,
+            stones: [B; 2],
+            side: u8,
+            memo: &mut FxHashMap<[B; 2], u32>,
+            budget: &mut u32,
+        ) -> Option<u32> {
+            if let Some(&n) = memo.get(&stones) {
+                return Some(n);
+            }
+            *budget = budget.checked_sub(1)?;
+            if game.can_capture(stones, 1 - side) {
+                return None;
+            }
+            let mut moves: SmallVec<[(usize, usize); 48]> = SmallVec::new();
+            game.for_each_capture(stones, side, |from, _, to| moves.push((from, to)));
+            let mut best = 0;
+            for (from, to) in moves {
+                let mut child = stones;
+                child[side as usize] ^= B::cell(from) | B::cell(to);
+                child[1 - side as usize] ^= B::cell(to);
+                best = best.max(1 + longest(game, child, side, memo, budget)?);
+            }
+            memo.insert(stones, best);
+            Some(best)
+        }
+        let mut budget = 4096;
+        longest(self.game, part, side, &mut FxHashMap::default(), &mut budget)
+    }
+
+    fn remember(&mut self, part: [B; 2], value: (Class, Option<i32>)) {
+        let cost = 2 * std::mem::size_of::<B>() + 24;
         if self.region_budget >= cost {
             self.region_budget -= cost;
-            self.placed.insert(part, class);
+            self.placed.insert(part, value);
         }
     }
 
@@ -468,11 +546,11 @@ pub fn solve<B: Bits>(
 ) -> Result<Solution> {
     let mut solver = Solver::new(game, limits, cancel);
     let (win, best_action) = match state.phase {
-        Phase::Move { over: true, .. } => (false, None),
+        Phase::Move { over: true, .. } | Phase::Deal => return Err(decision_error()),
         Phase::Move { side, .. } => {
             solver.nodes += 1;
             let h = solver.hash(state.stones);
-            let (win, best) = solver.search(state.stones, side, h)?;
+            let (win, best) = solver.search(state.stones, side, h, 0)?;
             (win, best)
         }
         Phase::Swap => {
@@ -484,14 +562,13 @@ pub fn solve<B: Bits>(
                 let mut child = *state;
                 game.apply(&mut child, a);
                 let h = solver.hash(child.stones);
-                if !solver.wins(child.stones, WHITE, h)? {
+                if !solver.wins(child.stones, WHITE, h, 0)? {
                     result = (true, Some(a));
                     break;
                 }
             }
             result
         }
-        Phase::Deal => return Err(decision_error()),
     };
     Ok(Solution { win, best_action, nodes: solver.nodes, seconds: solver.start.elapsed().as_secs_f64() })
 }
@@ -515,7 +592,7 @@ pub fn analyze<B: Bits>(
         game.apply(&mut child, a);
         let Phase::Move { side, .. } = child.phase else { unreachable!("a decision leads to a move") };
         let h = solver.hash(child.stones);
-        values.push((a, !solver.wins(child.stones, side, h)?));
+        values.push((a, !solver.wins(child.stones, side, h, 0)?));
     }
     Ok((values, solver.nodes))
 }

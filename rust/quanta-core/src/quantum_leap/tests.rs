@@ -173,3 +173,38 @@ fn solver_stops_at_its_node_limit() {
     assert!(matches!(solve(&g, &s, limits, &cancel), Err(Error::SearchLimit { .. })));
 }
 
+
+#[test]
+fn solver_agrees_with_plain_negamax_on_scattered_stones() {
+    // Sparse boards split into many regions: zero regions, one-colour integer regions and
+    // sums of hot regions all occur, so every shortcut of the solver is exercised.
+    let cancel = AtomicBool::new(false);
+    for side in [4usize, 5] {
+        let g = game(side, "A");
+        for seed in 0..3000u64 {
+            let mut rng = row_rng(seed, side as u64);
+            // Two to four clusters of stones around random centres.
+            let mut s = QuantumLeapState { stones: [0; 2], undealt: 0, phase: Phase::Swap };
+            for _ in 0..rng.random_range(2..5) {
+                let centre = rng.random_range(0..g.cells());
+                let near = g.board.neighbours[centre] | (1 << centre);
+                let area = near.cells().fold(near, |a, c| a | g.board.neighbours[c]);
+                for c in area.cells() {
+                    if rng.random_range(0..3) == 0 && !(s.stones[0] | s.stones[1]).has(c) {
+                        s.stones[rng.random_range(0..2usize)] |= 1 << c;
+                    }
+                }
+            }
+            if (s.stones[0] | s.stones[1]).count() > 18 {
+                continue;
+            }
+            let to_move = (seed % 2) as u8;
+            s.phase = Phase::Move { side: to_move, over: !g.can_capture(s.stones, to_move) };
+            if g.to_move(&s) == ToMove::Terminal {
+                continue;
+            }
+            let sol = solve(&g, &s, Limits::default(), &cancel).unwrap();
+            assert_eq!(sol.win, brute(&g, &s), "{}", g.notation(&s));
+        }
+    }
+}
