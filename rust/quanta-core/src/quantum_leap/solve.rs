@@ -93,6 +93,8 @@ struct Solver<'a, B: Bits> {
     /// `reach[c][b]`: cells within `b` steps of `c` along the six lines (b = 0..=6).
     reach: Vec<[B; 7]>,
     nodes: u64,
+    /// Cut-offs per (from, to) capture, to break ties in move ordering (history heuristic).
+    history: Vec<u32>,
     start: Instant,
     limits: Limits,
     cancel: &'a AtomicBool,
@@ -143,6 +145,7 @@ impl<'a, B: Bits> Solver<'a, B> {
             region_budget: bytes / 2,
             reach,
             nodes: 0,
+            history: vec![0; board.cells * board.cells],
             start: Instant::now(),
             limits,
             cancel,
@@ -326,7 +329,9 @@ impl<'a, B: Bits> Solver<'a, B> {
                 self.game.for_each_capture(child, 1 - side, |_, _, _| replies += 1);
                 m.0 = replies;
             }
-            moves.sort_by_key(|m| m.0);
+            let cells = self.game.board.cells;
+            let history = &self.history;
+            moves.sort_by_key(|m| (m.0, u32::MAX - history[m.1 * cells + m.3]));
         }
         let mut last = None;
         for &(replies, from, d, to) in &moves {
@@ -337,6 +342,8 @@ impl<'a, B: Bits> Solver<'a, B> {
             let child = self.child(stones, side, from, to);
             let h = hash ^ self.zobrist[from][s] ^ self.zobrist[to][s] ^ self.zobrist[to][1 - s];
             if !self.wins(child, 1 - side, h, tempo)? {
+                let cells = self.game.board.cells;
+                self.history[from * cells + to] += 1;
                 return Ok((true, last));
             }
         }
