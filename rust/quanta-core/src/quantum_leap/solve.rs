@@ -461,7 +461,7 @@ impl<'a, B: Bits> Solver<'a, B> {
 
     /// If the opponent of `side` can never capture in this region, whatever `side` plays, the
     /// region is the integer game worth the longest run of `side`'s captures: that length.
-    /// `None` if the opponent ever can, or if finding out takes too long.
+    /// `None` if the opponent might, or if the longest run takes too long to find.
     fn one_sided(&self, part: [B; 2], side: u8) -> Option<u32> {
         fn longest<B: Bits>(
             game: &QuantumLeap<B>,
@@ -474,9 +474,7 @@ impl<'a, B: Bits> Solver<'a, B> {
                 return Some(n);
             }
             *budget = budget.checked_sub(1)?;
-            if game.can_capture(stones, 1 - side) {
-                return None;
-            }
+            debug_assert!(!game.can_capture(stones, 1 - side));
             let mut moves: SmallVec<[(usize, usize); 48]> = SmallVec::new();
             game.for_each_capture(stones, side, |from, _, to| moves.push((from, to)));
             let mut best = 0;
@@ -488,6 +486,15 @@ impl<'a, B: Bits> Solver<'a, B> {
             }
             memo.insert(stones, best);
             Some(best)
+        }
+        // The opponent's stones never move here and their friends only get fewer: a stone with
+        // no friendly neighbour now never captures. (A stone with one might, once White takes
+        // the ground around it; finding out would cost a search, so such regions are left to
+        // the general search.)
+        let board = &*self.game.board;
+        let theirs = part[1 - side as usize];
+        if theirs.cells().any(|c| !(board.neighbours[c] & theirs).is_empty()) {
+            return None;
         }
         let mut budget = 4096;
         longest(self.game, part, side, &mut FxHashMap::default(), &mut budget)
