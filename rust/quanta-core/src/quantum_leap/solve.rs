@@ -477,12 +477,17 @@ impl<'a, B: Bits> Solver<'a, B> {
             debug_assert!(!game.can_capture(stones, 1 - side));
             let mut moves: SmallVec<[(usize, usize); 48]> = SmallVec::new();
             game.for_each_capture(stones, side, |from, _, to| moves.push((from, to)));
+            // Every capture takes one of the opponent's stones: no run is longer than that.
+            let most = stones[1 - side as usize].count();
             let mut best = 0;
             for (from, to) in moves {
                 let mut child = stones;
                 child[side as usize] ^= B::cell(from) | B::cell(to);
                 child[1 - side as usize] ^= B::cell(to);
                 best = best.max(1 + longest(game, child, side, memo, budget)?);
+                if best == most {
+                    break;
+                }
             }
             memo.insert(stones, best);
             Some(best)
