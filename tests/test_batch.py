@@ -8,6 +8,7 @@ import random
 
 import numpy as np
 import pytest
+from helpers import random_step
 
 import quanta
 from quanta.batch import random_playouts
@@ -66,12 +67,8 @@ def test_batch_playouts_match_reference_playouts_in_distribution(game):
     for _ in range(n_ref):
         s, plies = reference.new_state(), 0
         while not s.is_terminal:
-            if s.is_chance:
-                actions, weights = zip(*s.chance_outcomes())
-                s = s.play(rng.choices(actions, weights)[0])
-            else:
-                s = s.play(rng.choice(s.legal_actions()))
-                plies += 1
+            plies += not s.is_chance
+            s = random_step(s, rng)
         lengths.append(plies)
         returns.append(s.returns())
     lengths, returns = np.array(lengths, float), np.array(returns)

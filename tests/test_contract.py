@@ -9,6 +9,7 @@ import xml.etree.ElementTree as ET
 
 import numpy as np
 import pytest
+from helpers import random_step
 
 import quanta
 from quanta import CHANCE, TERMINAL, IllegalMoveError, InvalidNotationError, InvalidOptionError
@@ -21,11 +22,7 @@ def random_states(game: quanta.Game, seed: int, games: int = 5):
         s = game.new_state()
         yield s
         while not s.is_terminal:
-            if s.is_chance:
-                actions, weights = zip(*s.chance_outcomes())
-                s = s.play(rng.choices(actions, weights)[0])
-            else:
-                s = s.play(rng.choice(s.legal_actions()))
+            s = random_step(s, rng)
             yield s
 
 

@@ -12,6 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from helpers import random_step
+
 import quanta
 import quanta.quantum_leap as ql
 from quanta import CHANCE, TERMINAL, IllegalMoveError, InvalidNotationError, InvalidOptionError
@@ -51,8 +53,7 @@ def num_cells(size: int) -> int:
 def deal(s: quanta.State, rng: random.Random) -> quanta.State:
     """Plays the chance events of `s` by their odds until a decision (or the end)."""
     while s.is_chance:
-        actions, weights = zip(*s.chance_outcomes())
-        s = s.play(rng.choices(actions, weights)[0])
+        s = random_step(s, rng)
     return s
 
 

@@ -443,27 +443,6 @@ impl<B: Bits> Game for QuantumLeap<B> {
             out[4 * c..5 * c].fill(1.0);
         }
     }
-
-    fn random_playout(&self, s: &mut Self::State, rng: &mut Rng, returns: &mut [f64]) -> u32 {
-        let mut plies = 0;
-        let mut moves: Vec<Action> = Vec::with_capacity(64);
-        loop {
-            match self.to_move(s) {
-                ToMove::Terminal => break,
-                ToMove::Chance => {
-                    let a = self.sample_chance(s, rng);
-                    self.apply(s, a);
-                }
-                ToMove::Player(_) => {
-                    self.legal_actions(s, &mut moves);
-                    self.apply(s, moves[rng.random_range(0..moves.len())]);
-                    plies += 1;
-                }
-            }
-        }
-        self.returns(s, returns);
-        plies
-    }
 }
 
 impl<B: Bits> QuantumLeap<B> {
