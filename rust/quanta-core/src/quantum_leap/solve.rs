@@ -577,9 +577,19 @@ pub fn solve<B: Bits>(
             let mut actions = Vec::new();
             game.legal_actions(state, &mut actions);
             let mut result = (false, actions.first().copied());
-            for a in actions {
-                let mut child = *state;
-                game.apply(&mut child, a);
+            // Swaps that leave White the fewest captures first.
+            let mut children: Vec<(u32, Action, QuantumLeapState<B>)> = actions
+                .iter()
+                .map(|&a| {
+                    let mut child = *state;
+                    game.apply(&mut child, a);
+                    let mut replies = 0;
+                    game.for_each_capture(child.stones, WHITE, |_, _, _| replies += 1);
+                    (replies, a, child)
+                })
+                .collect();
+            children.sort_by_key(|c| c.0);
+            for (_, a, child) in children {
                 let h = solver.hash(child.stones);
                 if !solver.wins(child.stones, WHITE, h, 0)? {
                     result = (true, Some(a));
