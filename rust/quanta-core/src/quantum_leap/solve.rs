@@ -30,6 +30,27 @@ use rustc_hash::FxHashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+/// `ONE_ARC[ring]`: the set bits of a 6-bit ring (neighbours in direction order, each next to
+/// the one before) form at most one unbroken arc.
+const ONE_ARC: [bool; 64] = {
+    let mut table = [false; 64];
+    let mut ring = 0;
+    while ring < 64 {
+        // Count the arcs: set bits whose neighbour before them (cyclically) is unset.
+        let mut starts = 0;
+        let mut d = 0;
+        while d < 6 {
+            if ring & (1 << d) != 0 && ring & (1 << ((d + 5) % 6)) == 0 {
+                starts += 1;
+            }
+            d += 1;
+        }
+        table[ring] = starts <= 1;
+        ring += 1;
+    }
+    table
+};
+
 /// Budgets of one solve.
 #[derive(Debug, Clone)]
 pub struct Limits {
@@ -93,6 +114,9 @@ struct Solver<'a, B: Bits> {
     /// `reach[c][b]`: cells within `b` steps of `c` along the six lines (b = 0..=6).
     reach: Vec<[B; 7]>,
     nodes: u64,
+    /// Set by `search` just before it asks about a child: the cell the move left, when the
+    /// parent's stones were connected through neighbours. `wins` takes it at once.
+    left_connected: Option<usize>,
     /// Cut-offs per (from, to) capture, to break ties in move ordering (history heuristic).
     history: Vec<u32>,
     start: Instant,
@@ -146,6 +170,7 @@ impl<'a, B: Bits> Solver<'a, B> {
             reach,
             nodes: 0,
             history: vec![0; board.cells * board.cells],
+            left_connected: None,
             start: Instant::now(),
             limits,
             cancel,
@@ -245,6 +270,7 @@ impl<'a, B: Bits> Solver<'a, B> {
     /// moves for White (negative: for Black), standing for regions in which only one colour
     /// can ever move.
     fn wins(&mut self, stones: [B; 2], side: u8, hash: u64, tempo: i32) -> Result<bool> {
+        let hint = self.left_connected.take();
         self.nodes += 1;
         if self.nodes & 0xFFF == 0 || self.limits.max_nodes.is_some_and(|m| self.nodes > m) {
             self.check_limits()?;
@@ -252,9 +278,9 @@ impl<'a, B: Bits> Solver<'a, B> {
         if let Some(win) = self.probe(stones, side, hash, tempo) {
             return Ok(win);
         }
-        let regions = self.split(stones);
+        let (regions, connected) = self.split(stones, hint);
         let win = if regions.len() <= 1 {
-            self.search(stones, side, hash, tempo)?.0
+            self.search(stones, side, hash, tempo, connected)?.0
         } else {
             let mut live = B::EMPTY;
             let mut count = [0usize; 4];
@@ -289,7 +315,7 @@ impl<'a, B: Bits> Solver<'a, B> {
                 _ => {
                     let rest = [stones[0] & live, stones[1] & live];
                     let h = self.hash(rest);
-                    self.search(rest, side, h, total)?.0
+                    self.search(rest, side, h, total, false)?.0
                 }
             }
         };
@@ -310,6 +336,7 @@ impl<'a, B: Bits> Solver<'a, B> {
         side: u8,
         hash: u64,
         tempo: i32,
+        connected: bool,
     ) -> Result<(bool, Option<Action>)> {
         let mut moves: SmallVec<[(u32, usize, usize, usize); 48]> = SmallVec::new();
         // The first field counts the opponent's replies (unknown: MAX) for ordering.
@@ -341,6 +368,7 @@ impl<'a, B: Bits> Solver<'a, B> {
             }
             let child = self.child(stones, side, from, to);
             let h = hash ^ self.zobrist[from][s] ^ self.zobrist[to][s] ^ self.zobrist[to][1 - s];
+            self.left_connected = connected.then_some(from);
             if !self.wins(child, 1 - side, h, tempo)? {
                 let cells = self.game.board.cells;
                 self.history[from * cells + to] += 1;
@@ -368,11 +396,23 @@ impl<'a, B: Bits> Solver<'a, B> {
     /// − 1) cells, so `c` and `v` interact when they are neighbours or lie on a line within
     /// `max(bound(c), bound(v))` of each other. Distance along a line is symmetric, so grouping
     /// the occupied cells by bound gives every link of `c` from the `reach` table alone.
-    fn split(&self, stones: [B; 2]) -> SmallVec<[B; 8]> {
+    /// Also says whether the stones are connected through neighbours alone. `left` is the cell
+    /// the last move left when the stones before it were so connected: if the stones around it
+    /// form one unbroken arc, they still are.
+    fn split(&self, stones: [B; 2], left: Option<usize>) -> (SmallVec<[B; 8]>, bool) {
         let board = &*self.game.board;
         let occupied = stones[0] | stones[1];
         if occupied.is_empty() {
-            return SmallVec::new();
+            return (SmallVec::new(), false);
+        }
+        if let Some(cell) = left {
+            let ring = (0..6).fold(0usize, |ring, d| {
+                let t = board.jump[cell][d][0];
+                ring | ((t != OFF && occupied.has(t as usize)) as usize) << d
+            });
+            if ONE_ARC[ring] {
+                return (SmallVec::from_elem(occupied, 1), true);
+            }
         }
         // Stones connected through neighbours alone are one region: a cheap first test.
         let mut region = B::cell(occupied.lowest());
@@ -385,7 +425,7 @@ impl<'a, B: Bits> Solver<'a, B> {
             frontier |= new;
         }
         if region == occupied {
-            return SmallVec::from_elem(occupied, 1);
+            return (SmallVec::from_elem(occupied, 1), true);
         }
         let most = stones[0].count().max(stones[1].count()) as usize;
         let cap = most.saturating_sub(1).min(6);
@@ -422,7 +462,7 @@ impl<'a, B: Bits> Solver<'a, B> {
             left &= !region;
             regions.push(region);
         }
-        regions
+        (regions, false)
     }
 
     /// The outcome class of a region played alone, cached by its shape.
@@ -569,7 +609,7 @@ pub fn solve<B: Bits>(
         Phase::Move { side, .. } => {
             solver.nodes += 1;
             let h = solver.hash(state.stones);
-            let (win, best) = solver.search(state.stones, side, h, 0)?;
+            let (win, best) = solver.search(state.stones, side, h, 0, false)?;
             (win, best)
         }
         Phase::Swap => {
