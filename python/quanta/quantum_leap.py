@@ -313,7 +313,8 @@ def solve(state, *, timeout: float | None = None, max_nodes: int | None = None,
 
     Works for White or Black to move and for Black's swap decision (the best swap, or "no
     swap"). The search splits the board into regions that can never interact and solves them
-    as a sum of games, caching each region's outcome class under all 12 symmetries and every
+    as a sum of games (zero regions dropped, regions only one colour can play counted as
+    integers), caching each region's outcome class under all 12 symmetries and every
     translation, with a Zobrist-keyed transposition table inside ``memory_mb`` and move
     ordering by the opponent's replies. ``timeout`` (seconds) and ``max_nodes`` bound the work:
     past them it raises :class:`quanta.SearchLimitError` (with ``nodes`` and ``seconds``).

@@ -60,5 +60,9 @@ pub fn random_playouts<G: Game>(
     if cancel.load(Ordering::Relaxed) {
         return Err(Error::Interrupted);
     }
-    Ok(Playouts { players, returns, length })
+    Ok(Playouts {
+        players,
+        returns,
+        length,
+    })
 }

@@ -73,7 +73,11 @@ macro_rules! bits_for {
             }
             #[inline]
             fn first(n: usize) -> Self {
-                if n >= Self::CAPACITY { !0 } else { (1 << n) - 1 }
+                if n >= Self::CAPACITY {
+                    !0
+                } else {
+                    (1 << n) - 1
+                }
             }
             #[inline]
             fn count(self) -> u32 {

@@ -27,7 +27,7 @@ const NUM_ACTIONS: usize = (FIRST_ARRANGEMENT + ARRANGEMENTS) as usize;
 
 /// The start cells of each side, in the order an arrangement fills them.
 const START_CELLS: [[u8; STONES]; 2] = [
-    [0, 1, 2, 5, 6, 10],       // a1 b1 c1 a2 b2 a3
+    [0, 1, 2, 5, 6, 10],      // a1 b1 c1 a2 b2 a3
     [24, 23, 22, 19, 18, 14], // e5 d5 c5 e4 d4 e3
 ];
 /// The corner each side must reach.
@@ -104,11 +104,21 @@ pub struct EinsteinState {
 
 impl EinsteinState {
     fn empty(player: u8, phase: Phase) -> Self {
-        EinsteinState { board: [0; CELLS], stones: [[GONE; STONES]; 2], alive: [0; 2], player, phase }
+        EinsteinState {
+            board: [0; CELLS],
+            stones: [[GONE; STONES]; 2],
+            alive: [0; 2],
+            player,
+            phase,
+        }
     }
 
     fn put(&mut self, player: u8, stone: u8, cell: u8) {
-        self.board[cell as usize] = if player == 0 { stone as i8 } else { -(stone as i8) };
+        self.board[cell as usize] = if player == 0 {
+            stone as i8
+        } else {
+            -(stone as i8)
+        };
         self.stones[player as usize][stone as usize - 1] = cell;
         self.alive[player as usize] |= 1 << (stone - 1);
     }
@@ -398,7 +408,10 @@ impl Game for Einstein {
             a if a < FIRST_ARRANGEMENT => Ok(format!("roll {}", a - FIRST_ROLL + 1)),
             a if (a as usize) < NUM_ACTIONS => {
                 let order = arrangement(a - FIRST_ARRANGEMENT);
-                Ok(format!("setup {}", order.iter().map(|d| (b'0' + d) as char).collect::<String>()))
+                Ok(format!(
+                    "setup {}",
+                    order.iter().map(|d| (b'0' + d) as char).collect::<String>()
+                ))
             }
             a => Err(Error::IllegalMove(format!(
                 "einstein: action {a} is out of range (0..{NUM_ACTIONS})"
@@ -442,16 +455,27 @@ impl Game for Einstein {
         let player = match player {
             "0" => 0,
             "1" => 1,
-            other => return Err(notation_error(text, format!("player must be 0 or 1, not {other:?}"))),
+            other => {
+                return Err(notation_error(
+                    text,
+                    format!("player must be 0 or 1, not {other:?}"),
+                ));
+            }
         };
         let mut s = EinsteinState::empty(player, Phase::Roll);
         let rows: Vec<&str> = rows.split('/').collect();
         if rows.len() != SIDE {
-            return Err(notation_error(text, format!("expected 5 rows, found {}", rows.len())));
+            return Err(notation_error(
+                text,
+                format!("expected 5 rows, found {}", rows.len()),
+            ));
         }
         for (r, row) in rows.iter().enumerate() {
             if row.chars().count() != SIDE {
-                return Err(notation_error(text, format!("row {} must have 5 cells: {row:?}", r + 1)));
+                return Err(notation_error(
+                    text,
+                    format!("row {} must have 5 cells: {row:?}", r + 1),
+                ));
             }
             for (c, ch) in row.chars().enumerate() {
                 let cell = (r * SIDE + c) as u8;
@@ -515,7 +539,10 @@ impl Game for Einstein {
                 return Err(notation_error(text, "both sides have won"));
             };
             if s.phase != Phase::Roll {
-                return Err(notation_error(text, "the game is over, so the die must be '-'"));
+                return Err(notation_error(
+                    text,
+                    "the game is over, so the die must be '-'",
+                ));
             }
             s.phase = Phase::Over(winner);
         }
@@ -555,7 +582,10 @@ mod tests {
     use super::*;
 
     fn game() -> Einstein {
-        Einstein { setup: Setup::Random, first: 0 }
+        Einstein {
+            setup: Setup::Random,
+            first: 0,
+        }
     }
 
     fn at(text: &str) -> EinsteinState {
@@ -566,7 +596,9 @@ mod tests {
         let g = game();
         let mut out = Vec::new();
         g.legal_actions(s, &mut out);
-        out.iter().map(|&a| g.action_to_string(s, a).unwrap()).collect()
+        out.iter()
+            .map(|&a| g.action_to_string(s, a).unwrap())
+            .collect()
     }
 
     #[test]
@@ -641,7 +673,10 @@ mod tests {
             "1..../...../...../...../..... 1 3", // finished game with a die
             "1..../...../...../...../..... 0 setup",
         ] {
-            assert!(matches!(g.from_notation(bad), Err(Error::InvalidNotation(_))), "{bad}");
+            assert!(
+                matches!(g.from_notation(bad), Err(Error::InvalidNotation(_))),
+                "{bad}"
+            );
         }
     }
 
@@ -699,7 +734,10 @@ mod tests {
 
     #[test]
     fn perft_after_a_fixed_setup() {
-        let g = Einstein { setup: Setup::Choose, first: 0 };
+        let g = Einstein {
+            setup: Setup::Choose,
+            first: 0,
+        };
         let s = g.new_state();
         let s = g.play(&s, FIRST_ARRANGEMENT).unwrap();
         let s = g.play(&s, FIRST_ARRANGEMENT).unwrap();

@@ -88,11 +88,17 @@ impl<G: Game + Debug> DynGame for Erased<G> {
         self.0.observation_shape()
     }
     fn new_state(&self) -> Box<dyn DynState> {
-        Box::new(Position { game: Arc::new(Erased(self.0.clone())), state: self.0.new_state() })
+        Box::new(Position {
+            game: Arc::new(Erased(self.0.clone())),
+            state: self.0.new_state(),
+        })
     }
     fn from_notation(&self, text: &str) -> Result<Box<dyn DynState>> {
         let state = self.0.from_notation(text)?;
-        Ok(Box::new(Position { game: Arc::new(Erased(self.0.clone())), state }))
+        Ok(Box::new(Position {
+            game: Arc::new(Erased(self.0.clone())),
+            state,
+        }))
     }
     fn random_playouts(
         &self,
@@ -128,7 +134,10 @@ impl<G: Game + Debug> DynState for Position<G> {
     }
     fn play(&self, action: Action) -> Result<Box<dyn DynState>> {
         let state = self.game.0.play(&self.state, action)?;
-        Ok(Box::new(Position { game: self.game.clone(), state }))
+        Ok(Box::new(Position {
+            game: self.game.clone(),
+            state,
+        }))
     }
     fn returns(&self) -> Vec<f64> {
         let mut out = vec![0.0; self.game.0.num_players()];
@@ -149,7 +158,9 @@ impl<G: Game + Debug> DynState for Position<G> {
     }
     fn observation_tensor(&self, player: usize) -> Vec<f32> {
         let mut out = vec![0.0; self.game.0.observation_shape().iter().product()];
-        self.game.0.observation_tensor(&self.state, player, &mut out);
+        self.game
+            .0
+            .observation_tensor(&self.state, player, &mut out);
         out
     }
     fn clone_box(&self) -> Box<dyn DynState> {

@@ -15,7 +15,11 @@ pub enum Error {
     IllegalMove(String),
     /// A search hit its time, node or memory budget (or was interrupted) before it finished.
     #[error("{reason} after {nodes} nodes and {seconds:.3} s")]
-    SearchLimit { reason: String, nodes: u64, seconds: f64 },
+    SearchLimit {
+        reason: String,
+        nodes: u64,
+        seconds: f64,
+    },
     /// A request that does not apply to the position (e.g. solving a chance node).
     #[error("{0}")]
     NotApplicable(String),

@@ -180,7 +180,10 @@ pub trait Game: Clone + PartialEq + Send + Sync + 'static {
 
 fn illegal<G: Game>(game: &G, state: &G::State, action: Action) -> Error {
     let what = if (action as usize) >= game.num_actions() {
-        format!("action {action} is out of range (0..{})", game.num_actions())
+        format!(
+            "action {action} is out of range (0..{})",
+            game.num_actions()
+        )
     } else {
         match game.action_to_string(state, action) {
             Ok(s) => format!("action {action} ({s}) is not legal"),
@@ -192,7 +195,9 @@ fn illegal<G: Game>(game: &G, state: &G::State, action: Action) -> Error {
 
 /// The generator of row `row` of a batch seeded with `seed`: independent of threads and order.
 pub fn row_rng(seed: u64, row: u64) -> Rng {
-    Rng::seed_from_u64(splitmix64(seed ^ splitmix64(row.wrapping_add(0x9E37_79B9_7F4A_7C15))))
+    Rng::seed_from_u64(splitmix64(
+        seed ^ splitmix64(row.wrapping_add(0x9E37_79B9_7F4A_7C15)),
+    ))
 }
 
 fn splitmix64(mut z: u64) -> u64 {

@@ -35,7 +35,11 @@ pub struct OptionReader<'a> {
 
 impl<'a> OptionReader<'a> {
     pub fn new(game: &'static str, given: &'a Options) -> Self {
-        OptionReader { game, given, used: Vec::new() }
+        OptionReader {
+            game,
+            given,
+            used: Vec::new(),
+        }
     }
 
     /// A string option that must be one of `choices`; the first choice is the default.
@@ -43,12 +47,14 @@ impl<'a> OptionReader<'a> {
         self.used.push(name);
         match self.given.get(name) {
             None => Ok(choices[0]),
-            Some(OptionValue::Str(s)) => choices.iter().copied().find(|c| c == s).ok_or_else(|| {
-                Error::InvalidOption(format!(
-                    "{}: option {name} must be one of {choices:?}, not {s:?}",
-                    self.game
-                ))
-            }),
+            Some(OptionValue::Str(s)) => {
+                choices.iter().copied().find(|c| c == s).ok_or_else(|| {
+                    Error::InvalidOption(format!(
+                        "{}: option {name} must be one of {choices:?}, not {s:?}",
+                        self.game
+                    ))
+                })
+            }
             Some(other) => Err(Error::InvalidOption(format!(
                 "{}: option {name} must be one of {choices:?}, not {other}",
                 self.game
@@ -84,8 +90,12 @@ impl<'a> OptionReader<'a> {
 
     /// Fails on any option the game did not ask for.
     pub fn finish(self) -> Result<()> {
-        let unknown: Vec<&str> =
-            self.given.keys().map(String::as_str).filter(|k| !self.used.contains(k)).collect();
+        let unknown: Vec<&str> = self
+            .given
+            .keys()
+            .map(String::as_str)
+            .filter(|k| !self.used.contains(k))
+            .collect();
         if unknown.is_empty() {
             Ok(())
         } else {

@@ -46,19 +46,25 @@ fn run_detached<T: Send>(
         let rx = rx.lock().unwrap_or_else(|e| e.into_inner());
         match timeout {
             Some(t) => rx.recv_timeout(t),
-            None => rx.recv().map_err(|_| std::sync::mpsc::RecvTimeoutError::Disconnected),
+            None => rx
+                .recv()
+                .map_err(|_| std::sync::mpsc::RecvTimeoutError::Disconnected),
         }
     };
     std::thread::scope(|scope| {
         let cancel = &cancel;
         scope.spawn(move || {
-            let _ = tx.send(std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work(cancel))));
+            let _ = tx.send(std::panic::catch_unwind(std::panic::AssertUnwindSafe(
+                || work(cancel),
+            )));
         });
         loop {
             match py.detach(|| wait(Some(Duration::from_millis(50)))) {
                 Ok(Ok(result)) => return result.map_err(to_py),
                 Ok(Err(_)) | Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => {
-                    return Err(PyRuntimeError::new_err("quanta: internal error in the Rust core"));
+                    return Err(PyRuntimeError::new_err(
+                        "quanta: internal error in the Rust core",
+                    ));
                 }
                 Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
                     if let Err(signal) = py.check_signals() {
@@ -113,7 +119,11 @@ fn options_to_py<'py>(py: Python<'py>, options: &Options) -> PyResult<Bound<'py,
 /// outside `0..num_actions`, is an illegal move.
 fn action_from_py(state: &dyn DynState, action: &Bound<'_, PyAny>) -> PyResult<Action> {
     let n = state.game().num_actions();
-    let integer = if action.is_instance_of::<PyBool>() { None } else { action.extract::<i64>().ok() };
+    let integer = if action.is_instance_of::<PyBool>() {
+        None
+    } else {
+        action.extract::<i64>().ok()
+    };
     match integer {
         Some(a) if (0..n as i64).contains(&a) => Ok(a as Action),
         Some(a) => Err(IllegalMoveError::new_err(format!(
@@ -131,7 +141,10 @@ fn action_from_py(state: &dyn DynState, action: &Bound<'_, PyAny>) -> PyResult<A
 /// A text argument; anything but a `str` raises the method's own typed error.
 fn text_arg(text: &Bound<'_, PyAny>, error: impl Fn(String) -> PyErr) -> PyResult<String> {
     text.extract::<String>().map_err(|_| {
-        let what = text.repr().map(|r| r.to_string()).unwrap_or_else(|_| "?".into());
+        let what = text
+            .repr()
+            .map(|r| r.to_string())
+            .unwrap_or_else(|_| "?".into());
         error(format!("expected text (a str), not {what}"))
     })
 }
@@ -169,12 +182,16 @@ impl Game {
     }
     /// The start of a game (possibly a chance node).
     fn new_state(&self) -> State {
-        State { inner: self.inner.new_state() }
+        State {
+            inner: self.inner.new_state(),
+        }
     }
     /// The state written as `text` in the game's notation.
     fn from_notation(&self, text: &Bound<'_, PyAny>) -> PyResult<State> {
         let text = text_arg(text, |m| InvalidNotationError::new_err(m))?;
-        Ok(State { inner: self.inner.from_notation(&text).map_err(to_py)? })
+        Ok(State {
+            inner: self.inner.from_notation(&text).map_err(to_py)?,
+        })
     }
     fn __eq__(&self, other: PyRef<'_, Game>) -> bool {
         self.inner.name() == other.inner.name() && self.inner.options() == other.inner.options()
@@ -186,13 +203,26 @@ impl Game {
         h.finish()
     }
     fn __repr__(&self) -> String {
-        let opts: Vec<String> =
-            self.inner.options().iter().map(|(k, v)| format!(", {k}={v}")).collect();
+        let opts: Vec<String> = self
+            .inner
+            .options()
+            .iter()
+            .map(|(k, v)| format!(", {k}={v}"))
+            .collect();
         format!("quanta.game({:?}{})", self.inner.name(), opts.join("")).replace('"', "'")
     }
-    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String, Bound<'py, PyDict>))> {
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, (String, Bound<'py, PyDict>))> {
         let make = py.import("quanta._core")?.getattr("make_game")?;
-        Ok((make, (self.inner.name().to_string(), options_to_py(py, &self.inner.options())?)))
+        Ok((
+            make,
+            (
+                self.inner.name().to_string(),
+                options_to_py(py, &self.inner.options())?,
+            ),
+        ))
     }
 }
 
@@ -208,7 +238,10 @@ impl State {
     #[getter]
     fn game(&self) -> Game {
         let g = self.inner.game();
-        Game { inner: registry::make_game(g.name(), &g.options()).expect("a game's own options are valid") }
+        Game {
+            inner: registry::make_game(g.name(), &g.options())
+                .expect("a game's own options are valid"),
+        }
     }
     /// 0..n-1, `quanta.CHANCE` (-1) at a chance node, `quanta.TERMINAL` (-4) at the end.
     #[getter]
@@ -234,7 +267,9 @@ impl State {
     /// The state after `action`; raises `IllegalMoveError` (and changes nothing) if illegal.
     fn play(&self, action: &Bound<'_, PyAny>) -> PyResult<State> {
         let a = action_from_py(&*self.inner, action)?;
-        Ok(State { inner: self.inner.play(a).map_err(to_py)? })
+        Ok(State {
+            inner: self.inner.play(a).map_err(to_py)?,
+        })
     }
     /// One value per player: +1/-1 (or scores) at the end, values so far before.
     fn returns(&self) -> Vec<f64> {
@@ -258,10 +293,19 @@ impl State {
         Ok(self.inner.observation_string(player))
     }
     /// What `player` may see, as a float32 array of `game.observation_shape`.
-    fn observation_tensor<'py>(&self, py: Python<'py>, player: usize) -> PyResult<Bound<'py, PyAny>> {
+    fn observation_tensor<'py>(
+        &self,
+        py: Python<'py>,
+        player: usize,
+    ) -> PyResult<Bound<'py, PyAny>> {
         self.check_player(player)?;
         let shape = self.inner.game().observation_shape();
-        Ok(self.inner.observation_tensor(player).into_pyarray(py).reshape(shape)?.into_any())
+        Ok(self
+            .inner
+            .observation_tensor(player)
+            .into_pyarray(py)
+            .reshape(shape)?
+            .into_any())
     }
     /// The number of action sequences of length `depth` from here (chance outcomes count as
     /// actions; finished games end a sequence early): the standard move-generation check.
@@ -282,7 +326,11 @@ impl State {
         slf
     }
     fn __repr__(&self) -> String {
-        format!("<{} state {:?}>", self.inner.game().name(), self.inner.notation())
+        format!(
+            "<{} state {:?}>",
+            self.inner.game().name(),
+            self.inner.notation()
+        )
     }
     /// A readable board (drawn by the game's Python module).
     fn __str__(slf: &Bound<'_, Self>) -> PyResult<String> {
@@ -294,13 +342,23 @@ impl State {
     }
     /// Game-specific accessors (e.g. `board()`), provided by the game's Python module.
     fn __getattr__<'py>(slf: &Bound<'py, Self>, name: &str) -> PyResult<Bound<'py, PyAny>> {
-        slf.py().import("quanta")?.getattr("_state_method")?.call1((slf, name))
+        slf.py()
+            .import("quanta")?
+            .getattr("_state_method")?
+            .call1((slf, name))
     }
-    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String, Bound<'py, PyDict>, String))> {
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, (String, Bound<'py, PyDict>, String))> {
         let g = self.inner.game();
         Ok((
             py.import("quanta._core")?.getattr("restore_state")?,
-            (g.name().to_string(), options_to_py(py, &g.options())?, self.inner.notation()),
+            (
+                g.name().to_string(),
+                options_to_py(py, &g.options())?,
+                self.inner.notation(),
+            ),
         ))
     }
 }
@@ -311,13 +369,18 @@ impl State {
         if player < n {
             Ok(())
         } else {
-            Err(PyValueError::new_err(format!("player must be in 0..{n}, not {player}")))
+            Err(PyValueError::new_err(format!(
+                "player must be in 0..{n}, not {player}"
+            )))
         }
     }
 
     fn render<'py>(slf: &Bound<'py, Self>, what: &str) -> PyResult<Bound<'py, PyAny>> {
         let module = format!("quanta.{}", slf.get().inner.game().name());
-        slf.py().import(module.as_str())?.getattr(what)?.call1((slf,))
+        slf.py()
+            .import(module.as_str())?
+            .getattr(what)?
+            .call1((slf,))
     }
 }
 
@@ -328,7 +391,9 @@ fn make_game(name: &str, options: Option<&Bound<'_, PyDict>>) -> PyResult<Game> 
         Some(d) => options_from_py(d)?,
         None => Options::new(),
     };
-    Ok(Game { inner: registry::make_game(name, &options).map_err(to_py)? })
+    Ok(Game {
+        inner: registry::make_game(name, &options).map_err(to_py)?,
+    })
 }
 
 /// Unpickles a state: the game by name and options, the position by notation.
@@ -355,26 +420,48 @@ fn random_playouts<'py>(
     first: u64,
 ) -> PyResult<Bound<'py, PyDict>> {
     if threads == Some(0) {
-        return Err(PyValueError::new_err("threads must be at least 1 (or None for all cores)"));
+        return Err(PyValueError::new_err(
+            "threads must be at least 1 (or None for all cores)",
+        ));
     }
     let g = game.inner.clone();
-    let result = run_detached(py, move |cancel| g.random_playouts(first, n, seed, threads, cancel))?;
+    let result = run_detached(py, move |cancel| {
+        g.random_playouts(first, n, seed, threads, cancel)
+    })?;
     let out = PyDict::new(py);
-    out.set_item("returns", result.returns.into_pyarray(py).reshape([n, result.players])?)?;
+    out.set_item(
+        "returns",
+        result
+            .returns
+            .into_pyarray(py)
+            .reshape([n, result.players])?,
+    )?;
     out.set_item("length", result.length.into_pyarray(py))?;
     Ok(out)
 }
 
-fn solver_limits(timeout: Option<f64>, max_nodes: Option<u64>, memory_mb: usize) -> PyResult<Limits> {
+fn solver_limits(
+    timeout: Option<f64>,
+    max_nodes: Option<u64>,
+    memory_mb: usize,
+) -> PyResult<Limits> {
     let timeout = match timeout {
         Some(t) if t.is_finite() && t >= 0.0 => Some(Duration::from_secs_f64(t)),
-        Some(t) => return Err(PyValueError::new_err(format!("timeout must be >= 0 seconds, not {t}"))),
+        Some(t) => {
+            return Err(PyValueError::new_err(format!(
+                "timeout must be >= 0 seconds, not {t}"
+            )));
+        }
         None => None,
     };
     if memory_mb == 0 {
         return Err(PyValueError::new_err("memory_mb must be at least 1"));
     }
-    Ok(Limits { timeout, max_nodes, memory_mb })
+    Ok(Limits {
+        timeout,
+        max_nodes,
+        memory_mb,
+    })
 }
 
 /// Solves a Quantum Leap decision node: (win, best_action, nodes, seconds).
@@ -389,7 +476,9 @@ fn quantum_leap_solve(
 ) -> PyResult<(bool, Option<Action>, u64, f64)> {
     let limits = solver_limits(timeout, max_nodes, memory_mb)?;
     let s = &*state.inner;
-    let sol = run_detached(py, |cancel| quantum_leap::solve::solve_dyn(s, limits, cancel))?;
+    let sol = run_detached(py, |cancel| {
+        quantum_leap::solve::solve_dyn(s, limits, cancel)
+    })?;
     Ok((sol.win, sol.best_action, sol.nodes, sol.seconds))
 }
 
@@ -405,7 +494,9 @@ fn quantum_leap_analyze(
 ) -> PyResult<(Vec<(Action, bool)>, u64)> {
     let limits = solver_limits(timeout, max_nodes, memory_mb)?;
     let s = &*state.inner;
-    run_detached(py, |cancel| quantum_leap::solve::analyze_dyn(s, limits, cancel))
+    run_detached(py, |cancel| {
+        quantum_leap::solve::analyze_dyn(s, limits, cancel)
+    })
 }
 
 #[pymodule]

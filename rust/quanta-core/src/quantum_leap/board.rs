@@ -80,7 +80,11 @@ impl<B: Bits> Board<B> {
     /// Row letter (a = top) and 1-based position within the row: `a1`, `e5`.
     pub fn name(&self, cell: usize) -> String {
         let row = self.row_start.partition_point(|&s| s <= cell) - 1;
-        format!("{}{}", (b'a' + row as u8) as char, cell - self.row_start[row] + 1)
+        format!(
+            "{}{}",
+            (b'a' + row as u8) as char,
+            cell - self.row_start[row] + 1
+        )
     }
 
     /// The cell named `text`, if any.
@@ -110,8 +114,9 @@ mod tests {
             assert_eq!(b.coords[b.centre], (0, 0));
             let lengths: Vec<usize> = b.rows().map(|r| r.len()).collect();
             let n = side;
-            let expected: Vec<usize> =
-                (0..2 * n - 1).map(|i| if i < n { n + i } else { 3 * n - 2 - i }).collect();
+            let expected: Vec<usize> = (0..2 * n - 1)
+                .map(|i| if i < n { n + i } else { 3 * n - 2 - i })
+                .collect();
             assert_eq!(lengths, expected);
         }
     }

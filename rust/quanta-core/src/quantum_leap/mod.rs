@@ -89,7 +89,10 @@ impl<B: Bits> QuantumLeap<B> {
 
     fn left_to_deal(&self, s: &QuantumLeapState<B>) -> [u32; 2] {
         let stock = self.stock();
-        [stock[0] - s.stones[0].count(), stock[1] - s.stones[1].count()]
+        [
+            stock[0] - s.stones[0].count(),
+            stock[1] - s.stones[1].count(),
+        ]
     }
 
     /// During setup A's deal, before the empty cell is drawn.
@@ -107,7 +110,12 @@ impl<B: Bits> QuantumLeap<B> {
 
     /// Calls `f(from, direction, to)` for every capture of `side`, in action order.
     #[inline]
-    pub fn for_each_capture(&self, stones: [B; 2], side: u8, mut f: impl FnMut(usize, usize, usize)) {
+    pub fn for_each_capture(
+        &self,
+        stones: [B; 2],
+        side: u8,
+        mut f: impl FnMut(usize, usize, usize),
+    ) {
         let (own, enemy) = (stones[side as usize], stones[1 - side as usize]);
         let b = &*self.board;
         for c in own.cells() {
@@ -131,12 +139,18 @@ impl<B: Bits> QuantumLeap<B> {
         let b = &*self.board;
         own.cells().any(|c| {
             let k = (b.neighbours[c] & own).count() as usize;
-            k > 0 && b.jump[c][..].iter().any(|j| j[k - 1] != OFF && enemy.has(j[k - 1] as usize))
+            k > 0
+                && b.jump[c][..]
+                    .iter()
+                    .any(|j| j[k - 1] != OFF && enemy.has(j[k - 1] as usize))
         })
     }
 
     fn to_play(&self, stones: [B; 2], side: u8) -> Phase {
-        Phase::Move { side, over: !self.can_capture(stones, side) }
+        Phase::Move {
+            side,
+            over: !self.can_capture(stones, side),
+        }
     }
 
     fn deal_colour(&self, s: &mut QuantumLeapState<B>, colour: usize) {
@@ -193,7 +207,10 @@ impl<B: Bits> Game for QuantumLeap<B> {
                 "quantum_leap: size {side} needs a wider bitboard"
             )));
         }
-        Ok(QuantumLeap { setup, board: Arc::new(Board::new(side)) })
+        Ok(QuantumLeap {
+            setup,
+            board: Arc::new(Board::new(side)),
+        })
     }
 
     fn options(&self) -> Options {
@@ -216,7 +233,11 @@ impl<B: Bits> Game for QuantumLeap<B> {
     }
 
     fn new_state(&self) -> Self::State {
-        QuantumLeapState { stones: [B::EMPTY; 2], undealt: self.board.all, phase: Phase::Deal }
+        QuantumLeapState {
+            stones: [B::EMPTY; 2],
+            undealt: self.board.all,
+            phase: Phase::Deal,
+        }
     }
 
     fn to_move(&self, s: &Self::State) -> ToMove {
@@ -240,7 +261,11 @@ impl<B: Bits> Game for QuantumLeap<B> {
                 out.push(self.no_swap());
                 let c = self.cells();
                 for i in (s.stones[0] | s.stones[1]).cells() {
-                    let other = if s.stones[0].has(i) { s.stones[1] } else { s.stones[0] };
+                    let other = if s.stones[0].has(i) {
+                        s.stones[1]
+                    } else {
+                        s.stones[0]
+                    };
                     for j in other.cells().filter(|&j| j > i) {
                         out.push(self.no_swap() + 1 + (i * c + j) as Action);
                     }
@@ -261,11 +286,19 @@ impl<B: Bits> Game for QuantumLeap<B> {
         let e = self.first_deal();
         if self.empty_cell_pending(s) {
             let p = 1.0 / (self.cells() - 1) as f64;
-            out.extend((0..self.cells()).filter(|&c| c != self.board.centre).map(|c| (e + c as Action, p)));
+            out.extend(
+                (0..self.cells())
+                    .filter(|&c| c != self.board.centre)
+                    .map(|c| (e + c as Action, p)),
+            );
         } else {
             let [w, b] = self.left_to_deal(s).map(|n| n as f64);
             let c = self.cells() as Action;
-            out.extend([(e + c, w / (w + b)), (e + c + 1, b / (w + b))].into_iter().filter(|&(_, p)| p > 0.0));
+            out.extend(
+                [(e + c, w / (w + b)), (e + c + 1, b / (w + b))]
+                    .into_iter()
+                    .filter(|&(_, p)| p > 0.0),
+            );
         }
     }
 
@@ -330,13 +363,19 @@ impl<B: Bits> Game for QuantumLeap<B> {
             let (from, d) = (a / 6, a % 6);
             let side = match s.phase {
                 Phase::Move { side, .. } => side as usize,
-                _ => return Err(Error::IllegalMove(format!("quantum_leap: action {a} is a jump, and no one is moving"))),
+                _ => {
+                    return Err(Error::IllegalMove(format!(
+                        "quantum_leap: action {a} is a jump, and no one is moving"
+                    )));
+                }
             };
             let k = (b.neighbours[from] & s.stones[side]).count() as usize;
             match (s.stones[side].has(from), k) {
-                (true, 1..) if b.jump[from][d][k - 1] != OFF => {
-                    Ok(format!("{}x{}", b.name(from), b.name(b.jump[from][d][k - 1] as usize)))
-                }
+                (true, 1..) if b.jump[from][d][k - 1] != OFF => Ok(format!(
+                    "{}x{}",
+                    b.name(from),
+                    b.name(b.jump[from][d][k - 1] as usize)
+                )),
                 _ => Err(Error::IllegalMove(format!(
                     "quantum_leap: action {a} (from {} in direction {d}) is no jump here",
                     b.name(from)
@@ -350,13 +389,17 @@ impl<B: Bits> Game for QuantumLeap<B> {
             if i < j {
                 Ok(format!("swap {} {}", b.name(i), b.name(j)))
             } else {
-                Err(Error::IllegalMove(format!("quantum_leap: action {a} is no swap")))
+                Err(Error::IllegalMove(format!(
+                    "quantum_leap: action {a} is no swap"
+                )))
             }
         } else if a < e + c {
             Ok(format!("empty {}", b.name(a - e)))
         } else if a < e + c + 2 {
             if s.undealt.is_empty() {
-                return Err(Error::IllegalMove("quantum_leap: every cell is dealt".into()));
+                return Err(Error::IllegalMove(
+                    "quantum_leap: every cell is dealt".into(),
+                ));
             }
             let colour = if a == e + c { "white" } else { "black" };
             Ok(format!("{colour} {}", b.name(s.undealt.lowest())))
@@ -369,8 +412,11 @@ impl<B: Bits> Game for QuantumLeap<B> {
     }
 
     fn notation(&self, s: &Self::State) -> String {
-        let rows: Vec<String> =
-            self.board.rows().map(|r| r.map(|c| Self::cell_char(s, c)).collect()).collect();
+        let rows: Vec<String> = self
+            .board
+            .rows()
+            .map(|r| r.map(|c| Self::cell_char(s, c)).collect())
+            .collect();
         let side = match s.phase {
             Phase::Deal => "deal",
             Phase::Swap => "swap",
@@ -387,13 +433,28 @@ impl<B: Bits> Game for QuantumLeap<B> {
         let b = &*self.board;
         let rows: Vec<&str> = rows.split('/').collect();
         if rows.len() != b.row_start.len() - 1 {
-            return Err(bad(text, format!("size {} has {} rows, not {}", b.side, b.row_start.len() - 1, rows.len())));
+            return Err(bad(
+                text,
+                format!(
+                    "size {} has {} rows, not {}",
+                    b.side,
+                    b.row_start.len() - 1,
+                    rows.len()
+                ),
+            ));
         }
-        let mut s = QuantumLeapState { stones: [B::EMPTY; 2], undealt: B::EMPTY, phase: Phase::Deal };
+        let mut s = QuantumLeapState {
+            stones: [B::EMPTY; 2],
+            undealt: B::EMPTY,
+            phase: Phase::Deal,
+        };
         let mut empty = B::EMPTY;
         for (i, (row, cells)) in rows.iter().zip(b.rows()).enumerate() {
             if row.chars().count() != cells.len() {
-                return Err(bad(text, format!("row {} must have {} cells: {row:?}", i + 1, cells.len())));
+                return Err(bad(
+                    text,
+                    format!("row {} must have {} cells: {row:?}", i + 1, cells.len()),
+                ));
             }
             for (ch, c) in row.chars().zip(cells) {
                 match ch {
@@ -401,7 +462,12 @@ impl<B: Bits> Game for QuantumLeap<B> {
                     'b' => s.stones[1] |= B::cell(c),
                     '?' => s.undealt |= B::cell(c),
                     '.' => empty |= B::cell(c),
-                    _ => return Err(bad(text, format!("{ch:?} at {} is not w, b, . or ?", b.name(c)))),
+                    _ => {
+                        return Err(bad(
+                            text,
+                            format!("{ch:?} at {} is not w, b, . or ?", b.name(c)),
+                        ));
+                    }
                 }
             }
         }
@@ -417,7 +483,12 @@ impl<B: Bits> Game for QuantumLeap<B> {
                 self.check_deal(text, &s, empty)?;
                 Phase::Deal
             }
-            other => return Err(bad(text, format!("side must be w, b, swap or deal, not {other:?}"))),
+            other => {
+                return Err(bad(
+                    text,
+                    format!("side must be w, b, swap or deal, not {other:?}"),
+                ));
+            }
         };
         Ok(s)
     }
@@ -431,7 +502,10 @@ impl<B: Bits> Game for QuantumLeap<B> {
     fn observation_tensor(&self, s: &Self::State, _player: usize, out: &mut [f32]) {
         let c = self.cells();
         out.fill(0.0);
-        for (plane, set) in [s.stones[0], s.stones[1], s.undealt].into_iter().enumerate() {
+        for (plane, set) in [s.stones[0], s.stones[1], s.undealt]
+            .into_iter()
+            .enumerate()
+        {
             for cell in set.cells() {
                 out[plane * c + cell] = 1.0;
             }
@@ -466,17 +540,26 @@ impl<B: Bits> QuantumLeap<B> {
         if !dealt.is_empty() && s.undealt.lowest() < self.board.cells {
             let first_undealt = s.undealt.lowest();
             if dealt.cells().any(|c| c > first_undealt) {
-                return Err(bad(text, "cells are dealt in order: every '?' must follow the dealt cells"));
+                return Err(bad(
+                    text,
+                    "cells are dealt in order: every '?' must follow the dealt cells",
+                ));
             }
         }
         let stock = self.stock();
         for colour in 0..2 {
             let n = s.stones[colour].count();
             if n > stock[colour] {
-                return Err(bad(text, format!("{} stones dealt, the stock has {}", n, stock[colour])));
+                return Err(bad(
+                    text,
+                    format!("{} stones dealt, the stock has {}", n, stock[colour]),
+                ));
             }
             if n == stock[colour] {
-                return Err(bad(text, "a colour is used up, so the remaining cells would be filled"));
+                return Err(bad(
+                    text,
+                    "a colour is used up, so the remaining cells would be filled",
+                ));
             }
         }
         Ok(())

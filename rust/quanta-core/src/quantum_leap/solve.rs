@@ -1,7 +1,8 @@
 //! The exact solver of Quantum Leap.
 //!
 //! Quantum Leap has no draws and every move removes a stone, so every position is a win or a
-//! loss for the player to move. The solver is a depth-first negamax with three accelerations:
+//! loss for the player to move. The solver is a depth-first negamax (a win/loss, null-window
+//! search) with these accelerations:
 //!
 //! * **Sums of games.** Stones only ever land on cells that hold a stone now, and a stone's
 //!   jump length is at most its number of occupied neighbour cells now (and at most the larger
@@ -10,11 +11,20 @@
 //!   outcome class (White wins, Black wins, first player wins, second player wins) is solved
 //!   once and cached under a key that forgets where the region sits and how it is turned (the
 //!   12 symmetries of the hex grid and every translation). A region whose class is "second
-//!   player wins" is a zero game and is dropped; if what remains all favours one colour, that
-//!   colour wins; if one region remains, its class answers; otherwise the search continues on
-//!   the remaining regions only.
-//! * **A transposition table** with Zobrist keys, of fixed size set by the memory cap.
-//! * **Move ordering**: moves that leave the opponent the fewest captures first.
+//!   player wins" is a zero game and is dropped. A region where only one colour can ever
+//!   capture is an integer (the longest run of its captures); integers are summed into one
+//!   number that the search carries as spare moves. If what remains favours one colour, that
+//!   colour wins; if one region remains, its class answers; otherwise the search goes on over
+//!   the remaining regions and the number.
+//! * **A transposition table** with Zobrist keys that starts small and grows within the
+//!   memory cap, and enhanced transposition cut-offs (a child already known lost for the
+//!   opponent is taken at once).
+//! * **Move ordering**: captures that leave the opponent the fewest replies first, ties broken
+//!   by the history of earlier refutations; at the swap decision, swaps that leave White the
+//!   fewest captures first.
+//!
+//! Depth-first proof-number search was tried in place of the negamax and measured slower on
+//! the same positions (benches/README.md).
 //!
 //! Limits (time, nodes, memory) and a cancel flag stop the search with `SearchLimit` /
 //! `Interrupted`; a returned answer is always exact.
@@ -25,8 +35,8 @@ use crate::bits::Bits;
 use crate::erased::{DynState, Position};
 use crate::error::{Error, Result};
 use crate::game::{Action, Game};
-use smallvec::SmallVec;
 use rustc_hash::FxHashMap;
+use smallvec::SmallVec;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -62,7 +72,11 @@ pub struct Limits {
 
 impl Default for Limits {
     fn default() -> Self {
-        Limits { timeout: None, max_nodes: None, memory_mb: 1024 }
+        Limits {
+            timeout: None,
+            max_nodes: None,
+            memory_mb: 1024,
+        }
     }
 }
 
@@ -194,7 +208,11 @@ impl<'a, B: Bits> Solver<'a, B> {
         if self.limits.max_nodes.is_some_and(|m| self.nodes > m) {
             return Err(self.limit("node limit reached"));
         }
-        if self.limits.timeout.is_some_and(|t| self.start.elapsed() >= t) {
+        if self
+            .limits
+            .timeout
+            .is_some_and(|t| self.start.elapsed() >= t)
+        {
             return Err(self.limit("time limit reached"));
         }
         Ok(())
@@ -234,7 +252,9 @@ impl<'a, B: Bits> Solver<'a, B> {
         let i = self.slot(hash);
         if self.table_flags[i] == 0 {
             self.table_used += 1;
-            if 4 * self.table_used > 3 * self.table_flags.len() && self.table_flags.len() < self.table_cap {
+            if 4 * self.table_used > 3 * self.table_flags.len()
+                && self.table_flags.len() < self.table_cap
+            {
                 self.grow();
                 return self.store(stones, side, hash, 0, win);
             }
@@ -340,7 +360,9 @@ impl<'a, B: Bits> Solver<'a, B> {
     ) -> Result<(bool, Option<Action>)> {
         let mut moves: SmallVec<[(u32, usize, usize, usize); 48]> = SmallVec::new();
         // The first field counts the opponent's replies (unknown: MAX) for ordering.
-        self.game.for_each_capture(stones, side, |from, d, to| moves.push((u32::MAX, from, d, to)));
+        self.game.for_each_capture(stones, side, |from, d, to| {
+            moves.push((u32::MAX, from, d, to))
+        });
         let s = side as usize;
         // The opponent with a move of the integer part left is never out of moves.
         let opponent_can_pass = Self::has_tempo(1 - side, tempo);
@@ -348,12 +370,14 @@ impl<'a, B: Bits> Solver<'a, B> {
             for m in moves.iter_mut() {
                 let child = self.child(stones, side, m.1, m.3);
                 // A child the table already knows lost for the opponent wins at once.
-                let h = hash ^ self.zobrist[m.1][s] ^ self.zobrist[m.3][s] ^ self.zobrist[m.3][1 - s];
+                let h =
+                    hash ^ self.zobrist[m.1][s] ^ self.zobrist[m.3][s] ^ self.zobrist[m.3][1 - s];
                 if self.probe(child, 1 - side, h, tempo) == Some(false) {
                     return Ok((true, Some((m.1 * 6 + m.2) as Action)));
                 }
                 let mut replies = opponent_can_pass as u32;
-                self.game.for_each_capture(child, 1 - side, |_, _, _| replies += 1);
+                self.game
+                    .for_each_capture(child, 1 - side, |_, _, _| replies += 1);
                 m.0 = replies;
             }
             let cells = self.game.board.cells;
@@ -538,11 +562,20 @@ impl<'a, B: Bits> Solver<'a, B> {
         // the general search.)
         let board = &*self.game.board;
         let theirs = part[1 - side as usize];
-        if theirs.cells().any(|c| !(board.neighbours[c] & theirs).is_empty()) {
+        if theirs
+            .cells()
+            .any(|c| !(board.neighbours[c] & theirs).is_empty())
+        {
             return None;
         }
         let mut budget = 4096;
-        longest(self.game, part, side, &mut FxHashMap::default(), &mut budget)
+        longest(
+            self.game,
+            part,
+            side,
+            &mut FxHashMap::default(),
+            &mut budget,
+        )
     }
 
     fn remember(&mut self, part: [B; 2], value: (Class, Option<i32>)) {
@@ -577,7 +610,9 @@ impl<'a, B: Bits> Solver<'a, B> {
             let min_r = moved.iter().map(|m| m.1).min().unwrap_or(0);
             let mut key: Vec<u16> = moved
                 .iter()
-                .map(|&(q, r, side)| (((q - min_q) as u16) << 7) | (((r - min_r) as u16) << 1) | side)
+                .map(|&(q, r, side)| {
+                    (((q - min_q) as u16) << 7) | (((r - min_r) as u16) << 1) | side
+                })
                 .collect();
             key.sort_unstable();
             if best.as_ref().is_none_or(|b| key < *b) {
@@ -639,7 +674,12 @@ pub fn solve<B: Bits>(
             result
         }
     };
-    Ok(Solution { win, best_action, nodes: solver.nodes, seconds: solver.start.elapsed().as_secs_f64() })
+    Ok(Solution {
+        win,
+        best_action,
+        nodes: solver.nodes,
+        seconds: solver.start.elapsed().as_secs_f64(),
+    })
 }
 
 /// Every legal action of a decision node with whether it wins for the player who takes it.
@@ -659,7 +699,9 @@ pub fn analyze<B: Bits>(
     for a in actions {
         let mut child = *state;
         game.apply(&mut child, a);
-        let Phase::Move { side, .. } = child.phase else { unreachable!("a decision leads to a move") };
+        let Phase::Move { side, .. } = child.phase else {
+            unreachable!("a decision leads to a move")
+        };
         let h = solver.hash(child.stones);
         values.push((a, !solver.wins(child.stones, side, h, 0)?));
     }
@@ -695,5 +737,8 @@ pub fn analyze_dyn(
 }
 
 fn not_quantum_leap(state: &dyn DynState) -> Error {
-    Error::NotApplicable(format!("the quantum_leap solver got a {} state", state.game().name()))
+    Error::NotApplicable(format!(
+        "the quantum_leap solver got a {} state",
+        state.game().name()
+    ))
 }

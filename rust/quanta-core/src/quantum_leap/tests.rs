@@ -14,7 +14,9 @@ fn game(side: usize, setup: &str) -> QuantumLeap<u64> {
 fn moves(g: &QuantumLeap<u64>, s: &QuantumLeapState<u64>) -> Vec<String> {
     let mut v = Vec::new();
     g.legal_actions(s, &mut v);
-    v.iter().map(|&a| g.action_to_string(s, a).unwrap()).collect()
+    v.iter()
+        .map(|&a| g.action_to_string(s, a).unwrap())
+        .collect()
 }
 
 /// Plain negamax, no tricks: the oracle for the solver.
@@ -56,7 +58,10 @@ fn jump_length_is_the_number_of_friendly_neighbours_before_the_move() {
         let (from, to) = m.split_once('x').unwrap();
         let (f, t) = (g.board.parse(from).unwrap(), g.board.parse(to).unwrap());
         let k = (g.board.neighbours[f] & s.stones[0]).count() as usize;
-        assert!((0..6).any(|d| g.board.jump[f][d][k - 1] == t as u8), "{m} is not a jump of {k}");
+        assert!(
+            (0..6).any(|d| g.board.jump[f][d][k - 1] == t as u8),
+            "{m} is not a jump of {k}"
+        );
     }
     assert!(!moves(&g, &s).is_empty());
 }
@@ -107,7 +112,10 @@ fn deals_are_uniform_and_complete() {
             let [w, b] = [s.stones[0].count(), s.stones[1].count()];
             if setup == "A" {
                 assert_eq!((w, b), ((c - 1) / 2, (c - 1) / 2));
-                assert!((s.stones[0] | s.stones[1]).has(g.board.centre), "the empty cell is never the centre");
+                assert!(
+                    (s.stones[0] | s.stones[1]).has(g.board.centre),
+                    "the empty cell is never the centre"
+                );
                 assert_eq!(s.phase, Phase::Swap);
             } else {
                 assert_eq!((w, b), ((c - 1) / 2, (c + 1) / 2));
@@ -126,13 +134,22 @@ fn notation_round_trips_through_random_games() {
             let mut s = g.new_state();
             let mut v = Vec::new();
             loop {
-                assert_eq!(g.from_notation(&g.notation(&s)).unwrap(), s, "{}", g.notation(&s));
+                assert_eq!(
+                    g.from_notation(&g.notation(&s)).unwrap(),
+                    s,
+                    "{}",
+                    g.notation(&s)
+                );
                 if g.to_move(&s) == ToMove::Terminal {
                     break;
                 }
                 g.legal_actions(&s, &mut v);
                 let a = v[rng.random_range(0..v.len())];
-                assert_eq!(g.parse_action(&s, &g.action_to_string(&s, a).unwrap()).unwrap(), a);
+                assert_eq!(
+                    g.parse_action(&s, &g.action_to_string(&s, a).unwrap())
+                        .unwrap(),
+                    a
+                );
                 s = g.play(&s, a).unwrap();
             }
         }
@@ -142,7 +159,14 @@ fn notation_round_trips_through_random_games() {
 #[test]
 fn solver_agrees_with_plain_negamax() {
     let cancel = AtomicBool::new(false);
-    for (side, setup, plies) in [(2, "A", 0), (2, "A", 1), (2, "B", 0), (3, "A", 4), (3, "B", 6), (4, "B", 20)] {
+    for (side, setup, plies) in [
+        (2, "A", 0),
+        (2, "A", 1),
+        (2, "B", 0),
+        (3, "A", 4),
+        (3, "B", 6),
+        (4, "B", 20),
+    ] {
         let g = game(side, setup);
         for seed in 0..40 {
             let s = random_position(&g, seed, plies);
@@ -169,10 +193,15 @@ fn solver_stops_at_its_node_limit() {
     let g = game(5, "B");
     let s = random_position(&g, 3, 4);
     let cancel = AtomicBool::new(false);
-    let limits = Limits { max_nodes: Some(5000), ..Limits::default() };
-    assert!(matches!(solve(&g, &s, limits, &cancel), Err(Error::SearchLimit { .. })));
+    let limits = Limits {
+        max_nodes: Some(5000),
+        ..Limits::default()
+    };
+    assert!(matches!(
+        solve(&g, &s, limits, &cancel),
+        Err(Error::SearchLimit { .. })
+    ));
 }
-
 
 #[test]
 fn solver_agrees_with_plain_negamax_on_scattered_stones() {
@@ -184,7 +213,11 @@ fn solver_agrees_with_plain_negamax_on_scattered_stones() {
         for seed in 0..3000u64 {
             let mut rng = row_rng(seed, side as u64);
             // Two to four clusters of stones around random centres.
-            let mut s = QuantumLeapState { stones: [0; 2], undealt: 0, phase: Phase::Swap };
+            let mut s = QuantumLeapState {
+                stones: [0; 2],
+                undealt: 0,
+                phase: Phase::Swap,
+            };
             for _ in 0..rng.random_range(2..5) {
                 let centre = rng.random_range(0..g.cells());
                 let near = g.board.neighbours[centre] | (1 << centre);
@@ -199,7 +232,10 @@ fn solver_agrees_with_plain_negamax_on_scattered_stones() {
                 continue;
             }
             let to_move = (seed % 2) as u8;
-            s.phase = Phase::Move { side: to_move, over: !g.can_capture(s.stones, to_move) };
+            s.phase = Phase::Move {
+                side: to_move,
+                over: !g.can_capture(s.stones, to_move),
+            };
             if g.to_move(&s) == ToMove::Terminal {
                 continue;
             }
