@@ -12,3 +12,15 @@ def random_step(state, rng: random.Random):
         actions, weights = zip(*state.chance_outcomes())
         return state.play(rng.choices(actions, weights)[0])
     return state.play(rng.choice(state.legal_actions()))
+
+
+def moves(state) -> list[str]:
+    """The legal actions' strings, in action order."""
+    return [state.action_to_string(a) for a in state.legal_actions()]
+
+
+def play(state, *texts: str):
+    """The state after the actions written `texts`."""
+    for t in texts:
+        state = state.play(state.parse_action(t))
+    return state

@@ -7,6 +7,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from helpers import moves, play
+
 import quanta
 from quanta import IllegalMoveError, InvalidNotationError, InvalidOptionError
 from quanta.reference import einstein as ref
@@ -65,14 +67,6 @@ def at(notation: str, **options) -> quanta.State:
     return quanta.game("einstein", **options).from_notation(notation)
 
 
-def moves(s: quanta.State) -> list[str]:
-    return [s.action_to_string(a) for a in s.legal_actions()]
-
-
-def play(s: quanta.State, *texts: str) -> quanta.State:
-    for t in texts:
-        s = s.play(s.parse_action(t))
-    return s
 
 
 def test_rule_the_rolled_stone_moves_right_down_or_diagonally():

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from helpers import random_step
+from helpers import moves, play, random_step
 
 import quanta
 import quanta.quantum_leap as ql
@@ -36,14 +36,6 @@ def at(notation: str, size: int, setup: str = "A") -> quanta.State:
     return game(size, setup).from_notation(notation)
 
 
-def moves(s: quanta.State) -> list[str]:
-    return [s.action_to_string(a) for a in s.legal_actions()]
-
-
-def play(s: quanta.State, *texts: str) -> quanta.State:
-    for t in texts:
-        s = s.play(s.parse_action(t))
-    return s
 
 
 def num_cells(size: int) -> int:
