@@ -101,6 +101,14 @@ def test_illegal_actions_raise_and_change_nothing(game):
                 s.play(bad)
 
 
+def test_dir_lists_the_common_methods_and_the_games_extras(game):
+    s = game.new_state()
+    extras = getattr(__import__(f"quanta.{game.name}", fromlist=["x"]), "STATE_METHODS", {})
+    for name in ["play", "legal_actions", "notation", *extras]:
+        assert name in dir(s)
+        assert callable(getattr(s, name))
+
+
 def test_observations_have_the_declared_shape(game):
     for s in random_states(game, seed=3, games=1):
         for p in range(game.num_players):

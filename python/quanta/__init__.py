@@ -54,6 +54,12 @@ def _state_method(state: State, name: str) -> Any:
     return types.MethodType(extra, state)
 
 
+def _state_dir(state: State) -> list[str]:
+    """The attributes of a state: the common ones and the game's extras."""
+    extras = getattr(_game_module(state.game.name), "STATE_METHODS", {})
+    return sorted(set(dir(type(state))) | set(extras))
+
+
 from . import batch  # noqa: E402  (needs the names above)
 
 __all__ = [

@@ -347,6 +347,13 @@ impl State {
             .getattr("_state_method")?
             .call1((slf, name))
     }
+    /// The methods of every state plus the game's own extras (for completion in notebooks).
+    fn __dir__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        slf.py()
+            .import("quanta")?
+            .getattr("_state_dir")?
+            .call1((slf,))
+    }
     fn __reduce__<'py>(
         &self,
         py: Python<'py>,
