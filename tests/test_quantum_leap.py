@@ -574,11 +574,21 @@ def test_solver_refuses_chance_nodes_and_finished_games():
 
 def test_solver_rejects_bad_limits():
     s = at("wb/w.b/wb w", 2)
-    for bad in [{"timeout": -1}, {"timeout": -0.5}, {"timeout": float("nan")}, {"memory_mb": 0}]:
+    for bad in [
+        {"timeout": -1},
+        {"timeout": -0.5},
+        {"timeout": float("nan")},
+        {"memory_mb": 0},
+        {"memory_mb": 2**40},
+        {"max_nodes": -1},
+    ]:
         with pytest.raises(ValueError):
             ql.solve(s, **bad)
         with pytest.raises(ValueError):
             ql.analyze(s, **bad)
+    # Limits too large to matter are no limits, not errors.
+    assert ql.solve(s, timeout=1e300).win == ql.solve(s).win
+    assert ql.solve(s, timeout=float("inf"), max_nodes=2**63).win == ql.solve(s).win
 
 
 # ---- options, notation errors, junk ----

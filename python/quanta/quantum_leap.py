@@ -307,6 +307,13 @@ class Solution:
     exact: bool = True
 
 
+def _check_limits(max_nodes, memory_mb) -> None:
+    if max_nodes is not None and not 0 <= max_nodes < 2**64:
+        raise ValueError(f"max_nodes must be a non-negative integer, not {max_nodes!r}")
+    if not 1 <= memory_mb <= 2**24:
+        raise ValueError(f"memory_mb must be from 1 to {2**24} (16 TiB), not {memory_mb!r}")
+
+
 def solve(state, *, timeout: float | None = None, max_nodes: int | None = None,
           memory_mb: int = 1024) -> Solution:
     """Solves ``state`` exactly: does the player to act win with perfect play, and how.
@@ -327,6 +334,7 @@ def solve(state, *, timeout: float | None = None, max_nodes: int | None = None,
     >>> solve(s).best_move
     'b1xb3'
     """
+    _check_limits(max_nodes, memory_mb)
     win, best, nodes, seconds = _core.quantum_leap_solve(state, timeout, max_nodes, memory_mb)
     move = state.action_to_string(best) if best is not None else None
     return Solution(win, best, move, nodes, seconds)
@@ -336,5 +344,6 @@ def analyze(state, *, timeout: float | None = None, max_nodes: int | None = None
             memory_mb: int = 1024) -> dict[int, bool]:
     """The value of every legal action of a decision node: ``{action: wins}``, where ``wins``
     says whether the action wins for the player who takes it. Limits as in :func:`solve`."""
+    _check_limits(max_nodes, memory_mb)
     values, _nodes = _core.quantum_leap_analyze(state, timeout, max_nodes, memory_mb)
     return dict(values)

@@ -453,7 +453,8 @@ fn solver_limits(
     memory_mb: usize,
 ) -> PyResult<Limits> {
     let timeout = match timeout {
-        Some(t) if t.is_finite() && t >= 0.0 => Some(Duration::from_secs_f64(t)),
+        // A timeout too long for a Duration (centuries) is no limit at all.
+        Some(t) if t >= 0.0 && !t.is_nan() => Duration::try_from_secs_f64(t).ok(),
         Some(t) => {
             return Err(PyValueError::new_err(format!(
                 "timeout must be >= 0 seconds, not {t}"
@@ -461,8 +462,11 @@ fn solver_limits(
         }
         None => None,
     };
-    if memory_mb == 0 {
-        return Err(PyValueError::new_err("memory_mb must be at least 1"));
+    if memory_mb == 0 || memory_mb > 1 << 24 {
+        return Err(PyValueError::new_err(format!(
+            "memory_mb must be from 1 to {} (16 TiB), not {memory_mb}",
+            1 << 24
+        )));
     }
     Ok(Limits {
         timeout,
