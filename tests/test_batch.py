@@ -52,7 +52,14 @@ def test_a_run_cut_in_pieces_equals_one_run(game):
 def test_empty_batch_and_bad_arguments(game):
     out = random_playouts(game, 0)
     assert out["returns"].shape == (0, game.num_players) and out["length"].shape == (0,)
-    for kwargs in [{"n": -1}, {"n": 10, "threads": 0}, {"n": 10, "seed": -1}]:
+    for kwargs in [
+        {"n": -1},
+        {"n": 2**70},
+        {"n": 10, "threads": 0},
+        {"n": 10, "threads": 10**6},
+        {"n": 10, "seed": -1},
+        {"n": 10, "seed": 2**64},
+    ]:
         with pytest.raises(ValueError):
             random_playouts(game, **kwargs)
 

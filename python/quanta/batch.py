@@ -21,14 +21,14 @@ def random_playouts(
     game ``first`` of that sequence: ``first=0, n=2000`` equals ``first=0, n=1000`` followed
     by ``first=1000, n=1000``. The GIL is released while Rust plays; Ctrl-C interrupts.
     """
-    if not isinstance(n, int) or n < 0:
-        raise ValueError(f"n must be a non-negative integer, not {n!r}")
+    if not isinstance(n, int) or not 0 <= n < 2**40:
+        raise ValueError(f"n must be an integer from 0 to 2**40, not {n!r}")
     if not 0 <= seed < 2**64:
         raise ValueError(f"seed must be in 0..2**64, not {seed}")
     if not 0 <= first < 2**64:
         raise ValueError(f"first must be in 0..2**64, not {first}")
-    if threads is not None and threads < 1:
-        raise ValueError(f"threads must be at least 1 (or None for all cores), not {threads}")
+    if threads is not None and not 1 <= threads <= 1024:
+        raise ValueError(f"threads must be from 1 to 1024 (or None for all cores), not {threads}")
     return _core.random_playouts(game, n, seed, threads, first)
 
 
