@@ -22,6 +22,8 @@ pub struct Board<B> {
     pub neighbours: Vec<B>,
     /// `jump[c][d][k - 1]`: the cell `k` steps from `c` in direction `d`, or `OFF`.
     pub jump: Vec<[[u8; 6]; 6]>,
+    /// `landing[c][k]`: the cells exactly `k` steps from `c` along the six lines (none for 0).
+    pub landing: Vec<[B; 7]>,
     /// Every cell.
     pub all: B,
 }
@@ -65,6 +67,20 @@ impl<B: Bits> Board<B> {
                 }
             }
         }
+        let landing = jump
+            .iter()
+            .map(|lines| {
+                let mut by_length = [B::EMPTY; 7];
+                for (k, cells) in by_length.iter_mut().enumerate().skip(1) {
+                    for line in lines {
+                        if line[k - 1] != OFF {
+                            *cells |= B::cell(line[k - 1] as usize);
+                        }
+                    }
+                }
+                by_length
+            })
+            .collect();
         Board {
             side,
             cells,
@@ -73,6 +89,7 @@ impl<B: Bits> Board<B> {
             row_start,
             neighbours,
             jump,
+            landing,
             all: B::first(cells),
         }
     }

@@ -139,11 +139,18 @@ impl<B: Bits> QuantumLeap<B> {
         let b = &*self.board;
         own.cells().any(|c| {
             let k = (b.neighbours[c] & own).count() as usize;
-            k > 0
-                && b.jump[c][..]
-                    .iter()
-                    .any(|j| j[k - 1] != OFF && enemy.has(j[k - 1] as usize))
+            !(b.landing[c][k] & enemy).is_empty()
         })
+    }
+
+    /// How many captures `side` has.
+    #[inline]
+    pub fn count_captures(&self, stones: [B; 2], side: u8) -> u32 {
+        let (own, enemy) = (stones[side as usize], stones[1 - side as usize]);
+        let b = &*self.board;
+        own.cells()
+            .map(|c| (b.landing[c][(b.neighbours[c] & own).count() as usize] & enemy).count())
+            .sum()
     }
 
     fn to_play(&self, stones: [B; 2], side: u8) -> Phase {

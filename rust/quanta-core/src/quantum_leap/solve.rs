@@ -375,10 +375,7 @@ impl<'a, B: Bits> Solver<'a, B> {
                 if self.probe(child, 1 - side, h, tempo) == Some(false) {
                     return Ok((true, Some((m.1 * 6 + m.2) as Action)));
                 }
-                let mut replies = opponent_can_pass as u32;
-                self.game
-                    .for_each_capture(child, 1 - side, |_, _, _| replies += 1);
-                m.0 = replies;
+                m.0 = opponent_can_pass as u32 + self.game.count_captures(child, 1 - side);
             }
             let cells = self.game.board.cells;
             let history = &self.history;
@@ -658,9 +655,7 @@ pub fn solve<B: Bits>(
                 .map(|&a| {
                     let mut child = *state;
                     game.apply(&mut child, a);
-                    let mut replies = 0;
-                    game.for_each_capture(child.stones, WHITE, |_, _, _| replies += 1);
-                    (replies, a, child)
+                    (game.count_captures(child.stones, WHITE), a, child)
                 })
                 .collect();
             children.sort_by_key(|c| c.0);
