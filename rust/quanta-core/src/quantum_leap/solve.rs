@@ -703,16 +703,24 @@ pub fn analyze<B: Bits>(
     Ok((values, solver.nodes))
 }
 
+/// Calls `$f(game, state, limits, cancel)` with the game and state behind `$state` at
+/// whichever bitboard width the game was made with.
+macro_rules! at_either_width {
+    ($f:ident, $state:expr, $limits:expr, $cancel:expr) => {{
+        let any = $state.as_any();
+        if let Some(p) = any.downcast_ref::<Position<QuantumLeap<u64>>>() {
+            $f(&p.game.0, &p.state, $limits, $cancel)
+        } else if let Some(p) = any.downcast_ref::<Position<QuantumLeap<u128>>>() {
+            $f(&p.game.0, &p.state, $limits, $cancel)
+        } else {
+            Err(not_quantum_leap($state))
+        }
+    }};
+}
+
 /// `solve` for a state of either bitboard width, as the bindings hold it.
 pub fn solve_dyn(state: &dyn DynState, limits: Limits, cancel: &AtomicBool) -> Result<Solution> {
-    let any = state.as_any();
-    if let Some(p) = any.downcast_ref::<Position<QuantumLeap<u64>>>() {
-        solve(&p.game.0, &p.state, limits, cancel)
-    } else if let Some(p) = any.downcast_ref::<Position<QuantumLeap<u128>>>() {
-        solve(&p.game.0, &p.state, limits, cancel)
-    } else {
-        Err(not_quantum_leap(state))
-    }
+    at_either_width!(solve, state, limits, cancel)
 }
 
 /// `analyze` for a state of either bitboard width, as the bindings hold it.
@@ -721,14 +729,7 @@ pub fn analyze_dyn(
     limits: Limits,
     cancel: &AtomicBool,
 ) -> Result<(Vec<(Action, bool)>, u64)> {
-    let any = state.as_any();
-    if let Some(p) = any.downcast_ref::<Position<QuantumLeap<u64>>>() {
-        analyze(&p.game.0, &p.state, limits, cancel)
-    } else if let Some(p) = any.downcast_ref::<Position<QuantumLeap<u128>>>() {
-        analyze(&p.game.0, &p.state, limits, cancel)
-    } else {
-        Err(not_quantum_leap(state))
-    }
+    at_either_width!(analyze, state, limits, cancel)
 }
 
 fn not_quantum_leap(state: &dyn DynState) -> Error {
