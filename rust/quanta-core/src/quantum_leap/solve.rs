@@ -13,9 +13,12 @@
 //!   12 symmetries of the hex grid and every translation). A region whose class is "second
 //!   player wins" is a zero game and is dropped. A region where only one colour can ever
 //!   capture is an integer (the longest run of its captures); integers are summed into one
-//!   number that the search carries as spare moves. If what remains favours one colour, that
-//!   colour wins; if one region remains, its class answers; otherwise the search goes on over
-//!   the remaining regions and the number.
+//!   number that the search carries as spare moves. The largest region is classed last, and
+//!   only if needed: when every other region is a zero or an integer, the largest is searched
+//!   once for the player to move, with the integer as spare moves (classing it would search it
+//!   from both sides). If what remains favours one colour, that colour wins; if one region
+//!   remains, its class answers; otherwise the search goes on over the remaining regions and
+//!   the number. Spare moves are part of the transposition table's key.
 //! * **A transposition table** with Zobrist keys that starts small and grows within the
 //!   memory cap, and enhanced transposition cut-offs (a child already known lost for the
 //!   opponent is taken at once).
@@ -108,11 +111,12 @@ enum Class {
 struct Solver<'a, B: Bits> {
     game: &'a QuantumLeap<B>,
     zobrist: Vec<[u64; 2]>,
-    /// The transposition table, one slot per hash: the stones (White's, Black's) of the
-    /// position stored there, and flags: bit 0/1 known for White/Black to move, bit 2/3 the
-    /// value (a win) for White/Black to move. Plain integer vectors, so that allocation is
-    /// lazily zeroed memory.
+    /// The transposition table, one slot per hash: the stones (White's, Black's) and the
+    /// integer part (see `wins`) of the position stored there, and flags: bit 0/1 known for
+    /// White/Black to move, bit 2/3 the value (a win) for White/Black to move. Plain integer
+    /// vectors, so that allocation is lazily zeroed memory.
     table_stones: Vec<B>,
+    table_tempo: Vec<i16>,
     table_flags: Vec<u8>,
     /// Slots in use, and the most slots the memory cap allows: the table starts small and
     /// grows fourfold when three quarters full.
@@ -122,8 +126,6 @@ struct Solver<'a, B: Bits> {
     regions: FxHashMap<Vec<u16>, (Class, Option<i32>)>,
     /// ... and by the exact stones, which is cheaper to look up.
     placed: FxHashMap<[B; 2], (Class, Option<i32>)>,
-    /// Positions searched with an integer part (see `wins`).
-    tempo_table: FxHashMap<([B; 2], i32, u8), bool>,
     region_budget: usize,
     /// `reach[c][b]`: cells within `b` steps of `c` along the six lines (b = 0..=6).
     reach: Vec<[B; 7]>,
@@ -136,6 +138,15 @@ struct Solver<'a, B: Bits> {
     start: Instant,
     limits: Limits,
     cancel: &'a AtomicBool,
+}
+
+/// The Zobrist key of an integer part: none for 0.
+fn tempo_key(tempo: i32) -> u64 {
+    if tempo == 0 {
+        0
+    } else {
+        splitmix(0x5EED_0000 ^ tempo as u64)
+    }
 }
 
 fn splitmix(mut z: u64) -> u64 {
@@ -167,19 +178,19 @@ impl<'a, B: Bits> Solver<'a, B> {
             })
             .collect();
         let bytes = limits.memory_mb.max(1) << 20;
-        let entry = 2 * std::mem::size_of::<B>() + 1;
+        let entry = 2 * std::mem::size_of::<B>() + 3;
         let cap = ((bytes / 2) / entry).max(1024).next_power_of_two() / 2;
         let slots = cap.min(1 << 14);
         Solver {
             game,
             zobrist,
             table_stones: vec![B::EMPTY; 2 * slots],
+            table_tempo: vec![0; slots],
             table_flags: vec![0; slots],
             table_used: 0,
             table_cap: cap,
             regions: FxHashMap::default(),
             placed: FxHashMap::default(),
-            tempo_table: FxHashMap::default(),
             region_budget: bytes / 2,
             reach,
             nodes: 0,
@@ -191,8 +202,9 @@ impl<'a, B: Bits> Solver<'a, B> {
         }
     }
 
-    fn hash(&self, stones: [B; 2]) -> u64 {
-        let mut h = 0;
+    /// The Zobrist key of `stones` with the integer part `tempo`.
+    fn hash(&self, stones: [B; 2], tempo: i32) -> u64 {
+        let mut h = tempo_key(tempo);
         for side in 0..2 {
             for c in stones[side].cells() {
                 h ^= self.zobrist[c][side];
@@ -231,24 +243,14 @@ impl<'a, B: Bits> Solver<'a, B> {
     }
 
     fn probe(&self, stones: [B; 2], side: u8, hash: u64, tempo: i32) -> Option<bool> {
-        if tempo != 0 {
-            return self.tempo_table.get(&(stones, tempo, side)).copied();
-        }
         let i = self.slot(hash);
         let flags = self.table_flags[i];
-        let here = [self.table_stones[2 * i], self.table_stones[2 * i + 1]] == stones;
+        let here = [self.table_stones[2 * i], self.table_stones[2 * i + 1]] == stones
+            && i32::from(self.table_tempo[i]) == tempo;
         (here && flags & (1 << side) != 0).then_some(flags & (4 << side) != 0)
     }
 
     fn store(&mut self, stones: [B; 2], side: u8, hash: u64, tempo: i32, win: bool) {
-        if tempo != 0 {
-            let cost = 2 * std::mem::size_of::<B>() + 24;
-            if self.region_budget >= cost {
-                self.region_budget -= cost;
-                self.tempo_table.insert((stones, tempo, side), win);
-            }
-            return;
-        }
         let i = self.slot(hash);
         if self.table_flags[i] == 0 {
             self.table_used += 1;
@@ -256,12 +258,16 @@ impl<'a, B: Bits> Solver<'a, B> {
                 && self.table_flags.len() < self.table_cap
             {
                 self.grow();
-                return self.store(stones, side, hash, 0, win);
+                return self.store(stones, side, hash, tempo, win);
             }
         }
-        if [self.table_stones[2 * i], self.table_stones[2 * i + 1]] != stones {
+        let tempo = tempo as i16;
+        if [self.table_stones[2 * i], self.table_stones[2 * i + 1]] != stones
+            || self.table_tempo[i] != tempo
+        {
             self.table_stones[2 * i] = stones[0];
             self.table_stones[2 * i + 1] = stones[1];
+            self.table_tempo[i] = tempo;
             self.table_flags[i] = 0;
         }
         self.table_flags[i] |= (1 << side) | ((win as u8) << (2 + side));
@@ -270,17 +276,19 @@ impl<'a, B: Bits> Solver<'a, B> {
     fn grow(&mut self) {
         let slots = (self.table_flags.len() * 4).min(self.table_cap);
         let stones = std::mem::replace(&mut self.table_stones, vec![B::EMPTY; 2 * slots]);
+        let tempi = std::mem::replace(&mut self.table_tempo, vec![0; slots]);
         let flags = std::mem::replace(&mut self.table_flags, vec![0; slots]);
         self.table_used = 0;
         for (i, &f) in flags.iter().enumerate() {
             if f != 0 {
                 let pair = [stones[2 * i], stones[2 * i + 1]];
-                let j = self.slot(self.hash(pair));
+                let j = self.slot(self.hash(pair, tempi[i].into()));
                 if self.table_flags[j] == 0 {
                     self.table_used += 1;
                 }
                 self.table_stones[2 * j] = pair[0];
                 self.table_stones[2 * j + 1] = pair[1];
+                self.table_tempo[j] = tempi[i];
                 self.table_flags[j] = f;
             }
         }
@@ -306,10 +314,25 @@ impl<'a, B: Bits> Solver<'a, B> {
             let mut count = [0usize; 4];
             let mut last = Class::Second;
             let mut total = tempo;
-            for region in regions {
+            // One colour alone never captures: such a region is a zero game.
+            let mut regions: SmallVec<[B; 8]> = regions
+                .into_iter()
+                .filter(|r| !(stones[0] & *r).is_empty() && !(stones[1] & *r).is_empty())
+                .collect();
+            // The largest region last: if every other one is zero or an integer, the largest is
+            // searched once with that integer, instead of classed from both sides.
+            if let Some(i) = (0..regions.len()).max_by_key(|&i| regions[i].count()) {
+                let largest = regions.remove(i);
+                regions.push(largest);
+            }
+            let n = regions.len();
+            for (i, region) in regions.into_iter().enumerate() {
                 let part = [stones[0] & region, stones[1] & region];
-                if part[0].is_empty() || part[1].is_empty() {
-                    continue; // one colour alone never captures: a zero game
+                if i + 1 == n && live.is_empty() {
+                    let h = self.hash(part, total);
+                    let win = self.search(part, side, h, total, false)?.0;
+                    self.store(stones, side, hash, tempo, win);
+                    return Ok(win);
                 }
                 let (class, integer) = self.class(part)?;
                 if let Some(n) = integer {
@@ -334,7 +357,7 @@ impl<'a, B: Bits> Solver<'a, B> {
                 },
                 _ => {
                     let rest = [stones[0] & live, stones[1] & live];
-                    let h = self.hash(rest);
+                    let h = self.hash(rest, total);
                     self.search(rest, side, h, total, false)?.0
                 }
             }
@@ -398,7 +421,8 @@ impl<'a, B: Bits> Solver<'a, B> {
         }
         if Self::has_tempo(side, tempo) {
             let spent = if side == WHITE { tempo - 1 } else { tempo + 1 };
-            if !self.wins(stones, 1 - side, hash, spent)? {
+            let h = hash ^ tempo_key(tempo) ^ tempo_key(spent);
+            if !self.wins(stones, 1 - side, h, spent)? {
                 return Ok((true, last));
             }
         }
@@ -496,7 +520,7 @@ impl<'a, B: Bits> Solver<'a, B> {
             self.remember(part, c);
             return Ok(c);
         }
-        let h = self.hash(part);
+        let h = self.hash(part, 0);
         let white_first = self.wins(part, WHITE, h, 0)?;
         let black_first = self.wins(part, BLACK, h, 0)?;
         let class = match (white_first, black_first) {
@@ -640,7 +664,7 @@ pub fn solve<B: Bits>(
         Phase::Move { over: true, .. } | Phase::Deal => return Err(decision_error()),
         Phase::Move { side, .. } => {
             solver.nodes += 1;
-            let h = solver.hash(state.stones);
+            let h = solver.hash(state.stones, 0);
             let (win, best) = solver.search(state.stones, side, h, 0, false)?;
             (win, best)
         }
@@ -660,7 +684,7 @@ pub fn solve<B: Bits>(
                 .collect();
             children.sort_by_key(|c| c.0);
             for (_, a, child) in children {
-                let h = solver.hash(child.stones);
+                let h = solver.hash(child.stones, 0);
                 if !solver.wins(child.stones, WHITE, h, 0)? {
                     result = (true, Some(a));
                     break;
@@ -697,7 +721,7 @@ pub fn analyze<B: Bits>(
         let Phase::Move { side, .. } = child.phase else {
             unreachable!("a decision leads to a move")
         };
-        let h = solver.hash(child.stones);
+        let h = solver.hash(child.stones, 0);
         values.push((a, !solver.wins(child.stones, side, h, 0)?));
     }
     Ok((values, solver.nodes))
