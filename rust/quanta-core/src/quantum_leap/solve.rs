@@ -13,12 +13,10 @@
 //!   12 symmetries of the hex grid and every translation). A region whose class is "second
 //!   player wins" is a zero game and is dropped. A region where only one colour can ever
 //!   capture is an integer (the longest run of its captures); integers are summed into one
-//!   number that the search carries as spare moves. The largest region is classed last, and
-//!   only if needed: when every other region is a zero or an integer, the largest is searched
-//!   once for the player to move, with the integer as spare moves (classing it would search it
-//!   from both sides). If what remains favours one colour, that colour wins; if one region
-//!   remains, its class answers; otherwise the search goes on over the remaining regions and
-//!   the number. Spare moves are part of the transposition table's key.
+//!   number that the search carries as spare moves. The largest region is never classed
+//!   (that would search it from both sides): it and the other regions still in play are
+//!   searched once, for the player to move, with the number. Spare moves are part of the
+//!   transposition table's key.
 //! * **A transposition table** with Zobrist keys that starts small and grows within the
 //!   memory cap, and enhanced transposition cut-offs (a child already known lost for the
 //!   opponent is taken at once).
@@ -108,16 +106,21 @@ enum Class {
     Second,
 }
 
+/// A slot of the transposition table: the stones (White's, Black's) and the integer part (see
+/// `Solver::wins`) of the position stored there, and flags: bit 0/1 known for White/Black to
+/// move, bit 2/3 the value (a win) for White/Black to move. One entry is one memory access.
+#[derive(Clone, Copy, Default)]
+struct Entry<B> {
+    stones: [B; 2],
+    tempo: i16,
+    flags: u8,
+}
+
 struct Solver<'a, B: Bits> {
     game: &'a QuantumLeap<B>,
     zobrist: Vec<[u64; 2]>,
-    /// The transposition table, one slot per hash: the stones (White's, Black's) and the
-    /// integer part (see `wins`) of the position stored there, and flags: bit 0/1 known for
-    /// White/Black to move, bit 2/3 the value (a win) for White/Black to move. Plain integer
-    /// vectors, so that allocation is lazily zeroed memory.
-    table_stones: Vec<B>,
-    table_tempo: Vec<i16>,
-    table_flags: Vec<u8>,
+    /// The transposition table, one entry per hash.
+    table: Vec<Entry<B>>,
     /// Slots in use, and the most slots the memory cap allows: the table starts small and
     /// grows fourfold when three quarters full.
     table_used: usize,
@@ -178,15 +181,13 @@ impl<'a, B: Bits> Solver<'a, B> {
             })
             .collect();
         let bytes = limits.memory_mb.max(1) << 20;
-        let entry = 2 * std::mem::size_of::<B>() + 3;
+        let entry = std::mem::size_of::<Entry<B>>();
         let cap = ((bytes / 2) / entry).max(1024).next_power_of_two() / 2;
         let slots = cap.min(1 << 14);
         Solver {
             game,
             zobrist,
-            table_stones: vec![B::EMPTY; 2 * slots],
-            table_tempo: vec![0; slots],
-            table_flags: vec![0; slots],
+            table: vec![Entry::default(); slots],
             table_used: 0,
             table_cap: cap,
             regions: FxHashMap::default(),
@@ -231,7 +232,7 @@ impl<'a, B: Bits> Solver<'a, B> {
     }
 
     fn slot(&self, hash: u64) -> usize {
-        hash as usize & (self.table_flags.len() - 1)
+        hash as usize & (self.table.len() - 1)
     }
 
     fn limit(&self, reason: &str) -> Error {
@@ -242,54 +243,65 @@ impl<'a, B: Bits> Solver<'a, B> {
         }
     }
 
+    /// Asks the processor to bring the table slot of `hash` into the cache.
+    #[inline]
+    fn prefetch(&self, hash: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let entry: *const Entry<B> = &self.table[self.slot(hash)];
+            // SAFETY: a prefetch is only a hint; the pointer is to a live table entry.
+            #[allow(unused_unsafe)]
+            unsafe {
+                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(entry.cast());
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = hash;
+    }
+
     fn probe(&self, stones: [B; 2], side: u8, hash: u64, tempo: i32) -> Option<bool> {
         let i = self.slot(hash);
-        let flags = self.table_flags[i];
-        let here = [self.table_stones[2 * i], self.table_stones[2 * i + 1]] == stones
-            && i32::from(self.table_tempo[i]) == tempo;
+        let Entry {
+            stones: there,
+            tempo: there_tempo,
+            flags,
+        } = self.table[i];
+        let here = there == stones && i32::from(there_tempo) == tempo;
         (here && flags & (1 << side) != 0).then_some(flags & (4 << side) != 0)
     }
 
     fn store(&mut self, stones: [B; 2], side: u8, hash: u64, tempo: i32, win: bool) {
         let i = self.slot(hash);
-        if self.table_flags[i] == 0 {
+        if self.table[i].flags == 0 {
             self.table_used += 1;
-            if 4 * self.table_used > 3 * self.table_flags.len()
-                && self.table_flags.len() < self.table_cap
-            {
+            if 4 * self.table_used > 3 * self.table.len() && self.table.len() < self.table_cap {
                 self.grow();
                 return self.store(stones, side, hash, tempo, win);
             }
         }
         let tempo = tempo as i16;
-        if [self.table_stones[2 * i], self.table_stones[2 * i + 1]] != stones
-            || self.table_tempo[i] != tempo
-        {
-            self.table_stones[2 * i] = stones[0];
-            self.table_stones[2 * i + 1] = stones[1];
-            self.table_tempo[i] = tempo;
-            self.table_flags[i] = 0;
+        let entry = &mut self.table[i];
+        if entry.stones != stones || entry.tempo != tempo {
+            *entry = Entry {
+                stones,
+                tempo,
+                flags: 0,
+            };
         }
-        self.table_flags[i] |= (1 << side) | ((win as u8) << (2 + side));
+        entry.flags |= (1 << side) | ((win as u8) << (2 + side));
     }
 
     fn grow(&mut self) {
-        let slots = (self.table_flags.len() * 4).min(self.table_cap);
-        let stones = std::mem::replace(&mut self.table_stones, vec![B::EMPTY; 2 * slots]);
-        let tempi = std::mem::replace(&mut self.table_tempo, vec![0; slots]);
-        let flags = std::mem::replace(&mut self.table_flags, vec![0; slots]);
+        let slots = (self.table.len() * 4).min(self.table_cap);
+        let old = std::mem::replace(&mut self.table, vec![Entry::default(); slots]);
         self.table_used = 0;
-        for (i, &f) in flags.iter().enumerate() {
-            if f != 0 {
-                let pair = [stones[2 * i], stones[2 * i + 1]];
-                let j = self.slot(self.hash(pair, tempi[i].into()));
-                if self.table_flags[j] == 0 {
+        for entry in old {
+            if entry.flags != 0 {
+                let j = self.slot(self.hash(entry.stones, entry.tempo.into()));
+                if self.table[j].flags == 0 {
                     self.table_used += 1;
                 }
-                self.table_stones[2 * j] = pair[0];
-                self.table_stones[2 * j + 1] = pair[1];
-                self.table_tempo[j] = tempi[i];
-                self.table_flags[j] = f;
+                self.table[j] = entry;
             }
         }
     }
@@ -310,56 +322,33 @@ impl<'a, B: Bits> Solver<'a, B> {
         let win = if regions.len() <= 1 {
             self.search(stones, side, hash, tempo, connected)?.0
         } else {
-            let mut live = B::EMPTY;
-            let mut count = [0usize; 4];
-            let mut last = Class::Second;
-            let mut total = tempo;
             // One colour alone never captures: such a region is a zero game.
             let mut regions: SmallVec<[B; 8]> = regions
                 .into_iter()
                 .filter(|r| !(stones[0] & *r).is_empty() && !(stones[1] & *r).is_empty())
                 .collect();
-            // The largest region last: if every other one is zero or an integer, the largest is
-            // searched once with that integer, instead of classed from both sides.
-            if let Some(i) = (0..regions.len()).max_by_key(|&i| regions[i].count()) {
-                let largest = regions.remove(i);
-                regions.push(largest);
-            }
-            let n = regions.len();
-            for (i, region) in regions.into_iter().enumerate() {
-                let part = [stones[0] & region, stones[1] & region];
-                if i + 1 == n && live.is_empty() {
-                    let h = self.hash(part, total);
-                    let win = self.search(part, side, h, total, false)?.0;
-                    self.store(stones, side, hash, tempo, win);
-                    return Ok(win);
-                }
-                let (class, integer) = self.class(part)?;
-                if let Some(n) = integer {
-                    total += n;
-                } else if class != Class::Second {
-                    live |= region;
-                    count[class as usize] += 1;
-                    last = class;
+            // Every region but the largest is classed (cached by shape): zeros are dropped and
+            // integers summed. The largest and the regions left are searched once, for the
+            // player to move only.
+            let largest = (0..regions.len())
+                .max_by_key(|&i| regions[i].count())
+                .map(|i| regions.swap_remove(i));
+            let mut live = largest.unwrap_or(B::EMPTY);
+            let mut total = tempo;
+            for region in regions {
+                match self.class([stones[0] & region, stones[1] & region])? {
+                    (_, Some(n)) => total += n,
+                    (Class::Second, None) => {}
+                    _ => live |= region,
                 }
             }
-            let [white, black, first, _] = count;
-            match (white, black, first) {
+            if live.is_empty() {
                 // Integers alone: the sign decides; zero is a loss for the player to move.
-                (0, 0, 0) => total > 0 && side == WHITE || total < 0 && side == BLACK,
-                // Positive games plus a non-negative number are positive, and so on.
-                (_, 0, 0) if total >= 0 => side == WHITE,
-                (0, _, 0) if total <= 0 => side == BLACK,
-                _ if white + black + first == 1 && total == 0 => match last {
-                    Class::First => true,
-                    Class::White => side == WHITE,
-                    _ => side == BLACK,
-                },
-                _ => {
-                    let rest = [stones[0] & live, stones[1] & live];
-                    let h = self.hash(rest, total);
-                    self.search(rest, side, h, total, false)?.0
-                }
+                total > 0 && side == WHITE || total < 0 && side == BLACK
+            } else {
+                let rest = [stones[0] & live, stones[1] & live];
+                let h = self.hash(rest, total);
+                self.search(rest, side, h, total, false)?.0
             }
         };
         self.store(stones, side, hash, tempo, win);
@@ -390,11 +379,22 @@ impl<'a, B: Bits> Solver<'a, B> {
         // The opponent with a move of the integer part left is never out of moves.
         let opponent_can_pass = Self::has_tempo(1 - side, tempo);
         if moves.len() > 1 {
-            for m in moves.iter_mut() {
+            // The children's table slots are fetched from memory all at once, before the
+            // first is needed.
+            let child_hashes: SmallVec<[u64; 48]> = moves
+                .iter()
+                .map(|m| {
+                    let h = hash
+                        ^ self.zobrist[m.1][s]
+                        ^ self.zobrist[m.3][s]
+                        ^ self.zobrist[m.3][1 - s];
+                    self.prefetch(h);
+                    h
+                })
+                .collect();
+            for (m, &h) in moves.iter_mut().zip(&child_hashes) {
                 let child = self.child(stones, side, m.1, m.3);
                 // A child the table already knows lost for the opponent wins at once.
-                let h =
-                    hash ^ self.zobrist[m.1][s] ^ self.zobrist[m.3][s] ^ self.zobrist[m.3][1 - s];
                 if self.probe(child, 1 - side, h, tempo) == Some(false) {
                     return Ok((true, Some((m.1 * 6 + m.2) as Action)));
                 }
