@@ -370,12 +370,14 @@ impl<'a, B: Bits> Solver<'a, B> {
         tempo: i32,
         connected: bool,
     ) -> Result<(bool, Option<Action>)> {
-        let mut moves: SmallVec<[(u32, usize, usize, usize); 48]> = SmallVec::new();
-        // The first field counts the opponent's replies (unknown: MAX) for ordering.
-        self.game.for_each_capture(stones, side, |from, d, to| {
-            moves.push((u32::MAX, from, d, to))
-        });
+        // (the opponent's replies, our captures after them, from, direction, to)
+        let mut moves: SmallVec<[(u32, u32, usize, usize, usize); 48]> = SmallVec::new();
+        self.game
+            .for_each_capture(stones, side, |from, d, to| moves.push((0, 0, from, d, to)));
         let s = side as usize;
+        let child_hash = |solver: &Self, from: usize, to: usize| {
+            hash ^ solver.zobrist[from][s] ^ solver.zobrist[to][s] ^ solver.zobrist[to][1 - s]
+        };
         // The opponent with a move of the integer part left is never out of moves.
         let opponent_can_pass = Self::has_tempo(1 - side, tempo);
         if moves.len() > 1 {
@@ -384,34 +386,36 @@ impl<'a, B: Bits> Solver<'a, B> {
             let child_hashes: SmallVec<[u64; 48]> = moves
                 .iter()
                 .map(|m| {
-                    let h = hash
-                        ^ self.zobrist[m.1][s]
-                        ^ self.zobrist[m.3][s]
-                        ^ self.zobrist[m.3][1 - s];
+                    let h = child_hash(self, m.2, m.4);
                     self.prefetch(h);
                     h
                 })
                 .collect();
             for (m, &h) in moves.iter_mut().zip(&child_hashes) {
-                let child = self.child(stones, side, m.1, m.3);
-                // A child the table already knows lost for the opponent wins at once.
+                let child = self.child(stones, side, m.2, m.4);
+                let action = Some((m.2 * 6 + m.3) as Action);
+                // A child the table already knows lost for the opponent wins at once, and so
+                // does a capture that leaves the opponent without a reply.
                 if self.probe(child, 1 - side, h, tempo) == Some(false) {
-                    return Ok((true, Some((m.1 * 6 + m.2) as Action)));
+                    return Ok((true, action));
                 }
                 m.0 = opponent_can_pass as u32 + self.game.count_captures(child, 1 - side);
+                if m.0 == 0 {
+                    return Ok((true, action));
+                }
+                m.1 = u32::MAX - self.game.count_captures(child, side);
             }
+            // Fewest replies first, then most captures of our own kept, then the moves that
+            // refuted most often before (history heuristic).
             let cells = self.game.board.cells;
             let history = &self.history;
-            moves.sort_by_key(|m| (m.0, u32::MAX - history[m.1 * cells + m.3]));
+            moves.sort_by_key(|m| (m.0, m.1, u32::MAX - history[m.2 * cells + m.4]));
         }
         let mut last = None;
-        for &(replies, from, d, to) in &moves {
+        for &(_, _, from, d, to) in &moves {
             last = Some((from * 6 + d) as Action);
-            if replies == 0 {
-                return Ok((true, last));
-            }
             let child = self.child(stones, side, from, to);
-            let h = hash ^ self.zobrist[from][s] ^ self.zobrist[to][s] ^ self.zobrist[to][1 - s];
+            let h = child_hash(self, from, to);
             self.left_connected = connected.then_some(from);
             if !self.wins(child, 1 - side, h, tempo)? {
                 let cells = self.game.board.cells;
