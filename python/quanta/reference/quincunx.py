@@ -540,9 +540,19 @@ class QuincunxState:
             action = operator.index(action)
         except TypeError:
             raise IllegalMoveError(f"{NAME}: action {action!r} is not an integer") from None
-        if action not in self.legal_actions():
+        if not self._is_legal(action):
             raise IllegalMoveError(f"{NAME}: action {action} is not legal in {self.notation()}")
         return action
+
+    def _is_legal(self, action: int) -> bool:
+        """``action in self.legal_actions()``, without listing them all."""
+        g = self._game
+        if self._phase == "end" or not 0 <= action < g.num_actions:
+            return False
+        if self.is_chance:
+            return action >= g.chance_base and action - g.chance_base in self.pile_cards()
+        card, cell = divmod(action, g.cells)
+        return card in self._hands[self._player] and self._grid[cell] is None
 
     def play(self, action) -> "QuincunxState":
         """The state after a legal action; IllegalMoveError otherwise."""
