@@ -11,6 +11,7 @@
 
 pub mod cards;
 pub mod scoring;
+pub mod solve;
 #[cfg(test)]
 mod tests;
 
