@@ -528,6 +528,12 @@ struct Open<'a> {
     table: FxHashMap<u128, Entry>,
     cap: usize,
     budget: Budget<'a>,
+    /// Points of the moves from the root of the current search to the node being searched.
+    path: i32,
+    /// The best value from the root of a line met so far (a real line, so a lower bound).
+    incumbent: i32,
+    /// Node count past which [`Open::value_within`] gives up and answers `incumbent`.
+    effort: Option<u64>,
 }
 
 impl<'a> Open<'a> {
@@ -538,6 +544,9 @@ impl<'a> Open<'a> {
             table: FxHashMap::default(),
             cap,
             budget,
+            path: 0,
+            incumbent: NEG_INF,
+            effort: None,
         }
     }
 
@@ -701,13 +710,19 @@ impl<'a> Open<'a> {
     /// The best future value of `n` if it is above `alpha`; otherwise an upper bound of it that
     /// is at most `alpha` (fail-soft).
     fn search(&mut self, n: &Node, alpha: i32) -> Result<i32> {
-        if n.empty == 0 {
-            return Ok(WIN - hand_penalty(n.hand));
-        }
-        if n.hand == 0 {
-            return Ok(0);
+        if n.empty == 0 || n.hand == 0 {
+            let v = if n.empty == 0 {
+                WIN - hand_penalty(n.hand)
+            } else {
+                0
+            };
+            self.incumbent = self.incumbent.max(self.path + v);
+            return Ok(v);
         }
         self.budget.tick()?;
+        if self.effort.is_some_and(|e| self.budget.nodes > e) {
+            return Err(Error::Interrupted);
+        }
         let mut first = None;
         if let Some(e) = self.table.get(&n.key) {
             if e.exact || e.value <= alpha {
@@ -733,7 +748,10 @@ impl<'a> Open<'a> {
         let mut best_move = 0;
         for m in &moves {
             let floor = alpha.max(best);
-            let v = m.points + self.search(&self.child(n, m), floor - m.points)?;
+            self.path += m.points;
+            let v = self.search(&self.child(n, m), floor - m.points);
+            self.path -= m.points;
+            let v = m.points + v?;
             if v > best {
                 best = v;
                 best_move = placement(m.card, m.cell as usize) as u16;
@@ -743,6 +761,9 @@ impl<'a> Open<'a> {
             }
         }
         self.store(n.key, best, best > alpha, best_move);
+        if best > alpha {
+            self.incumbent = self.incumbent.max(self.path + best);
+        }
         Ok(best)
     }
 
@@ -763,6 +784,23 @@ impl<'a> Open<'a> {
     /// The exact future value of `n`.
     fn value(&mut self, n: &Node) -> Result<i32> {
         self.search(n, NEG_INF)
+    }
+
+    /// The value of `n` if a search of at most `effort` more nodes finds it; otherwise the
+    /// best value of a line it met. Deterministic: the cut is by nodes, not time.
+    fn value_within(&mut self, n: &Node, effort: Option<u64>) -> Result<i32> {
+        self.effort = effort.map(|e| self.budget.nodes + e);
+        self.incumbent = NEG_INF;
+        self.path = 0;
+        let v = match self.search(n, NEG_INF) {
+            Err(Error::Interrupted) if self.effort.is_some_and(|e| self.budget.nodes > e) => {
+                self.budget.check()?;
+                Ok(self.incumbent)
+            }
+            v => v,
+        };
+        self.effort = None;
+        v
     }
 
     /// A line that reaches the value `target` from `n`.
@@ -1014,12 +1052,16 @@ fn sample_order(pile: u64, seed: u64, i: u64) -> Vec<Card> {
 /// (from `seed`; the same orders on any thread count), solves every candidate action open under
 /// each, and picks the action that fills the grid in the most samples, then has the highest
 /// mean final score, then the lowest action number. `candidates` keeps only that many actions,
-/// the best by immediate points (draws count while the hand is short), to bound the work.
+/// the best by immediate points (draws count while the hand is short), and `effort` caps each
+/// open solve at that many nodes (it then counts the best line it found, a lower bound), to
+/// bound the work; with both `None` every sample is solved exactly.
+#[allow(clippy::too_many_arguments)]
 pub fn best_move(
     pos: &Solitaire,
     samples: usize,
     seed: u64,
     candidates: Option<usize>,
+    effort: Option<u64>,
     threads: Option<usize>,
     limits: &Limits,
     cancel: &AtomicBool,
@@ -1049,7 +1091,7 @@ pub fn best_move(
         let mut values = Vec::with_capacity(moves.len());
         for m in &moves {
             let child = open.child(&root, m);
-            values.push(m.points + open.value(&child)?);
+            values.push(m.points + open.value_within(&child, effort)?);
         }
         Ok(values)
     };
@@ -1127,6 +1169,23 @@ pub fn deal(seed: u64, row: u64, excuse: bool) -> (Solitaire, Vec<Card>) {
     )
 }
 
+/// Plays `pos` greedily, drawing from `order`, until at most `empty` cells are empty or the
+/// game is over; returns the rest of the order.
+pub fn advance_greedily(pos: &mut Solitaire, order: &[Card], empty: u32) -> Vec<Card> {
+    let mut next = order.iter();
+    while pos.empty().count_ones() > empty && !pos.is_over() {
+        let Some(a) = greedy_move(pos) else { break };
+        let (card, cell) = Solitaire::split(a);
+        let (_, draws) = pos.place(card, cell);
+        for _ in 0..draws {
+            if let Some(&c) = next.next() {
+                pos.draw(c);
+            }
+        }
+    }
+    next.copied().collect()
+}
+
 /// One row of a batch: the outcome of one deal.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Row {
@@ -1159,18 +1218,22 @@ fn batch(
 }
 
 /// Solves deals `first..first + n` of `seed` open (each within `limits`; a deal that hits
-/// them is a row with `solved = false`).
+/// them is a row with `solved = false`), from the deal itself (`empty` = 12) or after greedy
+/// play down to `empty` empty cells.
+#[allow(clippy::too_many_arguments)]
 pub fn solve_open_batch(
     seed: u64,
     first: u64,
     n: usize,
     excuse: bool,
+    empty: u32,
     threads: Option<usize>,
     limits: &Limits,
     cancel: &AtomicBool,
 ) -> Result<Vec<Row>> {
     batch(first, n, threads, cancel, |row| {
-        let (pos, order) = deal(seed, row, excuse);
+        let (mut pos, order) = deal(seed, row, excuse);
+        let order = advance_greedily(&mut pos, &order, empty);
         let start = Instant::now();
         match solve_open(&pos, &order, limits, cancel) {
             Ok(s) => Ok(Row {
@@ -1196,10 +1259,11 @@ pub fn solve_open_batch(
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Policy {
     Greedy,
-    /// [`best_move`] with these samples and candidates (seeded per deal and turn).
+    /// [`best_move`] with these settings (seeded per deal and turn).
     BestMove {
         samples: usize,
         candidates: Option<usize>,
+        effort: Option<u64>,
     },
 }
 
@@ -1226,15 +1290,18 @@ pub fn play_batch(
                 Policy::BestMove {
                     samples,
                     candidates,
+                    effort,
                 } => {
-                    let s = row_rng(seed ^ 0x5eed_5eed, row << 5 | turn);
-                    let sample_seed = rand::Rng::random::<u64>(&mut { s });
+                    // Each deal and turn samples with its own seed; the batch's pool runs them.
+                    let mut rng = row_rng(seed ^ 0x5eed_5eed, row << 5 | turn);
+                    let sample_seed = rand::Rng::random::<u64>(&mut rng);
                     let advice = best_move(
                         &pos,
                         samples,
                         sample_seed,
                         candidates,
-                        Some(1),
+                        effort,
+                        None,
                         &limits,
                         cancel,
                     )?;
@@ -1314,18 +1381,8 @@ mod tests {
     /// Deal `row` played greedily until `empty` cells remain (the order's rest returned).
     fn late(row: u64, empty: u32) -> (Solitaire, Vec<Card>) {
         let (mut pos, order) = deal(7, row, row % 3 == 0);
-        let mut next = 0;
-        while pos.empty().count_ones() > empty && !pos.is_over() {
-            let (card, cell) = Solitaire::split(greedy_move(&pos).unwrap());
-            let (_, draws) = pos.place(card, cell);
-            for _ in 0..draws {
-                if next < order.len() {
-                    pos.draw(order[next]);
-                    next += 1;
-                }
-            }
-        }
-        (pos, order[next..].to_vec())
+        let order = advance_greedily(&mut pos, &order, empty);
+        (pos, order)
     }
 
     #[test]
@@ -1421,18 +1478,8 @@ mod timing {
         };
         for row in 0..n {
             let (mut pos, order) = deal(3, row, false);
-            let mut next = 0;
-            while pos.empty().count_ones() > empty && !pos.is_over() {
-                let (card, cell) = Solitaire::split(greedy_move(&pos).unwrap());
-                let (_, draws) = pos.place(card, cell);
-                for _ in 0..draws {
-                    if next < order.len() {
-                        pos.draw(order[next]);
-                        next += 1;
-                    }
-                }
-            }
-            match solve_open(&pos, &order[next..], &limits, &cancel) {
+            let order = advance_greedily(&mut pos, &order, empty);
+            match solve_open(&pos, &order, &limits, &cancel) {
                 Ok(s) => println!(
                     "deal {row}: lost {} score {} nodes {} {:.3}s",
                     s.lost, s.score, s.nodes, s.seconds
