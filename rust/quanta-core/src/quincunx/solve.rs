@@ -592,7 +592,7 @@ impl<'a> Open<'a> {
     fn bound(&self, n: &Node) -> i32 {
         let t = tables();
         let grid = &n.grid;
-        let filled = !n.empty & 0xffff;
+        let filled = !n.empty;
         // Each edge with an empty end draws at most once.
         let open_edges = t
             .edges
