@@ -330,7 +330,8 @@ fn rank_cards() -> &'static [Vec<Card>; 11] {
     })
 }
 
-/// The most that straights and sets can still score along one 4-cell line, found by trying
+/// The most that straights and sets can still score along one 4-cell line (used for lines
+/// with at most two empty cells), found by trying
 /// every order and every rank of the cards to come (memoised by `key`). `key`: the line's cells in line order, 4
 /// bits each (the rank, 15 = empty), then from bit 16, 3 bits per rank 0..=10, how many cards
 /// of that rank could still come (at most 4). Bonuses depend only on ranks, so the line is
@@ -673,6 +674,21 @@ impl<'a> Open<'a> {
                 key |= r << (4 * i);
             }
             if holes == 0 {
+                continue;
+            }
+            if holes >= 3 {
+                // Two more runs at most (the third and fourth card of the line); a set of
+                // three needs three cards of a rank, a straight three ranks in a row. Solving
+                // these lines exactly costs more than the bound saves.
+                let mut here = count;
+                for &x in line {
+                    if grid[x as usize] != NO_CARD {
+                        here[cards::rank(grid[x as usize]) as usize] += 1;
+                    }
+                }
+                let set = (1..=10).any(|r| here[r] >= 3);
+                let straight = (1..=8).any(|r| here[r] > 0 && here[r + 1] > 0 && here[r + 2] > 0);
+                bonuses += 2 * if set { 30 } else if straight { 20 } else { 0 };
                 continue;
             }
             // No line takes more cards of one rank than it has holes.
