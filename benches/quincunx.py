@@ -38,9 +38,8 @@ from playouts import play_out, timed  # noqa: E402  (the shared playout helpers)
 
 def solve_table(args) -> list:
     print("### solve_open by empty cells\n")
-    print(f"{'':0}| empty cells | positions | median | p95 | max | solved | winnable | "
-          "mean score |")
-    print("|---:|---:|---:|---:|---:|---:|---:|---:|"[2:])
+    print("| empty cells | positions | median | p95 | max | solved | winnable | mean score |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|")
     fresh = None
     for empty in args.empties:
         n = args.deals if empty == 12 else args.positions
