@@ -207,7 +207,11 @@ impl Game {
             .inner
             .options()
             .iter()
-            .map(|(k, v)| format!(", {k}={v}"))
+            .map(|(k, v)| match v {
+                // Python's spelling, so that eval(repr(game)) rebuilds the game.
+                OptionValue::Bool(b) => format!(", {k}={}", if *b { "True" } else { "False" }),
+                v => format!(", {k}={v}"),
+            })
             .collect();
         format!("quanta.game({:?}{})", self.inner.name(), opts.join("")).replace('"', "'")
     }
