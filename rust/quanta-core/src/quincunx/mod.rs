@@ -119,6 +119,11 @@ impl Quincunx {
         [8, 10, 7, 6][self.players - 1]
     }
 
+    /// How many cards the deal hands out: the start cards and the hands.
+    pub fn deal_size(&self) -> u32 {
+        self.start_cells().len() as u32 + self.players as u32 * self.hand_size()
+    }
+
     pub fn rounds(&self) -> u8 {
         if self.match_play {
             self.players as u8
@@ -396,7 +401,7 @@ impl Game for Quincunx {
                     Some(Slot::Hand(p)) => s.hands[p] |= 1 << chance_card,
                     None => {}
                 }
-                if self.deal_slot(s).is_none() {
+                if self.deck().count_ones() - s.pile.count_ones() == self.deal_size() {
                     s.turn = Turn::Place(self.first_player(s.round) as u8);
                 }
             }
