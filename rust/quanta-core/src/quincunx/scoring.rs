@@ -6,7 +6,7 @@
 //! solitaire, the two diagonals.
 
 use super::MAX_CELLS;
-use super::cards::{CARD_COUNT, EXCUSE, SUITS, is_ace, is_crown, is_numeral, rank};
+use super::cards::{CARD_COUNT, EXCUSE, SUITS, from_code, is_ace, is_crown, is_numeral, rank};
 pub use super::cards::{Card, NO_CARD};
 use crate::error::{Error, Result};
 
@@ -259,9 +259,56 @@ pub fn try_score_placement(
     Ok(score_placement(grid, side, diagonals, card, cell))
 }
 
+/// [`try_score_placement`] on a grid written with card codes, as users give it: `rows` is a
+/// 4×4 or 5×5 list of rows, each entry a code (`"7WY"`) or `None`; the card goes on
+/// `(row, col)`; `solitaire` leaves the diagonals out. Unknown codes and grids of another shape
+/// are `InvalidNotation`; a cell off the grid or occupied, or a card already on the grid,
+/// `IllegalMove`.
+pub fn score_placement_by_code(
+    rows: &[Vec<Option<String>>],
+    card: &str,
+    (row, col): (i64, i64),
+    solitaire: bool,
+) -> Result<Placement> {
+    let side = rows.len();
+    if !(side == 4 || side == 5) || rows.iter().any(|r| r.len() != side) {
+        let shape: Vec<usize> = rows.iter().map(Vec::len).collect();
+        return Err(Error::InvalidNotation(format!(
+            "quincunx: the grid must be 4x4 or 5x5 (a list of rows of card codes or None), not \
+             rows of lengths {shape:?}"
+        )));
+    }
+    let mut grid = Vec::with_capacity(side * side);
+    for (cell, entry) in rows.iter().flatten().enumerate() {
+        grid.push(match entry {
+            None => NO_CARD,
+            Some(code) => from_code(code).ok_or_else(|| {
+                Error::InvalidNotation(format!(
+                    "quincunx: unknown card code {code:?} on {}",
+                    super::cell_name(cell, side)
+                ))
+            })?,
+        });
+    }
+    let placed = from_code(card)
+        .ok_or_else(|| Error::InvalidNotation(format!("quincunx: unknown card code {card:?}")))?;
+    let on_grid = |v: i64| (0..side as i64).contains(&v);
+    if !on_grid(row) || !on_grid(col) {
+        return Err(Error::IllegalMove(format!(
+            "quincunx: cell ({row}, {col}) is off the {side}x{side} grid"
+        )));
+    }
+    try_score_placement(
+        &grid,
+        side,
+        !solitaire,
+        placed,
+        row as usize * side + col as usize,
+    )
+}
+
 #[cfg(test)]
 mod tests {
-    use super::super::cards::from_code;
     use super::*;
 
     /// A grid from rows of card codes and `.`; `*` marks the cell to play on.
@@ -951,6 +998,58 @@ mod tests {
         assert_eq!(
             try_score_placement(&g, side, false, 6, cell).unwrap(),
             basic_only(3)
+        );
+    }
+
+    #[test]
+    fn scoring_by_code_reads_rows_of_codes() {
+        let rows = |side: usize| {
+            let mut r = vec![vec![None; side]; side];
+            r[0][0] = Some("AM".to_string());
+            r
+        };
+        let p = score_placement_by_code(&rows(4), "2MK", (0, 1), true).unwrap();
+        assert_eq!(p, basic_only(3));
+        let p = score_placement_by_code(&rows(5), "2MK", (1, 0), false).unwrap();
+        assert_eq!(p, basic_only(3));
+        let err = |r: Result<Placement>| match r {
+            Err(Error::InvalidNotation(m)) => ("notation", m),
+            Err(Error::IllegalMove(m)) => ("move", m),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(
+            err(score_placement_by_code(&rows(5), "ZZ", (1, 0), false)).0,
+            "notation"
+        );
+        assert_eq!(
+            err(score_placement_by_code(&rows(3), "AS", (1, 0), false)).0,
+            "notation"
+        );
+        let mut ragged = rows(5);
+        ragged[2].pop();
+        assert_eq!(
+            err(score_placement_by_code(&ragged, "AS", (1, 0), false)).0,
+            "notation"
+        );
+        let mut unknown = rows(5);
+        unknown[4][4] = Some("CZ".to_string());
+        let (kind, m) = err(score_placement_by_code(&unknown, "AS", (1, 0), false));
+        assert_eq!(kind, "notation");
+        assert!(m.contains("e5"), "{m}");
+        let (kind, m) = err(score_placement_by_code(&rows(5), "AS", (0, 0), false));
+        assert_eq!(kind, "move");
+        assert!(m.contains("a1 is occupied by AM"), "{m}");
+        assert_eq!(
+            err(score_placement_by_code(&rows(5), "AS", (5, 0), false)).0,
+            "move"
+        );
+        assert_eq!(
+            err(score_placement_by_code(&rows(5), "AS", (0, -1), false)).0,
+            "move"
+        );
+        assert_eq!(
+            err(score_placement_by_code(&rows(5), "AM", (0, 1), false)).0,
+            "move"
         );
     }
 }
