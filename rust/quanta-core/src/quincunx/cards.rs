@@ -235,7 +235,12 @@ mod tests {
     fn nth_picks_cards_in_index_order() {
         let set = 1 << 3 | 1 << 7 | 1 << 36;
         assert_eq!([nth(set, 0), nth(set, 1), nth(set, 2)], [3, 7, 36]);
-        for set in [deck(true), 0x5555_5555_5555_5555, 1 << 63 | 1, 0xF0F0_0F0F_FF00_00FF] {
+        for set in [
+            deck(true),
+            0x5555_5555_5555_5555,
+            1 << 63 | 1,
+            0xF0F0_0F0F_FF00_00FF,
+        ] {
             let expected: Vec<Card> = cards(set).collect();
             let picked: Vec<Card> = (0..set.count_ones()).map(|k| nth(set, k)).collect();
             assert_eq!(picked, expected);
