@@ -25,6 +25,9 @@ use std::fmt::Write as _;
 /// The grid's largest size: 5×5.
 pub const MAX_CELLS: usize = 25;
 pub const MAX_PLAYERS: usize = 4;
+/// Scores in a notation stay within ±this (real games stay within a few thousand), so that
+/// no sum can overflow.
+const MAX_SCORE: i32 = 1_000_000;
 
 /// Start cells (dealt face up, in this order): the corners, and the centre with 2 or 4 players.
 const SOLITAIRE_START: &[usize] = &[0, 3, 12, 15];
@@ -711,7 +714,15 @@ impl Quincunx {
         }
         for (p, field) in scores.iter().enumerate() {
             s.scores[p] = canonical_int(field)
-                .ok_or_else(|| bad(text, format!("score {field:?} is not an integer")))?;
+                .filter(|v| v.abs() <= MAX_SCORE)
+                .ok_or_else(|| {
+                    bad(
+                        text,
+                        format!(
+                            "score {field:?} is not an integer from -{MAX_SCORE} to {MAX_SCORE}"
+                        ),
+                    )
+                })?;
         }
 
         let (round, rounds) = round_field
@@ -832,6 +843,13 @@ impl Quincunx {
                     return fail("more draws pending than cards in the pile");
                 }
             }
+        }
+        // With 2-4 players the deal gives at least as many cards as there are cells to fill,
+        // and placing or drawing never lowers the cards in hand and on the grid together.
+        let in_hand: u32 = s.hands.iter().map(|h| h.count_ones()).sum();
+        let playing = matches!(s.turn, Turn::Place(_) | Turn::Draw { .. });
+        if playing && !self.solitaire() && in_hand < self.empty_cells(s).count_ones() {
+            return fail("the hands hold fewer cards than there are empty cells left to fill");
         }
         Ok(())
     }
