@@ -431,7 +431,6 @@ impl Game for Quincunx {
     /// The random playout without lists: a uniformly random (card, cell) pair is a uniformly
     /// random legal placement. Same odds and generator use as `legal_actions` + `apply`.
     fn random_playout(&self, s: &mut QuincunxState, rng: &mut Rng, returns: &mut [f64]) -> u32 {
-        let cells = self.cells();
         let mut plies = 0;
         loop {
             match s.turn {
@@ -447,7 +446,6 @@ impl Game for Quincunx {
                     let k = rng.random_range(0..hand.count_ones() as usize * free);
                     let card = nth(hand, (k / free) as u32);
                     let cell = nth(empty, (k % free) as u32) as usize;
-                    debug_assert!(cell < cells);
                     self.place(s, p as usize, card, cell);
                     plies += 1;
                 }
