@@ -699,6 +699,16 @@ def test_bad_notation_is_rejected(make, bad):
         make(players=2).from_notation(bad)
 
 
+def test_notation_with_hands_that_cannot_fill_the_grid_is_rejected(make):
+    # Two players, 20 empty cells, 19 cards in hand: no real game gets there (the deal covers the
+    # empty cells and each placement uses one card for one cell), and it could never end.
+    starts = {"a1": "AM", "e1": "AS", "c3": "AW", "a5": "AL", "e5": "AY"}
+    g = make(players=2)
+    with pytest.raises(InvalidNotationError):
+        g.from_notation(position(starts, [CODES[5:24], []], turn="0", scores="0,0"))
+    assert g.from_notation(position(starts, [CODES[5:25], []], turn="0", scores="0,0"))
+
+
 def test_the_start_notation(make):
     s = make(players=2).new_state()
     empty = "/".join([",".join(["."] * 5)] * 5)
