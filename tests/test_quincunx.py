@@ -795,7 +795,11 @@ def drive_whole_game(options: dict, data) -> None:
 
 
 @needs_engine
-@pytest.mark.parametrize("options", GAME_OPTIONS, ids=lambda o: "-".join(f"{k}{v}" for k, v in o.items()))
+def options_id(options: dict) -> str:
+    return "-".join(f"{k}{v}" for k, v in options.items())
+
+
+@pytest.mark.parametrize("options", GAME_OPTIONS, ids=options_id)
 @settings(max_examples=fewer(6))
 @given(data=st.data())
 def test_rust_and_reference_agree_through_whole_games(options, data):

@@ -283,7 +283,9 @@ def _read_cell(cell, side: int) -> int:
         row, col = cell
         row, col = operator.index(row), operator.index(col)
     except (TypeError, ValueError):
-        raise ValueError(f"{NAME}: a cell is (row, col) or a name like 'c3', not {cell!r}") from None
+        raise ValueError(
+            f"{NAME}: a cell is (row, col) or a name like 'c3', not {cell!r}"
+        ) from None
     if not (0 <= row < side and 0 <= col < side):
         raise ValueError(f"{NAME}: cell {cell!r} is off the {side}x{side} grid")
     return row * side + col
@@ -335,7 +337,9 @@ class QuincunxGame:
     def __init__(self, players: int = 2, excuse: bool = False, match: bool = False,
                  setup: str = "wiki") -> None:
         if isinstance(players, bool) or not isinstance(players, int) or players not in HAND_SIZES:
-            raise InvalidOptionError(f"{NAME}: option players must be 1, 2, 3 or 4, not {players!r}")
+            raise InvalidOptionError(
+                f"{NAME}: option players must be 1, 2, 3 or 4, not {players!r}"
+            )
         if not isinstance(excuse, bool):
             raise InvalidOptionError(f"{NAME}: option excuse must be a bool, not {excuse!r}")
         if not isinstance(match, bool):
