@@ -811,7 +811,7 @@ def test_rust_and_reference_agree_through_whole_games(options, data):
 
 @st.composite
 def placements(draw):
-    """(grid, card, (row, col), solitaire): distinct cards on a 4x4 (solitaire) or 5x5 grid.
+    """(grid, card, (row, col), solitaire): distinct cards on a 4x4 or 5x5 grid.
     The placed card and the cells nearest to it often come from a narrow band of ranks (or one
     suit's cards), so that pairs, straights, sets and power plays come up; other cards fill in
     anywhere."""
@@ -846,7 +846,10 @@ def placements(draw):
     m = draw(st.integers(0, min(len(free), len(others))), label="other cards")
     for card, cell in zip(others[:m], free):
         rows[cell // side][cell % side] = card
-    return rows, chosen[0], divmod(target, side), side == 4
+    # Mostly the real pairings (4x4 solitaire, 5x5 with diagonals), sometimes the other two:
+    # the flag alone decides whether diagonals count.
+    solitaire = side == 4 if draw(st.integers(0, 3), label="usual") else draw(st.booleans())
+    return rows, chosen[0], divmod(target, side), solitaire
 
 
 def breakdown(p) -> tuple:
