@@ -699,6 +699,16 @@ def test_bad_notation_is_rejected(make, bad):
         make(players=2).from_notation(bad)
 
 
+def test_notation_with_hands_that_cannot_fill_the_grid_is_rejected(make):
+    # Two players, 20 empty cells, 19 cards in hand: no real game gets there (the deal covers the
+    # empty cells and each placement uses one card for one cell), and it could never end.
+    starts = {"a1": "AM", "e1": "AS", "c3": "AW", "a5": "AL", "e5": "AY"}
+    g = make(players=2)
+    with pytest.raises(InvalidNotationError):
+        g.from_notation(position(starts, [CODES[5:24], []], turn="0", scores="0,0"))
+    assert g.from_notation(position(starts, [CODES[5:25], []], turn="0", scores="0,0"))
+
+
 def test_the_start_notation(make):
     s = make(players=2).new_state()
     empty = "/".join([",".join(["."] * 5)] * 5)
@@ -785,7 +795,11 @@ def drive_whole_game(options: dict, data) -> None:
 
 
 @needs_engine
-@pytest.mark.parametrize("options", GAME_OPTIONS, ids=lambda o: "-".join(f"{k}{v}" for k, v in o.items()))
+def options_id(options: dict) -> str:
+    return "-".join(f"{k}{v}" for k, v in options.items())
+
+
+@pytest.mark.parametrize("options", GAME_OPTIONS, ids=options_id)
 @settings(max_examples=fewer(6))
 @given(data=st.data())
 def test_rust_and_reference_agree_through_whole_games(options, data):
@@ -797,7 +811,7 @@ def test_rust_and_reference_agree_through_whole_games(options, data):
 
 @st.composite
 def placements(draw):
-    """(grid, card, (row, col), solitaire): distinct cards on a 4x4 (solitaire) or 5x5 grid.
+    """(grid, card, (row, col), solitaire): distinct cards on a 4x4 or 5x5 grid.
     The placed card and the cells nearest to it often come from a narrow band of ranks (or one
     suit's cards), so that pairs, straights, sets and power plays come up; other cards fill in
     anywhere."""
@@ -832,7 +846,10 @@ def placements(draw):
     m = draw(st.integers(0, min(len(free), len(others))), label="other cards")
     for card, cell in zip(others[:m], free):
         rows[cell // side][cell % side] = card
-    return rows, chosen[0], divmod(target, side), side == 4
+    # Mostly the real pairings (4x4 solitaire, 5x5 with diagonals), sometimes the other two:
+    # the flag alone decides whether diagonals count.
+    solitaire = side == 4 if draw(st.integers(0, 3), label="usual") else draw(st.booleans())
+    return rows, chosen[0], divmod(target, side), solitaire
 
 
 def breakdown(p) -> tuple:

@@ -283,7 +283,9 @@ def _read_cell(cell, side: int) -> int:
         row, col = cell
         row, col = operator.index(row), operator.index(col)
     except (TypeError, ValueError):
-        raise ValueError(f"{NAME}: a cell is (row, col) or a name like 'c3', not {cell!r}") from None
+        raise ValueError(
+            f"{NAME}: a cell is (row, col) or a name like 'c3', not {cell!r}"
+        ) from None
     if not (0 <= row < side and 0 <= col < side):
         raise ValueError(f"{NAME}: cell {cell!r} is off the {side}x{side} grid")
     return row * side + col
@@ -335,7 +337,9 @@ class QuincunxGame:
     def __init__(self, players: int = 2, excuse: bool = False, match: bool = False,
                  setup: str = "wiki") -> None:
         if isinstance(players, bool) or not isinstance(players, int) or players not in HAND_SIZES:
-            raise InvalidOptionError(f"{NAME}: option players must be 1, 2, 3 or 4, not {players!r}")
+            raise InvalidOptionError(
+                f"{NAME}: option players must be 1, 2, 3 or 4, not {players!r}"
+            )
         if not isinstance(excuse, bool):
             raise InvalidOptionError(f"{NAME}: option excuse must be a bool, not {excuse!r}")
         if not isinstance(match, bool):
@@ -709,7 +713,9 @@ def _after_turn(g: QuincunxGame, grid, hands, scores, player: int, round_number:
         following = (player + k) % g.players
         if hands[following]:
             return QuincunxState(g, grid, hands, scores, "place", following, 0, round_number)
-    # Nobody holds a card and the grid is not full: only possible in solitaire, which is lost.
+    # Nobody holds a card and the grid is not full: only in solitaire (with 2-4 players the
+    # hands always cover the empty cells), and the solitaire is lost.
+    assert g.solitaire
     return QuincunxState(g, grid, hands, scores, "end", 0, 0, round_number)
 
 
@@ -829,6 +835,11 @@ def _parse_notation(g: QuincunxGame, text) -> QuincunxState:
     player = int(player_text)
     if not starts_filled:
         raise bad("the start cells are filled once the deal is over")
+    empty_cells = sum(c is None for c in grid)
+    if not g.solitaire and sum(len(h) for h in hands) < empty_cells:
+        # With 2-4 players the deal gives at least as many cards as there are empty cells, and a
+        # placement takes one card and fills one cell: the hands always cover the empty cells.
+        raise bad(f"the hands hold fewer cards than the {empty_cells} empty cells")
     if plus:
         if not (pending_text.isdigit() and pending_text.isascii()) or int(pending_text) < 1:
             raise bad(f"pending draws must be a positive number, not {pending_text!r}")

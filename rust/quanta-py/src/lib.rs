@@ -7,6 +7,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyInt, PyString, PyTuple};
 use quanta_core::erased::{DynGame, DynState};
 use quanta_core::quantum_leap::{self, solve::Limits};
+use quanta_core::quincunx::{cards as decktet, scoring as quincunx_scoring};
 use quanta_core::{Action, Error, OptionValue, Options, registry};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -207,7 +208,11 @@ impl Game {
             .inner
             .options()
             .iter()
-            .map(|(k, v)| format!(", {k}={v}"))
+            .map(|(k, v)| match v {
+                // Python's spelling, so that eval(repr(game)) rebuilds the game.
+                OptionValue::Bool(b) => format!(", {k}={}", if *b { "True" } else { "False" }),
+                v => format!(", {k}={v}"),
+            })
             .collect();
         format!("quanta.game({:?}{})", self.inner.name(), opts.join("")).replace('"', "'")
     }
@@ -510,6 +515,53 @@ fn quantum_leap_analyze(
     })
 }
 
+/// What placing `card` on `cell` of `grid` scores: (basic, pairs, straights, sets, power,
+/// draws). `grid` is a 4x4 or 5x5 list of rows of card codes or None, `cell` is (row, col);
+/// `solitaire` leaves straights and sets on the diagonals out. Unknown codes and bad shapes
+/// raise InvalidNotationError; an occupied or off-grid cell, or a card already on the grid,
+/// IllegalMoveError (both ValueErrors).
+#[pyfunction]
+#[pyo3(signature = (grid, card, cell, solitaire=false))]
+fn quincunx_score_placement(
+    grid: &Bound<'_, PyAny>,
+    card: &Bound<'_, PyAny>,
+    cell: &Bound<'_, PyAny>,
+    solitaire: bool,
+) -> PyResult<(i32, i32, i32, i32, i32, u32)> {
+    let rows: Vec<Vec<Option<String>>> = grid.extract().map_err(|_| {
+        InvalidNotationError::new_err(
+            "quincunx: the grid must be a list of rows, each a list of card codes or None",
+        )
+    })?;
+    let card = text_arg(card, |m| {
+        InvalidNotationError::new_err(format!("quincunx: a card is a code: {m}"))
+    })?;
+    let cell: (i64, i64) = cell.extract().map_err(|_| {
+        IllegalMoveError::new_err(format!(
+            "quincunx: a cell is (row, col), not {}",
+            cell.repr().map(|r| r.to_string()).unwrap_or_default()
+        ))
+    })?;
+    let p =
+        quincunx_scoring::score_placement_by_code(&rows, &card, cell, solitaire).map_err(to_py)?;
+    Ok((p.basic, p.pairs, p.straights, p.sets, p.power, p.draws))
+}
+
+/// The Decktet by card index: (code, name, rank, suit letters) per card, the Excuse last.
+#[pyfunction]
+fn quincunx_deck() -> Vec<(&'static str, &'static str, u8, String)> {
+    decktet::DECK
+        .iter()
+        .map(|c| {
+            let suits = (0..6)
+                .filter(|s| c.suits & 1 << s != 0)
+                .map(|s| decktet::SUIT_LETTERS[s])
+                .collect();
+            (c.code, c.name, c.rank, suits)
+        })
+        .collect()
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("CHANCE", quanta_core::CHANCE)?;
@@ -522,6 +574,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(random_playouts, m)?)?;
     m.add_function(wrap_pyfunction!(quantum_leap_solve, m)?)?;
     m.add_function(wrap_pyfunction!(quantum_leap_analyze, m)?)?;
+    m.add_function(wrap_pyfunction!(quincunx_score_placement, m)?)?;
+    m.add_function(wrap_pyfunction!(quincunx_deck, m)?)?;
     add_quincunx_solvers(m)?;
     Ok(())
 }

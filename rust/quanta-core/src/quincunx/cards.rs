@@ -174,7 +174,8 @@ pub fn cards(set: u64) -> impl Iterator<Item = Card> {
     crate::bits::Bits::cells(set).map(|c| c as Card)
 }
 
-/// The `k`-th card (0-based, in index order) of a card set with more than `k` cards.
+/// The `k`-th card (0-based, in index order) of a card set with more than `k` cards. (Clearing
+/// the lowest bits one by one measured faster than skipping by halves and bytes.)
 #[inline]
 pub fn nth(mut set: u64, k: u32) -> Card {
     for _ in 0..k {
@@ -234,5 +235,15 @@ mod tests {
     fn nth_picks_cards_in_index_order() {
         let set = 1 << 3 | 1 << 7 | 1 << 36;
         assert_eq!([nth(set, 0), nth(set, 1), nth(set, 2)], [3, 7, 36]);
+        for set in [
+            deck(true),
+            0x5555_5555_5555_5555,
+            1 << 63 | 1,
+            0xF0F0_0F0F_FF00_00FF,
+        ] {
+            let expected: Vec<Card> = cards(set).collect();
+            let picked: Vec<Card> = (0..set.count_ones()).map(|k| nth(set, k)).collect();
+            assert_eq!(picked, expected);
+        }
     }
 }

@@ -26,6 +26,9 @@ use std::fmt::Write as _;
 /// The grid's largest size: 5×5.
 pub const MAX_CELLS: usize = 25;
 pub const MAX_PLAYERS: usize = 4;
+/// Scores in a notation stay within ±this (real games stay within a few thousand), so that
+/// no sum can overflow.
+const MAX_SCORE: i32 = 1_000_000;
 
 /// Start cells (dealt face up, in this order): the corners, and the centre with 2 or 4 players.
 const SOLITAIRE_START: &[usize] = &[0, 3, 12, 15];
@@ -118,6 +121,11 @@ impl Quincunx {
     /// Cards dealt to each hand: 8 (solitaire), 10, 7, 6.
     pub fn hand_size(&self) -> u32 {
         [8, 10, 7, 6][self.players - 1]
+    }
+
+    /// How many cards the deal hands out: the start cards and the hands.
+    pub fn deal_size(&self) -> u32 {
+        self.start_cells().len() as u32 + self.players as u32 * self.hand_size()
     }
 
     pub fn rounds(&self) -> u8 {
@@ -397,7 +405,7 @@ impl Game for Quincunx {
                     Some(Slot::Hand(p)) => s.hands[p] |= 1 << chance_card,
                     None => {}
                 }
-                if self.deal_slot(s).is_none() {
+                if self.deck().count_ones() - s.pile.count_ones() == self.deal_size() {
                     s.turn = Turn::Place(self.first_player(s.round) as u8);
                 }
             }
@@ -424,7 +432,6 @@ impl Game for Quincunx {
     /// The random playout without lists: a uniformly random (card, cell) pair is a uniformly
     /// random legal placement. Same odds and generator use as `legal_actions` + `apply`.
     fn random_playout(&self, s: &mut QuincunxState, rng: &mut Rng, returns: &mut [f64]) -> u32 {
-        let cells = self.cells();
         let mut plies = 0;
         loop {
             match s.turn {
@@ -440,7 +447,6 @@ impl Game for Quincunx {
                     let k = rng.random_range(0..hand.count_ones() as usize * free);
                     let card = nth(hand, (k / free) as u32);
                     let cell = nth(empty, (k % free) as u32) as usize;
-                    debug_assert!(cell < cells);
                     self.place(s, p as usize, card, cell);
                     plies += 1;
                 }
@@ -707,7 +713,15 @@ impl Quincunx {
         }
         for (p, field) in scores.iter().enumerate() {
             s.scores[p] = canonical_int(field)
-                .ok_or_else(|| bad(text, format!("score {field:?} is not an integer")))?;
+                .filter(|v| v.abs() <= MAX_SCORE)
+                .ok_or_else(|| {
+                    bad(
+                        text,
+                        format!(
+                            "score {field:?} is not an integer from -{MAX_SCORE} to {MAX_SCORE}"
+                        ),
+                    )
+                })?;
         }
 
         let (round, rounds) = round_field
@@ -828,6 +842,13 @@ impl Quincunx {
                     return fail("more draws pending than cards in the pile");
                 }
             }
+        }
+        // With 2-4 players the deal gives at least as many cards as there are cells to fill,
+        // and placing or drawing never lowers the cards in hand and on the grid together.
+        let in_hand: u32 = s.hands.iter().map(|h| h.count_ones()).sum();
+        let playing = matches!(s.turn, Turn::Place(_) | Turn::Draw { .. });
+        if playing && !self.solitaire() && in_hand < self.empty_cells(s).count_ones() {
+            return fail("the hands hold fewer cards than there are empty cells left to fill");
         }
         Ok(())
     }

@@ -5,7 +5,8 @@
 //! cell. Lines are the row and the column through the placed card and, unless playing
 //! solitaire, the two diagonals.
 
-use super::cards::{CARD_COUNT, EXCUSE, SUITS, is_ace, is_crown, is_numeral, rank};
+use super::MAX_CELLS;
+use super::cards::{CARD_COUNT, EXCUSE, SUITS, from_code, is_ace, is_crown, is_numeral, rank};
 pub use super::cards::{Card, NO_CARD};
 use crate::error::{Error, Result};
 
@@ -36,9 +37,51 @@ const THREE_OF_A_KIND: i32 = 30;
 const STRAIGHT: i32 = 20;
 const PAIR: i32 = 5;
 
-/// Line directions (row step, column step): along the row, along the column, then the two
-/// diagonals. Orthogonal neighbours lie on the first two.
-const LINES: [(isize, isize); 4] = [(0, 1), (1, 0), (1, 1), (1, -1)];
+/// Steps (row, column) of the eight directions: line direction `i` (the row, the column, the
+/// diagonal, the anti-diagonal) and its opposite `i + 4`. Orthogonal neighbours lie in
+/// directions 0, 1, 4 and 5.
+const DIRECTIONS: [(isize, isize); 8] = [
+    (0, 1),
+    (1, 0),
+    (1, 1),
+    (1, -1),
+    (0, -1),
+    (-1, 0),
+    (-1, -1),
+    (-1, 1),
+];
+const ORTHOGONAL: [usize; 4] = [0, 1, 4, 5];
+/// Past the grid's edge.
+const OFF: u8 = u8::MAX;
+
+/// `[cell][direction]`: the cells met going from `cell` in that direction, nearest first, `OFF`
+/// past the edge.
+type Rays = [[[u8; 4]; 8]; MAX_CELLS];
+
+const fn rays(side: usize) -> Rays {
+    let mut t = [[[OFF; 4]; 8]; MAX_CELLS];
+    let mut cell = 0;
+    while cell < side * side {
+        let mut d = 0;
+        while d < 8 {
+            let mut k = 1;
+            while k <= 4 {
+                let r = (cell / side) as isize + DIRECTIONS[d].0 * k as isize;
+                let c = (cell % side) as isize + DIRECTIONS[d].1 * k as isize;
+                if r >= 0 && c >= 0 && r < side as isize && c < side as isize {
+                    t[cell][d][k - 1] = (r as usize * side + c as usize) as u8;
+                }
+                k += 1;
+            }
+            d += 1;
+        }
+        cell += 1;
+    }
+    t
+}
+
+/// The rays of the 4x4 and the 5x5 grid.
+static RAYS: [Rays; 2] = [rays(4), rays(5)];
 
 /// Basic scoring of two orthogonally adjacent cards (neither the Excuse): (points, draws).
 #[inline]
@@ -56,56 +99,43 @@ fn basic(card: Card, neighbour: Card) -> (i32, u32) {
     }
 }
 
-/// A grid and the cell a card is being placed on.
-struct Spot<'a> {
-    grid: &'a [Card],
-    side: isize,
-    row: isize,
-    col: isize,
+/// The ranks of the cards lying one after the other from the placed card along `ray`, nearest
+/// first, up to the first empty cell, the grid's edge or the Excuse (which breaks every run).
+#[inline]
+fn ranks_along(grid: &[Card], ray: &[u8; 4]) -> ([u8; 4], usize) {
+    let mut ranks = [0; 4];
+    let mut n = 0;
+    for &cell in ray {
+        let card = if cell == OFF {
+            NO_CARD
+        } else {
+            grid[cell as usize]
+        };
+        if card == NO_CARD || card == EXCUSE {
+            break;
+        }
+        ranks[n] = rank(card);
+        n += 1;
+    }
+    (ranks, n)
 }
 
-impl Spot<'_> {
-    /// The card `k` steps from the spot along `(dr, dc)`, if that cell is on the grid and holds
-    /// a card.
-    #[inline]
-    fn card_at(&self, (dr, dc): (isize, isize), k: isize) -> Option<Card> {
-        let (r, c) = (self.row + dr * k, self.col + dc * k);
-        if r < 0 || c < 0 || r >= self.side || c >= self.side {
-            return None;
-        }
-        match self.grid[(r * self.side + c) as usize] {
-            NO_CARD => None,
-            card => Some(card),
-        }
-    }
-
-    /// How many cards follow the spot along `dir` whose ranks keep stepping by `step` from
-    /// `rank` (0: equal ranks). Empty cells, the grid's edge and the Excuse end the run.
-    #[inline]
-    fn run(&self, dir: (isize, isize), rank_here: u8, step: i8) -> isize {
-        let mut expected = rank_here as i8;
-        let mut k = 1;
-        while let Some(card) = self.card_at(dir, k) {
+/// How many of `ranks` (nearest first) go on stepping by `step` from `from` (0: equal ranks).
+#[inline]
+fn steps(ranks: &[u8], from: u8, step: i8) -> usize {
+    let mut expected = from as i8;
+    ranks
+        .iter()
+        .take_while(|&&r| {
             expected += step;
-            if card == EXCUSE || rank(card) as i8 != expected {
-                break;
-            }
-            k += 1;
-        }
-        k - 1
-    }
-
-    /// The length of the longest run through the spot along the line `dir`, its ranks
-    /// stepping by `step` in one direction (and `-step` in the other).
-    #[inline]
-    fn line(&self, (dr, dc): (isize, isize), rank_here: u8, step: i8) -> isize {
-        1 + self.run((dr, dc), rank_here, step) + self.run((-dr, -dc), rank_here, -step)
-    }
+            r as i8 == expected
+        })
+        .count()
 }
 
 /// What placing `card` on the empty `cell` of `grid` (`side * side` cells) scores.
 /// `diagonals` is false in solitaire: straights and three of a kind then never count on the
-/// diagonals. The grid must be a possible Quincunx grid and `cell` empty (see
+/// diagonals. `side` must be 4 or 5, the grid a possible Quincunx grid and `cell` empty (see
 /// [`try_score_placement`] for a checked version).
 pub fn score_placement(
     grid: &[Card],
@@ -118,27 +148,27 @@ pub fn score_placement(
     if card == EXCUSE {
         return p;
     }
-    let spot = Spot {
-        grid,
-        side: side as isize,
-        row: (cell / side) as isize,
-        col: (cell % side) as isize,
-    };
+    debug_assert!((side == 4 || side == 5) && grid.len() >= side * side);
+    let rays = &RAYS[side - 4][cell];
     let r = rank(card);
 
-    // Bonuses, one per line direction: three of a kind beats a straight.
+    // Bonuses, one per line direction: three of a kind beats a straight. A run through the
+    // card is what lies ahead of it plus what lies behind it, stepping the other way.
     let mut set_along = [false; 4];
     let lines = if diagonals { 4 } else { 2 };
-    for (i, &dir) in LINES[..lines].iter().enumerate() {
-        if spot.line(dir, r, 0) >= 3 {
-            set_along[i] = true;
+    for line in 0..lines {
+        let (ahead, n) = ranks_along(grid, &rays[line]);
+        let (behind, m) = ranks_along(grid, &rays[line + 4]);
+        let run = |step: i8| 1 + steps(&ahead[..n], r, step) + steps(&behind[..m], r, -step);
+        if run(0) >= 3 {
+            set_along[line] = true;
             p.sets += THREE_OF_A_KIND;
-        } else if spot.line(dir, r, 1).max(spot.line(dir, r, -1)) >= 3 {
+        } else if run(1).max(run(-1)) >= 3 {
             p.straights += STRAIGHT;
         }
     }
 
-    // Basic scoring and pairs with each orthogonal neighbour; power play partner.
+    // Basic scoring and pairs with each orthogonal neighbour; the power play's partner.
     let partner = if is_ace(card) {
         Some(card + 30)
     } else if is_crown(card) {
@@ -147,22 +177,23 @@ pub fn score_placement(
         None
     };
     let mut power_play = false;
-    for (axis, &dir) in LINES[..2].iter().enumerate() {
-        for k in [-1, 1] {
-            let Some(n) = spot.card_at(dir, k) else {
-                continue;
-            };
-            if n == EXCUSE {
-                continue;
-            }
-            let (points, draws) = basic(card, n);
-            p.basic += points;
-            p.draws += draws;
-            if rank(n) == r && !set_along[axis] {
-                p.pairs += PAIR;
-            }
-            power_play |= partner == Some(n);
+    for d in ORTHOGONAL {
+        let cell = rays[d][0];
+        let n = if cell == OFF {
+            NO_CARD
+        } else {
+            grid[cell as usize]
+        };
+        if n == NO_CARD || n == EXCUSE {
+            continue;
         }
+        let (points, draws) = basic(card, n);
+        p.basic += points;
+        p.draws += draws;
+        if rank(n) == r && !set_along[d % 4] {
+            p.pairs += PAIR;
+        }
+        power_play |= partner == Some(n);
     }
     if power_play {
         let suit = SUITS[card as usize];
@@ -228,9 +259,56 @@ pub fn try_score_placement(
     Ok(score_placement(grid, side, diagonals, card, cell))
 }
 
+/// [`try_score_placement`] on a grid written with card codes, as users give it: `rows` is a
+/// 4×4 or 5×5 list of rows, each entry a code (`"7WY"`) or `None`; the card goes on
+/// `(row, col)`; `solitaire` leaves the diagonals out. Unknown codes and grids of another shape
+/// are `InvalidNotation`; a cell off the grid or occupied, or a card already on the grid,
+/// `IllegalMove`.
+pub fn score_placement_by_code(
+    rows: &[Vec<Option<String>>],
+    card: &str,
+    (row, col): (i64, i64),
+    solitaire: bool,
+) -> Result<Placement> {
+    let side = rows.len();
+    if !(side == 4 || side == 5) || rows.iter().any(|r| r.len() != side) {
+        let shape: Vec<usize> = rows.iter().map(Vec::len).collect();
+        return Err(Error::InvalidNotation(format!(
+            "quincunx: the grid must be 4x4 or 5x5 (a list of rows of card codes or None), not \
+             rows of lengths {shape:?}"
+        )));
+    }
+    let mut grid = Vec::with_capacity(side * side);
+    for (cell, entry) in rows.iter().flatten().enumerate() {
+        grid.push(match entry {
+            None => NO_CARD,
+            Some(code) => from_code(code).ok_or_else(|| {
+                Error::InvalidNotation(format!(
+                    "quincunx: unknown card code {code:?} on {}",
+                    super::cell_name(cell, side)
+                ))
+            })?,
+        });
+    }
+    let placed = from_code(card)
+        .ok_or_else(|| Error::InvalidNotation(format!("quincunx: unknown card code {card:?}")))?;
+    let on_grid = |v: i64| (0..side as i64).contains(&v);
+    if !on_grid(row) || !on_grid(col) {
+        return Err(Error::IllegalMove(format!(
+            "quincunx: cell ({row}, {col}) is off the {side}x{side} grid"
+        )));
+    }
+    try_score_placement(
+        &grid,
+        side,
+        !solitaire,
+        placed,
+        row as usize * side + col as usize,
+    )
+}
+
 #[cfg(test)]
 mod tests {
-    use super::super::cards::from_code;
     use super::*;
 
     /// A grid from rows of card codes and `.`; `*` marks the cell to play on.
@@ -920,6 +998,58 @@ mod tests {
         assert_eq!(
             try_score_placement(&g, side, false, 6, cell).unwrap(),
             basic_only(3)
+        );
+    }
+
+    #[test]
+    fn scoring_by_code_reads_rows_of_codes() {
+        let rows = |side: usize| {
+            let mut r = vec![vec![None; side]; side];
+            r[0][0] = Some("AM".to_string());
+            r
+        };
+        let p = score_placement_by_code(&rows(4), "2MK", (0, 1), true).unwrap();
+        assert_eq!(p, basic_only(3));
+        let p = score_placement_by_code(&rows(5), "2MK", (1, 0), false).unwrap();
+        assert_eq!(p, basic_only(3));
+        let err = |r: Result<Placement>| match r {
+            Err(Error::InvalidNotation(m)) => ("notation", m),
+            Err(Error::IllegalMove(m)) => ("move", m),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(
+            err(score_placement_by_code(&rows(5), "ZZ", (1, 0), false)).0,
+            "notation"
+        );
+        assert_eq!(
+            err(score_placement_by_code(&rows(3), "AS", (1, 0), false)).0,
+            "notation"
+        );
+        let mut ragged = rows(5);
+        ragged[2].pop();
+        assert_eq!(
+            err(score_placement_by_code(&ragged, "AS", (1, 0), false)).0,
+            "notation"
+        );
+        let mut unknown = rows(5);
+        unknown[4][4] = Some("CZ".to_string());
+        let (kind, m) = err(score_placement_by_code(&unknown, "AS", (1, 0), false));
+        assert_eq!(kind, "notation");
+        assert!(m.contains("e5"), "{m}");
+        let (kind, m) = err(score_placement_by_code(&rows(5), "AS", (0, 0), false));
+        assert_eq!(kind, "move");
+        assert!(m.contains("a1 is occupied by AM"), "{m}");
+        assert_eq!(
+            err(score_placement_by_code(&rows(5), "AS", (5, 0), false)).0,
+            "move"
+        );
+        assert_eq!(
+            err(score_placement_by_code(&rows(5), "AS", (0, -1), false)).0,
+            "move"
+        );
+        assert_eq!(
+            err(score_placement_by_code(&rows(5), "AM", (0, 1), false)).0,
+            "move"
         );
     }
 }

@@ -251,7 +251,7 @@ fn several_draws_are_chance_nodes_one_after_the_other() {
     let s = position(
         &g,
         "CM,.,AS,.,AW/.,.,.,.,./.,.,AL,.,./.,.,.,.,./AY,.,.,.,AK",
-        "2MK,CW|2SY",
+        &format!("2MK,CW|{}", BASIC_DECK_CODES[7..24].join(",")),
         "0,0 0 1/1",
     );
     let t = play(&g, &s, "CW b1");
@@ -282,10 +282,11 @@ fn several_draws_are_chance_nodes_one_after_the_other() {
 #[test]
 fn pass_on_empty_hand() {
     let g = game(3, false, false);
+    // Player 0 holds one card, player 1 none, player 2 the twenty others that fill the grid.
     let s = position(
         &g,
         "AM,.,.,.,AS/.,.,.,.,./.,.,.,.,./.,.,.,.,./AW,.,.,.,AL",
-        "2MK|-|2SY,2WL",
+        &format!("2MK|-|{}", BASIC_DECK_CODES[7..27].join(",")),
         "0,0,0 0 1/1",
     );
     let t = play(&g, &s, "2MK c3");
@@ -481,6 +482,7 @@ fn notation_errors_say_what_is_wrong() {
         (with("AK,2MK", "2MK,AK"), "card-index order"),
         (with(" 0,0 ", " 0 "), "score"),
         (with(" 0,0 ", " 0,+1 "), "not an integer"),
+        (with(" 0,0 ", " 0,2000000 "), "not an integer from"),
         (with(" 0 1/1", " 2 1/1"), "turn"),
         (with(" 0 1/1", " 0+0 1/1"), "turn"),
         (with(" 0 1/1", " 0+5 1/1"), "turn"),
@@ -499,16 +501,26 @@ fn notation_errors_say_what_is_wrong() {
             other => panic!("{text}: expected InvalidNotation, got {other:?}"),
         }
     }
-    // Positions that cannot be: the player to place holds nothing; draws the pile cannot give.
+    // Positions that cannot be: the player to place holds nothing; two players who could
+    // never fill the grid (20 empty cells, 19 cards in hand); draws the pile cannot give.
+    let grid = "AM,.,.,.,AS/.,.,.,.,./.,.,AW,.,./.,.,.,.,./AL,.,.,.,AY";
     let s = position(
         &g,
-        "AM,.,.,.,AS/.,.,.,.,./.,.,AW,.,./.,.,.,.,./AL,.,.,.,AY",
-        "2MK|-",
+        grid,
+        &format!("{}|-", BASIC_DECK_CODES[5..25].join(",")),
         "0,0 0 1/1",
     );
     let text = g.notation(&s).replace(" 0 1/1", " 1 1/1");
     assert!(
         matches!(g.from_notation(&text), Err(Error::InvalidNotation(m)) if m.contains("no card"))
+    );
+    let text = g
+        .notation(&s)
+        .replace(",4YK,5ML,", ",4YK,")
+        .replace("|- 8WL", "|- 5ML,8WL");
+    assert!(
+        matches!(g.from_notation(&text), Err(Error::InvalidNotation(m)) if m.contains("fewer cards")),
+        "{text}"
     );
     let (sg, s) = last_solitaire_cell(&["CK"]);
     let text = sg.notation(&s).replace(" 0 1/1", " 0+2 1/1");
