@@ -11,6 +11,7 @@ pub mod error;
 pub mod game;
 pub mod options;
 pub mod quantum_leap;
+pub mod quincunx;
 pub mod registry;
 
 pub use error::{Error, Result};

@@ -11,6 +11,7 @@ type Maker = fn(&Options) -> Result<Arc<dyn DynGame>>;
 const REGISTRY: &[(&str, Maker)] = &[
     ("einstein", Erased::<crate::einstein::Einstein>::make),
     ("quantum_leap", crate::quantum_leap::make),
+    ("quincunx", Erased::<crate::quincunx::Quincunx>::make),
 ];
 
 /// The names of the registered games, sorted.

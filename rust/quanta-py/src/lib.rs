@@ -7,6 +7,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyInt, PyString, PyTuple};
 use quanta_core::erased::{DynGame, DynState};
 use quanta_core::quantum_leap::{self, solve::Limits};
+use quanta_core::quincunx::{cards as decktet, scoring as quincunx_scoring};
 use quanta_core::{Action, Error, OptionValue, Options, registry};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -207,7 +208,11 @@ impl Game {
             .inner
             .options()
             .iter()
-            .map(|(k, v)| format!(", {k}={v}"))
+            .map(|(k, v)| match v {
+                // Python's spelling, so that eval(repr(game)) rebuilds the game.
+                OptionValue::Bool(b) => format!(", {k}={}", if *b { "True" } else { "False" }),
+                v => format!(", {k}={v}"),
+            })
             .collect();
         format!("quanta.game({:?}{})", self.inner.name(), opts.join("")).replace('"', "'")
     }
@@ -510,6 +515,53 @@ fn quantum_leap_analyze(
     })
 }
 
+/// What placing `card` on `cell` of `grid` scores: (basic, pairs, straights, sets, power,
+/// draws). `grid` is a 4x4 or 5x5 list of rows of card codes or None, `cell` is (row, col);
+/// `solitaire` leaves straights and sets on the diagonals out. Unknown codes and bad shapes
+/// raise InvalidNotationError; an occupied or off-grid cell, or a card already on the grid,
+/// IllegalMoveError (both ValueErrors).
+#[pyfunction]
+#[pyo3(signature = (grid, card, cell, solitaire=false))]
+fn quincunx_score_placement(
+    grid: &Bound<'_, PyAny>,
+    card: &Bound<'_, PyAny>,
+    cell: &Bound<'_, PyAny>,
+    solitaire: bool,
+) -> PyResult<(i32, i32, i32, i32, i32, u32)> {
+    let rows: Vec<Vec<Option<String>>> = grid.extract().map_err(|_| {
+        InvalidNotationError::new_err(
+            "quincunx: the grid must be a list of rows, each a list of card codes or None",
+        )
+    })?;
+    let card = text_arg(card, |m| {
+        InvalidNotationError::new_err(format!("quincunx: a card is a code: {m}"))
+    })?;
+    let cell: (i64, i64) = cell.extract().map_err(|_| {
+        IllegalMoveError::new_err(format!(
+            "quincunx: a cell is (row, col), not {}",
+            cell.repr().map(|r| r.to_string()).unwrap_or_default()
+        ))
+    })?;
+    let p =
+        quincunx_scoring::score_placement_by_code(&rows, &card, cell, solitaire).map_err(to_py)?;
+    Ok((p.basic, p.pairs, p.straights, p.sets, p.power, p.draws))
+}
+
+/// The Decktet by card index: (code, name, rank, suit letters) per card, the Excuse last.
+#[pyfunction]
+fn quincunx_deck() -> Vec<(&'static str, &'static str, u8, String)> {
+    decktet::DECK
+        .iter()
+        .map(|c| {
+            let suits = (0..6)
+                .filter(|s| c.suits & 1 << s != 0)
+                .map(|s| decktet::SUIT_LETTERS[s])
+                .collect();
+            (c.code, c.name, c.rank, suits)
+        })
+        .collect()
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("CHANCE", quanta_core::CHANCE)?;
@@ -522,5 +574,228 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(random_playouts, m)?)?;
     m.add_function(wrap_pyfunction!(quantum_leap_solve, m)?)?;
     m.add_function(wrap_pyfunction!(quantum_leap_analyze, m)?)?;
+    m.add_function(wrap_pyfunction!(quincunx_score_placement, m)?)?;
+    m.add_function(wrap_pyfunction!(quincunx_deck, m)?)?;
+    add_quincunx_solvers(m)?;
     Ok(())
+}
+
+// ---- Quincunx solitaire solvers (python/quanta/_quincunx_solvers.py wraps these) ----
+
+use quanta_core::quincunx::cards as qx_cards;
+use quanta_core::quincunx::solve as qx;
+
+fn add_quincunx_solvers(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(quincunx_solve_open, m)?)?;
+    m.add_function(wrap_pyfunction!(quincunx_solve_expected, m)?)?;
+    m.add_function(wrap_pyfunction!(quincunx_best_move, m)?)?;
+    m.add_function(wrap_pyfunction!(quincunx_greedy_move, m)?)?;
+    m.add_function(wrap_pyfunction!(quincunx_solve_open_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(quincunx_play_batch, m)?)?;
+    Ok(())
+}
+
+/// Card codes (top first) as card indices; an unknown code is invalid notation.
+fn quincunx_order(codes: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
+    let codes: Vec<Bound<'_, PyAny>> = codes
+        .try_iter()
+        .map_err(|_| {
+            InvalidNotationError::new_err("the pile order must be a sequence of card codes")
+        })?
+        .collect::<PyResult<_>>()?;
+    codes
+        .iter()
+        .map(|c| {
+            let code = text_arg(c, |m| InvalidNotationError::new_err(m))?;
+            qx_cards::from_code(&code)
+                .ok_or_else(|| InvalidNotationError::new_err(format!("quincunx: no card {code:?}")))
+        })
+        .collect()
+}
+
+/// The best line of a solitaire position with the pile in `pile` order:
+/// (lost, score, line, nodes, seconds).
+#[pyfunction]
+#[pyo3(signature = (state, pile, timeout=None, max_nodes=None, memory_mb=1024))]
+fn quincunx_solve_open(
+    py: Python<'_>,
+    state: &State,
+    pile: &Bound<'_, PyAny>,
+    timeout: Option<f64>,
+    max_nodes: Option<u64>,
+    memory_mb: usize,
+) -> PyResult<(bool, i32, Vec<Action>, u64, f64)> {
+    let limits = solver_limits(timeout, max_nodes, memory_mb)?;
+    let order = quincunx_order(pile)?;
+    let pos = qx::Solitaire::from_dyn(&*state.inner).map_err(to_py)?;
+    let s = run_detached(py, |cancel| qx::solve_open(&pos, &order, &limits, cancel))?;
+    Ok((s.lost, s.score, s.line, s.nodes, s.seconds))
+}
+
+/// Expectimax over the draws: (p_win, expected score, best action, [(action, p_win, score)],
+/// nodes, seconds).
+#[pyfunction]
+#[pyo3(signature = (state, timeout=None, max_nodes=None, memory_mb=1024))]
+#[allow(clippy::type_complexity)]
+fn quincunx_solve_expected(
+    py: Python<'_>,
+    state: &State,
+    timeout: Option<f64>,
+    max_nodes: Option<u64>,
+    memory_mb: usize,
+) -> PyResult<(f64, f64, Option<Action>, Vec<(Action, f64, f64)>, u64, f64)> {
+    let limits = solver_limits(timeout, max_nodes, memory_mb)?;
+    let pos = qx::Solitaire::from_dyn(&*state.inner).map_err(to_py)?;
+    let e = run_detached(py, |cancel| qx::solve_expected(&pos, &limits, cancel))?;
+    Ok((
+        e.p_win,
+        e.score,
+        e.best_action,
+        e.actions,
+        e.nodes,
+        e.seconds,
+    ))
+}
+
+/// Sampled best move: (action, [(action, win share, mean score)], nodes, seconds).
+#[pyfunction]
+#[pyo3(signature = (state, samples, seed, candidates=None, effort=None, threads=None, timeout=None, max_nodes=None, memory_mb=1024))]
+#[allow(clippy::too_many_arguments, clippy::type_complexity)]
+fn quincunx_best_move(
+    py: Python<'_>,
+    state: &State,
+    samples: usize,
+    seed: u64,
+    candidates: Option<usize>,
+    effort: Option<u64>,
+    threads: Option<usize>,
+    timeout: Option<f64>,
+    max_nodes: Option<u64>,
+    memory_mb: usize,
+) -> PyResult<(Option<Action>, Vec<(Action, f64, f64)>, u64, f64)> {
+    let limits = solver_limits(timeout, max_nodes, memory_mb)?;
+    let pos = qx::Solitaire::from_dyn(&*state.inner).map_err(to_py)?;
+    let a = run_detached(py, |cancel| {
+        qx::best_move(
+            &pos, samples, seed, candidates, effort, threads, &limits, cancel,
+        )
+    })?;
+    Ok((a.action, a.candidates, a.nodes, a.seconds))
+}
+
+/// The greedy baseline's placement (None when the game is over).
+#[pyfunction]
+fn quincunx_greedy_move(state: &State) -> PyResult<Option<Action>> {
+    let pos = qx::Solitaire::from_dyn(&*state.inner).map_err(to_py)?;
+    Ok(qx::greedy_move(&pos))
+}
+
+/// Batch rows as a dict of numpy arrays.
+fn quincunx_rows<'py>(py: Python<'py>, rows: Vec<qx::Row>) -> PyResult<Bound<'py, PyDict>> {
+    let out = PyDict::new(py);
+    out.set_item(
+        "solved",
+        rows.iter()
+            .map(|r| r.solved)
+            .collect::<Vec<_>>()
+            .into_pyarray(py),
+    )?;
+    out.set_item(
+        "lost",
+        rows.iter()
+            .map(|r| r.lost)
+            .collect::<Vec<_>>()
+            .into_pyarray(py),
+    )?;
+    out.set_item(
+        "score",
+        rows.iter()
+            .map(|r| r.score)
+            .collect::<Vec<_>>()
+            .into_pyarray(py),
+    )?;
+    out.set_item(
+        "nodes",
+        rows.iter()
+            .map(|r| r.nodes)
+            .collect::<Vec<_>>()
+            .into_pyarray(py),
+    )?;
+    out.set_item(
+        "seconds",
+        rows.iter()
+            .map(|r| r.seconds)
+            .collect::<Vec<_>>()
+            .into_pyarray(py),
+    )?;
+    Ok(out)
+}
+
+fn quincunx_threads(threads: Option<usize>) -> PyResult<()> {
+    if threads == Some(0) {
+        return Err(PyValueError::new_err(
+            "threads must be at least 1 (or None for all cores)",
+        ));
+    }
+    Ok(())
+}
+
+/// Open solves of deals `first..first+n` of `seed`: arrays solved, lost, score, nodes, seconds.
+#[pyfunction]
+#[pyo3(signature = (seed, n, first=0, excuse=false, empty=12, threads=None, timeout=None, max_nodes=None, memory_mb=256))]
+#[allow(clippy::too_many_arguments)]
+fn quincunx_solve_open_batch<'py>(
+    py: Python<'py>,
+    seed: u64,
+    n: usize,
+    first: u64,
+    excuse: bool,
+    empty: u32,
+    threads: Option<usize>,
+    timeout: Option<f64>,
+    max_nodes: Option<u64>,
+    memory_mb: usize,
+) -> PyResult<Bound<'py, PyDict>> {
+    quincunx_threads(threads)?;
+    let limits = solver_limits(timeout, max_nodes, memory_mb)?;
+    let rows = run_detached(py, |cancel| {
+        qx::solve_open_batch(seed, first, n, excuse, empty, threads, &limits, cancel)
+    })?;
+    quincunx_rows(py, rows)
+}
+
+/// Deals `first..first+n` of `seed` played to the end by `policy` ("greedy" or "best_move").
+#[pyfunction]
+#[pyo3(signature = (policy, seed, n, first=0, excuse=false, threads=None, samples=8, candidates=None, effort=None))]
+#[allow(clippy::too_many_arguments)]
+fn quincunx_play_batch<'py>(
+    py: Python<'py>,
+    policy: &str,
+    seed: u64,
+    n: usize,
+    first: u64,
+    excuse: bool,
+    threads: Option<usize>,
+    samples: usize,
+    candidates: Option<usize>,
+    effort: Option<u64>,
+) -> PyResult<Bound<'py, PyDict>> {
+    quincunx_threads(threads)?;
+    let policy = match policy {
+        "greedy" => qx::Policy::Greedy,
+        "best_move" => qx::Policy::BestMove {
+            samples,
+            candidates,
+            effort,
+        },
+        other => {
+            return Err(PyValueError::new_err(format!(
+                "policy must be 'greedy' or 'best_move', not {other:?}"
+            )));
+        }
+    };
+    let rows = run_detached(py, |cancel| {
+        qx::play_batch(policy, seed, first, n, excuse, threads, cancel)
+    })?;
+    quincunx_rows(py, rows)
 }

@@ -1,0 +1,165 @@
+"""Solitaire Quincunx solvers: open-deck solve times, optimal scores, policies, playouts.
+
+    python benches/quincunx.py [--deals N] [--timeout S] [--empties 6,7,8] [--positions N]
+                               [--games N] [--samples N] [--candidates N] [--effort N]
+                               [--threads T] [--seconds S] [--seed SEED]
+
+Prints markdown tables:
+
+1. ``solve_open`` on positions with a given number of empty cells (fresh deals played by the
+   greedy policy down to that many empty cells, then solved open with the rest of the order):
+   time per solve (median, 95th percentile, max; a solve past ``--timeout`` counts with its
+   time and as unsolved), the share solved, the share winnable and the mean optimal score.
+   ``12`` empty cells is the fresh deal.
+2. The distribution of the optimal score over the solved fresh deals (``--deals`` of them).
+3. ``best_move`` against ``greedy_move`` over ``--games`` deals (the same deals for both).
+4. Random solitaire playouts: Rust batch against the pure-Python reference.
+
+Solves run ``--threads`` at a time (each deal on one thread); times are per solve.
+"""
+
+from __future__ import annotations
+
+import argparse
+import pathlib
+import random
+import sys
+import time
+
+import numpy as np
+
+import quanta
+from quanta import _quincunx_solvers as solvers
+from quanta.batch import random_playouts
+
+sys.path.insert(0, str(pathlib.Path(__file__).parent))
+from playouts import play_out, timed  # noqa: E402  (the shared playout helpers)
+
+
+def solve_table(args) -> list:
+    print("### solve_open by empty cells\n")
+    print("| empty cells | positions | median | p95 | max | solved | winnable | mean score |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|")
+    fresh = None
+    for empty in args.empties:
+        n = args.deals if empty == 12 else args.positions
+        start = time.perf_counter()
+        out = solvers.solve_open_batch(args.seed, n, empty=empty, threads=args.threads,
+                                       timeout=args.timeout)
+        wall = time.perf_counter() - start
+        seconds, solved = out["seconds"], out["solved"]
+        won = solved & ~out["lost"]
+        mean = out["score"][solved].mean() if solved.any() else float("nan")
+        print(f"| {empty} | {n} | {np.median(seconds) * 1e3:.1f} ms | "
+              f"{np.percentile(seconds, 95) * 1e3:.1f} ms | {seconds.max() * 1e3:.1f} ms | "
+              f"{solved.mean():.1%} | {won.sum() / max(solved.sum(), 1):.1%} | {mean:.1f} |"
+              f" <!-- wall {wall:.0f} s -->")
+        if empty == 12:
+            fresh = out
+    print()
+    return fresh
+
+
+def score_table(out) -> None:
+    solved = out["solved"]
+    if not solved.any():
+        print("### Optimal scores of fresh deals: none solved\n")
+        return
+    scores = out["score"][solved]
+    won = ~out["lost"][solved]
+    print(f"### Optimal scores of {solved.sum()} solved fresh deals "
+          f"({solved.mean():.1%} of {len(solved)})\n")
+    print("| | winnable | mean | min | p5 | p25 | median | p75 | p95 | max |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    q = np.percentile(scores, [5, 25, 50, 75, 95])
+    print(f"| all | {won.mean():.1%} | {scores.mean():.1f} | {scores.min()} | "
+          + " | ".join(f"{v:.0f}" for v in q) + f" | {scores.max()} |")
+    print()
+    edges = list(range(-50, 351, 50))
+    counts, _ = np.histogram(scores, bins=[-10**6] + edges + [10**6])
+    labels = [f"< {edges[0]}"] + [f"{a}..{b - 1}" for a, b in zip(edges, edges[1:])] + \
+        [f">= {edges[-1]}"]
+    print("| score | " + " | ".join(labels) + " |")
+    print("|---|" + "---:|" * len(labels))
+    print("| deals | " + " | ".join(str(c) for c in counts) + " |")
+    print()
+
+
+def policy_table(args) -> None:
+    print(f"### Policies over {args.games} deals (seed {args.seed})\n")
+    print("| policy | mean score | loss rate | mean score of wins | s per game |")
+    print("|---|---:|---:|---:|---:|")
+    for policy in ("greedy", "best_move"):
+        start = time.perf_counter()
+        out = solvers.play_batch(policy, args.seed, args.games, threads=args.threads,
+                                 samples=args.samples, candidates=args.candidates,
+                                 effort=args.effort)
+        wall = time.perf_counter() - start
+        lost, score = out["lost"], out["score"]
+        wins = score[~lost].mean() if (~lost).any() else float("nan")
+        name = policy if policy == "greedy" else (
+            f"best_move (samples {args.samples}, candidates {args.candidates}, "
+            f"effort {args.effort})")
+        print(f"| {name} | {score.mean():.1f} | {lost.mean():.1%} | {wins:.1f} | "
+              f"{out['seconds'].mean():.3f} | <!-- wall {wall:.0f} s -->")
+    print()
+
+
+def playout_table(args) -> None:
+    game = quanta.game("quincunx", players=1)
+    from quanta.reference import quincunx as reference_rules
+    reference = reference_rules.game(**game.options)
+    rng = random.Random(0)
+    chunk = [0]
+
+    def batch_once():
+        out = random_playouts(game, 20_000, seed=chunk[0], threads=1)
+        chunk[0] += 1
+        return len(out["length"]), 0
+
+    def reference_once():
+        return 1, play_out(reference.new_state(), rng)
+
+    b_games, _, b_time = timed(batch_once, args.seconds)
+    r_games, _, r_time = timed(reference_once, args.seconds)
+    b_rate, r_rate = b_games / b_time, r_games / r_time
+    print("### Random solitaire playouts\n")
+    print("| engine | games/s (1 thread) |")
+    print("|---|---:|")
+    print(f"| Rust batch | {b_rate:,.0f} |")
+    print(f"| reference | {r_rate:,.0f} |")
+    print(f"| ratio | {b_rate / r_rate:,.0f}x |")
+    print()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--deals", type=int, default=10_000, help="fresh deals to solve open")
+    parser.add_argument("--timeout", type=float, default=10.0, help="seconds per open solve")
+    parser.add_argument("--empties", default="6,7,8,12",
+                        help="empty cells to solve from, comma separated (12: fresh deal)")
+    parser.add_argument("--positions", type=int, default=200,
+                        help="positions per empty-cell count below 12")
+    parser.add_argument("--games", type=int, default=1_000, help="deals per policy")
+    parser.add_argument("--samples", type=int, default=8)
+    parser.add_argument("--candidates", type=int, default=8)
+    parser.add_argument("--effort", type=int, default=2000)
+    parser.add_argument("--threads", type=int, default=None)
+    parser.add_argument("--seconds", type=float, default=3.0, help="per playout engine")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--skip", default="", help="sections to skip: solve,policy,playouts")
+    args = parser.parse_args()
+    args.empties = [int(e) for e in args.empties.split(",") if e]
+    skip = set(args.skip.split(","))
+    if "solve" not in skip:
+        fresh = solve_table(args)
+        if fresh is not None:
+            score_table(fresh)
+    if "policy" not in skip:
+        policy_table(args)
+    if "playouts" not in skip:
+        playout_table(args)
+
+
+if __name__ == "__main__":
+    main()

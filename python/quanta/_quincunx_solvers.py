@@ -1,0 +1,172 @@
+"""Solvers for solitaire Quincunx (``quanta.game("quincunx", players=1)``), re-exported by
+:mod:`quanta.quincunx`.
+
+Every solver takes a solitaire state where the player is to place a card (or a finished game);
+a chance node (the deal, a pending draw) or a game of 2-4 players raises ``ValueError``. They
+rank a full grid above any loss, then go by the final score: the turn points less the hand
+penalty (a lost game keeps its turn points; its hand is empty).
+
+* :func:`solve_open` -- the best line when the draw order is known (exact branch and bound).
+* :func:`solve_expected` -- exact expectimax over the draws when the order is unknown.
+* :func:`best_move` -- a policy for any position: solves sampled draw orders (seeded).
+* :func:`greedy_move` -- the baseline: most immediate points.
+* :func:`solve_open_batch`, :func:`play_batch` -- the same over many fresh deals, in Rust threads.
+
+Limits: ``timeout`` (seconds), ``max_nodes`` and ``memory_mb`` (transposition tables); past a
+limit the solver raises :class:`quanta.SearchLimitError` with ``nodes`` and ``seconds``. Ctrl-C
+interrupts any of them; the GIL is released while Rust works.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import _core
+from .quantum_leap import _check_limits
+
+__all__ = [
+    "ExpectedSolution",
+    "OpenSolution",
+    "best_move",
+    "greedy_move",
+    "play_batch",
+    "solve_expected",
+    "solve_open",
+    "solve_open_batch",
+]
+
+
+@dataclass(frozen=True)
+class OpenSolution:
+    """The best line with the draw order known.
+
+    ``lost``: even the best line runs out of cards before the grid is full. ``score``: the
+    line's final score (points so far included, hand penalty deducted). ``line``: its
+    placements, as actions (the draws follow from the order). ``nodes`` and ``seconds`` measure
+    the work; ``exact`` is always true (a search out of budget raises instead).
+    """
+
+    lost: bool
+    score: int
+    line: tuple
+    nodes: int
+    seconds: float
+    exact: bool = True
+
+
+@dataclass(frozen=True)
+class ExpectedSolution:
+    """The exact value of a position with the draw order unknown.
+
+    Objective, in this order: the highest probability of filling the grid (``p_win``), then the
+    highest expected final score (``score``; a lost game counts with its turn points, as the
+    rules score it). Win probabilities within 1e-9 of each other count as equal.
+    ``p_loss = 1 - p_win``. ``best_action`` is the placement to make (``None`` when the game is
+    over), ``best_move`` its string; ``actions`` maps every legal placement to its
+    ``(p_win, expected final score)``.
+    """
+
+    p_win: float
+    p_loss: float
+    score: float
+    best_action: int | None
+    best_move: str | None
+    actions: dict
+    nodes: int
+    seconds: float
+    exact: bool = True
+
+
+def solve_open(state, pile, *, timeout: float | None = None, max_nodes: int | None = None,
+               memory_mb: int = 1024) -> OpenSolution:
+    """The best line from ``state`` when the pile comes in the order ``pile`` (card codes, the
+    top first; a permutation of ``state.pile()``, else :class:`quanta.InvalidNotationError`).
+
+    A full grid beats any loss; then the highest final score. Depth-first branch and bound
+    with a transposition table keyed by the grid and the number of cards drawn, an admissible
+    bound per empty cell, line and power play, and greedy move ordering.
+    """
+    _check_limits(max_nodes, memory_mb)
+    lost, score, line, nodes, seconds = _core.quincunx_solve_open(
+        state, pile, timeout, max_nodes, memory_mb)
+    return OpenSolution(lost, score, tuple(line), nodes, seconds)
+
+
+def solve_expected(state, *, timeout: float | None = None, max_nodes: int | None = None,
+                   memory_mb: int = 1024) -> ExpectedSolution:
+    """Expectimax over every draw from ``state`` (each draw uniform over the unseen cards):
+    the play that fills the grid most often, then scores most on average (see
+    :class:`ExpectedSolution`). Exact, so only for late positions: the work grows fast with
+    the empty cells and the pile; past ``timeout``/``max_nodes`` it raises
+    :class:`quanta.SearchLimitError`."""
+    _check_limits(max_nodes, memory_mb)
+    p_win, score, best, actions, nodes, seconds = _core.quincunx_solve_expected(
+        state, timeout, max_nodes, memory_mb)
+    move = state.action_to_string(best) if best is not None else None
+    return ExpectedSolution(p_win, 1.0 - p_win, score, best, move,
+                            {a: (p, s) for a, p, s in actions}, nodes, seconds)
+
+
+def best_move(state, *, samples: int = 8, seed: int = 0, candidates: int | None = 8,
+              effort: int | None = 2000, threads: int | None = None,
+              timeout: float | None = None, max_nodes: int | None = None,
+              memory_mb: int = 256) -> int | None:
+    """A strong placement for any solitaire position with the draw order unknown (``None``
+    when the game is over).
+
+    It draws ``samples`` orders of the pile from ``seed``, solves every candidate placement
+    open under each order, and picks the placement that fills the grid in the most samples,
+    then has the highest mean final score, then the lowest action number (perfect-information
+    Monte Carlo: it optimises the average of the open-deck optimum, which is optimistic about
+    what the player knows). ``candidates`` keeps that many placements, the best by immediate
+    points (draws counting while the hand is short of the empty cells; ``None``: all), and
+    ``effort`` caps each open solve at that many nodes, past which it counts the best line it
+    found (``None``: exact solves, slow with many empty cells). The same ``seed`` gives the
+    same move at any ``threads``.
+    """
+    _check_limits(max_nodes, memory_mb)
+    _check_counts(samples=samples, candidates=candidates, effort=effort)
+    action, _candidates, _nodes, _seconds = _core.quincunx_best_move(
+        state, samples, seed, candidates, effort, threads, timeout, max_nodes, memory_mb)
+    return action
+
+
+def greedy_move(state) -> int | None:
+    """The baseline policy: the placement with the most immediate points; ties go to the one
+    that draws more cards, then to the lowest action number. ``None`` when the game is over."""
+    return _core.quincunx_greedy_move(state)
+
+
+def solve_open_batch(seed: int, n: int, *, first: int = 0, excuse: bool = False,
+                     empty: int = 12, threads: int | None = None, timeout: float | None = None,
+                     max_nodes: int | None = None, memory_mb: int = 256) -> dict:
+    """Solves fresh deals ``first .. first+n-1`` of ``seed`` open, in Rust threads.
+
+    Deal ``i``: the deck shuffled by the generator of row ``i`` (the same at any thread
+    count), its first four cards on the corners, the next eight the hand, the rest the pile in
+    draw order; with ``empty`` below 12 it is first played by :func:`greedy_move` until that
+    many cells are empty (or the game ends), and solved from there. The limits apply to each deal; a deal past them has ``solved`` false. Returns
+    numpy arrays ``solved``, ``lost`` (bool), ``score`` (int32), ``nodes`` (uint64) and
+    ``seconds`` (float64), one entry per deal."""
+    _check_limits(max_nodes, memory_mb)
+    return _core.quincunx_solve_open_batch(seed, n, first, excuse, empty, threads, timeout,
+                                           max_nodes, memory_mb)
+
+
+def play_batch(policy: str, seed: int, n: int, *, first: int = 0, excuse: bool = False,
+               threads: int | None = None, samples: int = 8, candidates: int | None = 8,
+               effort: int | None = 2000) -> dict:
+    """Plays fresh deals ``first .. first+n-1`` of ``seed`` (dealt as in
+    :func:`solve_open_batch`) to the end with ``policy``: ``"greedy"`` (:func:`greedy_move`) or
+    ``"best_move"`` (:func:`best_move` with ``samples``, ``candidates`` and ``effort``, seeded
+    per deal and turn). The policy never sees the draw order. Returns numpy arrays ``lost``,
+    ``score`` (final), ``nodes`` and ``seconds`` per deal (and ``solved``, always true)."""
+    _check_counts(samples=samples, candidates=candidates, effort=effort)
+    return _core.quincunx_play_batch(policy, seed, n, first, excuse, threads, samples,
+                                     candidates, effort)
+
+
+def _check_counts(**counts) -> None:
+    for name, value in counts.items():
+        if value is not None and not 1 <= value < 2**63:
+            raise ValueError(f"{name} must be a positive integer, not {value!r}")

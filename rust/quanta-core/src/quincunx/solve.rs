@@ -1,0 +1,1507 @@
+//! Solvers for solitaire Quincunx (4×4 grid, one player; RULINGS §3).
+//!
+//! Every solver ranks a full grid above any loss and then goes by score, the final score being
+//! the turn points less the hand penalty (a lost game keeps its turn points: its hand is empty).
+//!
+//! * [`solve_open`]: the draw order is known. A depth-first branch and bound over the
+//!   placements. The future of a position depends only on the grid, the hand and how many cards
+//!   were drawn, and the hand follows from the grid and that number (every card placed or held
+//!   came from the start hand or the top of the pile), so the transposition table is keyed by
+//!   the grid and the number drawn. It stores the best future value, or an upper bound when a
+//!   search failed low. The admissible upper bound ([`Open::bound`]) adds up, per empty cell,
+//!   the best that any card that could still reach it scores with its filled neighbours (each
+//!   edge between two empty cells counted once, at its best for that card), the most the
+//!   straights and sets of each line can still bring, the power plays still possible, less the
+//!   smallest hand penalty still unavoidable; and it says whether a full grid is still possible
+//!   (enough edges left that could draw). Moves are tried greedy first.
+//!   The 8 symmetries of the square never apply within one solve: the four corner cards are
+//!   distinct and fixed from the deal, and every symmetry but the identity moves a corner card
+//!   to another corner, so no two positions of one search are images of each other.
+//! * [`solve_expected`]: the draw order is unknown. Exact expectimax over the draws (each
+//!   uniform over the unseen cards); the objective is the highest probability of filling the
+//!   grid, then the highest expected final score (see [`Expected`]).
+//! * [`best_move`]: a policy for any position: sample draw orders with the seed, solve each
+//!   order open after every candidate action, pick the action that wins in the most samples, then
+//!   has the highest mean final score (perfect-information Monte Carlo).
+//! * [`greedy_move`]: the baseline: the highest immediate points.
+//!
+//! Limits (time, nodes, memory) and a cancel flag stop a search with `SearchLimit` /
+//! `Interrupted`; a returned answer is always exact for its objective.
+
+use super::cards::{self, CARD_COUNT, Card, NO_CARD, hand_penalty, is_numeral, penalty};
+use super::scoring::score_placement;
+use super::{Quincunx, QuincunxState, Turn};
+use crate::erased::{DynState, Position};
+use crate::error::{Error, Result};
+use crate::game::{Action, row_rng};
+// The solvers share the budget type of the other exact solvers (and so the bindings' parsing).
+pub use crate::quantum_leap::solve::Limits;
+use rand::seq::SliceRandom;
+use rayon::prelude::*;
+use rustc_hash::FxHashMap;
+use smallvec::SmallVec;
+use std::sync::OnceLock;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Instant;
+
+/// Side of the solitaire grid.
+pub const SIDE: usize = 4;
+/// Cells of the solitaire grid.
+pub const CELLS: usize = SIDE * SIDE;
+/// The cells dealt face up at the start: the corners.
+pub const CORNERS: [usize; 4] = [0, 3, 12, 15];
+/// Cards in the starting hand.
+pub const HAND: usize = 8;
+/// Added to the value of every line that fills the grid, so that any win beats any loss.
+const WIN: i32 = 1 << 20;
+const NEG_INF: i32 = i32::MIN / 2;
+
+/// The action that places `card` on `cell` (contract numbering: `card * cells + cell`).
+pub fn placement(card: Card, cell: usize) -> Action {
+    card as Action * CELLS as Action + cell as Action
+}
+
+/// A solitaire position at the player's decision (no draw pending), or a finished game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Solitaire {
+    /// Row by row from the top, `NO_CARD` for an empty cell.
+    pub grid: [Card; CELLS],
+    /// The hand as a card set (bit `card`).
+    pub hand: u64,
+    /// The cards not seen yet (the draw pile, as a set).
+    pub pile: u64,
+    /// Turn points scored so far.
+    pub points: i32,
+}
+
+impl Solitaire {
+    /// A position from its parts, checked: every card of the deck (with or without the Excuse)
+    /// exactly once in the grid, the hand or the pile.
+    pub fn new(
+        grid: [Card; CELLS],
+        hand: u64,
+        pile: u64,
+        points: i32,
+        excuse: bool,
+    ) -> Result<Self> {
+        let deck = cards::deck(excuse);
+        let mut placed = 0u64;
+        for &c in &grid {
+            if c == NO_CARD {
+                continue;
+            }
+            if c as usize >= CARD_COUNT || deck & 1 << c == 0 {
+                return Err(Error::InvalidNotation(format!(
+                    "quincunx: {c} is not a card of this deck"
+                )));
+            }
+            if placed & 1 << c != 0 {
+                return Err(Error::InvalidNotation(format!(
+                    "quincunx: {} is twice in the grid",
+                    cards::code(c)
+                )));
+            }
+            placed |= 1 << c;
+        }
+        if placed & hand != 0
+            || placed & pile != 0
+            || hand & pile != 0
+            || placed | hand | pile != deck
+        {
+            return Err(Error::InvalidNotation(
+                "quincunx: the grid, the hand and the pile must hold every card of the deck once"
+                    .into(),
+            ));
+        }
+        Ok(Solitaire {
+            grid,
+            hand,
+            pile,
+            points,
+        })
+    }
+
+    /// The position of a solitaire game's state at a placement (or at the end). Chance nodes
+    /// (the deal, a pending draw) and games of 2-4 players are not applicable.
+    pub fn from_state(game: &Quincunx, state: &QuincunxState) -> Result<Self> {
+        if !game.solitaire() {
+            return Err(Error::NotApplicable(format!(
+                "the quincunx solvers play solitaire (players=1), not {} players",
+                game.players
+            )));
+        }
+        if matches!(state.turn, Turn::Deal | Turn::Draw { .. }) {
+            return Err(Error::NotApplicable(
+                "the quincunx solvers need a placement to make, not a chance node (deal or draw)"
+                    .into(),
+            ));
+        }
+        let mut grid = [NO_CARD; CELLS];
+        grid.copy_from_slice(&state.grid[..CELLS]);
+        Self::new(
+            grid,
+            state.hands[0],
+            state.pile,
+            state.scores[0],
+            game.excuse,
+        )
+    }
+
+    /// [`Solitaire::from_state`] for a state as the bindings hold it.
+    pub fn from_dyn(state: &dyn DynState) -> Result<Self> {
+        match state.as_any().downcast_ref::<Position<Quincunx>>() {
+            Some(p) => Self::from_state(&p.game.0, &p.state),
+            None => Err(Error::NotApplicable(format!(
+                "the quincunx solvers got a {} state",
+                state.game().name()
+            ))),
+        }
+    }
+
+    /// The empty cells as a bit set.
+    pub fn empty(&self) -> u16 {
+        empty_cells(&self.grid)
+    }
+
+    /// The grid is full (won) or the hand is empty with the grid not full (lost).
+    pub fn is_over(&self) -> bool {
+        self.empty() == 0 || self.hand == 0
+    }
+
+    /// The game ended with the grid not full.
+    pub fn lost(&self) -> bool {
+        self.empty() != 0 && self.hand == 0
+    }
+
+    /// The legal placements, ascending.
+    pub fn actions(&self) -> Vec<Action> {
+        let mut out = Vec::new();
+        for c in cards::cards(self.hand) {
+            for x in bits(self.empty() as u64) {
+                out.push(placement(c, x));
+            }
+        }
+        out
+    }
+
+    /// Places `card` on `cell` and draws what it makes the player draw, from `order` (the pile
+    /// top first) when given, else nothing yet. Returns the points and the draws owed.
+    fn place(&mut self, card: Card, cell: usize) -> (i32, u32) {
+        let p = score_placement(&self.grid, SIDE, false, card, cell);
+        self.grid[cell] = card;
+        self.hand &= !(1 << card);
+        self.points += p.points();
+        (p.points(), p.draws)
+    }
+
+    /// Draws `card` from the pile into the hand.
+    fn draw(&mut self, card: Card) {
+        self.pile &= !(1 << card);
+        self.hand |= 1 << card;
+    }
+
+    /// The final score of a finished game: turn points less the hand penalty.
+    pub fn final_score(&self) -> i32 {
+        self.points - hand_penalty(self.hand)
+    }
+
+    fn split(action: Action) -> (Card, usize) {
+        ((action as usize / CELLS) as Card, action as usize % CELLS)
+    }
+
+    fn check_action(&self, action: Action) -> Result<(Card, usize)> {
+        let (card, cell) = Self::split(action);
+        if (card as usize) < CARD_COUNT && self.hand & 1 << card != 0 && self.grid[cell] == NO_CARD
+        {
+            Ok((card, cell))
+        } else {
+            Err(Error::IllegalMove(format!(
+                "quincunx: action {action} is not a legal placement here"
+            )))
+        }
+    }
+}
+
+fn empty_cells(grid: &[Card; CELLS]) -> u16 {
+    grid.iter()
+        .enumerate()
+        .filter(|&(_, &c)| c == NO_CARD)
+        .fold(0, |m, (i, _)| m | 1 << i)
+}
+
+/// The set bits of `set`, lowest first.
+fn bits(set: u64) -> impl Iterator<Item = usize> {
+    crate::bits::Bits::cells(set)
+}
+
+// ---- tables derived from the scoring rules ----
+
+/// What the bounds need, computed once from `score_placement` itself (so they follow the
+/// rules by construction).
+struct Tables {
+    /// `edge[c][d]`: the points of placing `c` beside `d` on an otherwise empty grid (basic
+    /// scoring and pair; sums 11 and 20 score nothing).
+    edge: [[i8; CARD_COUNT]; CARD_COUNT],
+    /// `drawers[d]`: the cards whose placement beside `d` draws a card.
+    drawers: [u64; CARD_COUNT],
+    /// `partners[c]`: the other cards by `edge[c][·]`, best first.
+    partners: [[Card; CARD_COUNT - 1]; CARD_COUNT],
+    /// Orthogonal neighbours of each cell as a bit set.
+    neighbours: [u16; CELLS],
+    /// The 24 orthogonal edges.
+    edges: [(u8, u8); 24],
+    /// The rows then the columns, cells in line order.
+    lines: [[u8; SIDE]; 2 * SIDE],
+}
+
+fn tables() -> &'static Tables {
+    static TABLES: OnceLock<Tables> = OnceLock::new();
+    TABLES.get_or_init(|| {
+        let mut edge = [[0i8; CARD_COUNT]; CARD_COUNT];
+        let mut drawers = [0u64; CARD_COUNT];
+        for d in 0..CARD_COUNT as Card {
+            let mut grid = [NO_CARD; CELLS];
+            grid[0] = d;
+            for c in 0..CARD_COUNT as Card {
+                if c != d {
+                    let p = score_placement(&grid, SIDE, false, c, 1);
+                    edge[c as usize][d as usize] = p.points() as i8;
+                    if p.draws > 0 {
+                        drawers[d as usize] |= 1 << c;
+                    }
+                }
+            }
+        }
+        let mut partners = [[0; CARD_COUNT - 1]; CARD_COUNT];
+        for c in 0..CARD_COUNT {
+            let mut others: Vec<Card> = (0..CARD_COUNT as Card)
+                .filter(|&d| d as usize != c)
+                .collect();
+            others.sort_by_key(|&d| (-(edge[c][d as usize] as i32), d));
+            partners[c].copy_from_slice(&others);
+        }
+        let mut neighbours = [0u16; CELLS];
+        let mut edges = [(0, 0); 24];
+        let mut e = 0;
+        for x in 0..CELLS {
+            let (r, c) = (x / SIDE, x % SIDE);
+            if c + 1 < SIDE {
+                edges[e] = (x as u8, (x + 1) as u8);
+                e += 1;
+            }
+            if r + 1 < SIDE {
+                edges[e] = (x as u8, (x + SIDE) as u8);
+                e += 1;
+            }
+        }
+        for &(a, b) in &edges {
+            neighbours[a as usize] |= 1 << b;
+            neighbours[b as usize] |= 1 << a;
+        }
+        let lines = std::array::from_fn(|l| {
+            std::array::from_fn(|i| {
+                if l < SIDE {
+                    (l * SIDE + i) as u8
+                } else {
+                    (i * SIDE + l - SIDE) as u8
+                }
+            })
+        });
+        Tables {
+            edge,
+            drawers,
+            partners,
+            neighbours,
+            edges,
+            lines,
+        }
+    })
+}
+
+/// The cards of each rank (0 = the Excuse), in deck order.
+fn rank_cards() -> &'static [Vec<Card>; 11] {
+    static CARDS: OnceLock<[Vec<Card>; 11]> = OnceLock::new();
+    CARDS.get_or_init(|| {
+        std::array::from_fn(|r| {
+            (0..CARD_COUNT as Card)
+                .filter(|&c| cards::rank(c) as usize == r)
+                .collect()
+        })
+    })
+}
+
+/// The most that straights and sets can still score along one 4-cell line (used for lines
+/// with at most two empty cells), found by trying
+/// every order and every rank of the cards to come (memoised by `key`). `key`: the line's cells in line order, 4
+/// bits each (the rank, 15 = empty), then from bit 16, 3 bits per rank 0..=10, how many cards
+/// of that rank could still come (at most 4). Bonuses depend only on ranks, so the line is
+/// scored with stand-in cards of those ranks on the top row of an otherwise empty grid.
+fn line_bonus(key: u64) -> i32 {
+    thread_local! {
+        static MEMO: std::cell::RefCell<FxHashMap<u64, i32>> = Default::default();
+    }
+    if let Some(v) = MEMO.with(|m| m.borrow().get(&key).copied()) {
+        return v;
+    }
+    let by_rank = rank_cards();
+    let mut used = [0usize; 11];
+    let mut grid = [NO_CARD; CELLS];
+    for (i, cell) in grid.iter_mut().take(SIDE).enumerate() {
+        let r = (key >> (4 * i) & 15) as usize;
+        if r != 15 {
+            *cell = by_rank[r][used[r]];
+            used[r] += 1;
+        }
+    }
+    let mut supply = [0usize; 11];
+    for (r, s) in supply.iter_mut().enumerate() {
+        *s = ((key >> (16 + 3 * r) & 7) as usize).min(by_rank[r].len() - used[r]);
+    }
+    let mut v = 0;
+    for x in 0..SIDE {
+        if grid[x] != NO_CARD {
+            continue;
+        }
+        for r in (0..11).filter(|&r| supply[r] > 0) {
+            let p = score_placement(&grid, SIDE, false, by_rank[r][used[r]], x);
+            let child = (key & !(15 << (4 * x))) | (r as u64) << (4 * x);
+            let child = child & !(7 << (16 + 3 * r)) | ((supply[r] - 1) as u64) << (16 + 3 * r);
+            v = v.max(p.straights + p.sets + line_bonus(child));
+        }
+    }
+    MEMO.with(|m| {
+        let mut m = m.borrow_mut();
+        if m.len() > 1 << 20 {
+            m.clear();
+        }
+        m.insert(key, v);
+    });
+    v
+}
+
+// ---- budget ----
+
+/// Nodes, time and the cancel flag of one search (or of several searches sharing `shared`).
+struct Budget<'a> {
+    nodes: u64,
+    start: Instant,
+    limits: &'a Limits,
+    cancel: &'a AtomicBool,
+    /// Nodes of every search of one call (best_move runs one search per sample and thread).
+    shared: Option<&'a AtomicU64>,
+    what: &'static str,
+}
+
+const FLUSH: u64 = 1024;
+
+impl<'a> Budget<'a> {
+    fn new(what: &'static str, limits: &'a Limits, cancel: &'a AtomicBool, start: Instant) -> Self {
+        Budget {
+            nodes: 0,
+            start,
+            limits,
+            cancel,
+            shared: None,
+            what,
+        }
+    }
+
+    #[inline]
+    fn tick(&mut self) -> Result<()> {
+        self.nodes += 1;
+        if self.shared.is_none() && self.limits.max_nodes.is_some_and(|m| self.nodes > m) {
+            return Err(self.limit("node limit reached"));
+        }
+        if self.nodes % FLUSH == 0 {
+            self.check()?;
+        }
+        Ok(())
+    }
+
+    fn total(&self) -> u64 {
+        match self.shared {
+            Some(s) => s.load(Ordering::Relaxed) + self.nodes % FLUSH,
+            None => self.nodes,
+        }
+    }
+
+    fn check(&self) -> Result<()> {
+        if let Some(s) = self.shared {
+            let total = s.fetch_add(FLUSH, Ordering::Relaxed) + FLUSH;
+            if self.limits.max_nodes.is_some_and(|m| total > m) {
+                return Err(self.limit("node limit reached"));
+            }
+        }
+        if self.cancel.load(Ordering::Relaxed) {
+            return Err(Error::Interrupted);
+        }
+        if self
+            .limits
+            .timeout
+            .is_some_and(|t| self.start.elapsed() >= t)
+        {
+            return Err(self.limit("time limit reached"));
+        }
+        Ok(())
+    }
+
+    fn limit(&self, reason: &str) -> Error {
+        Error::SearchLimit {
+            reason: format!("quincunx {}: {reason}", self.what),
+            nodes: self.total(),
+            seconds: self.start.elapsed().as_secs_f64(),
+        }
+    }
+
+    fn seconds(&self) -> f64 {
+        self.start.elapsed().as_secs_f64()
+    }
+}
+
+/// Table entries that fit in `memory_mb` (an entry with the hash table's overhead).
+fn table_cap(memory_mb: usize, entry_bytes: usize) -> usize {
+    (memory_mb.max(1) << 20) / entry_bytes
+}
+
+// ---- open deck: branch and bound ----
+
+/// The best line with the draw order known.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OpenSolution {
+    /// The line runs out of cards before the grid is full (only when no line fills it).
+    pub lost: bool,
+    /// The final score of the line: points so far plus the line's points, less the hand
+    /// penalty left at the end.
+    pub score: i32,
+    /// The placements of the line (draws follow from the order).
+    pub line: Vec<Action>,
+    pub nodes: u64,
+    pub seconds: f64,
+}
+
+/// A node of the open search: the grid, the hand and how many cards were drawn.
+#[derive(Clone, Copy)]
+struct Node {
+    grid: [Card; CELLS],
+    hand: u64,
+    drawn: usize,
+    empty: u16,
+    /// The grid, 6 bits a cell (63 = empty), and `drawn` above bit 96.
+    key: u128,
+}
+
+impl Node {
+    fn new(grid: [Card; CELLS], hand: u64) -> Self {
+        let key = grid
+            .iter()
+            .enumerate()
+            .fold(0u128, |k, (i, &c)| k | ((c & 63) as u128) << (6 * i));
+        Node {
+            grid,
+            hand,
+            drawn: 0,
+            empty: empty_cells(&grid),
+            key,
+        }
+    }
+}
+
+#[derive(Clone, Copy)]
+struct Move {
+    order: i32,
+    points: i32,
+    card: Card,
+    cell: u8,
+    draws: u8,
+}
+
+#[derive(Clone, Copy)]
+struct Entry {
+    /// The best future value (exact) or an upper bound of it.
+    value: i32,
+    exact: bool,
+    best: u16,
+}
+
+struct Open<'a> {
+    /// The pile, top first.
+    order: &'a [Card],
+    table: FxHashMap<u128, Entry>,
+    cap: usize,
+    budget: Budget<'a>,
+    /// Points of the moves from the root of the current search to the node being searched.
+    path: i32,
+    /// The best value from the root of a line met so far (a real line, so a lower bound).
+    incumbent: i32,
+    /// Node count past which [`Open::value_within`] gives up and answers `incumbent`.
+    effort: Option<u64>,
+}
+
+impl<'a> Open<'a> {
+    fn new(order: &'a [Card], budget: Budget<'a>) -> Self {
+        let cap = table_cap(budget.limits.memory_mb, 48);
+        Open {
+            order,
+            table: FxHashMap::default(),
+            cap,
+            budget,
+            path: 0,
+            incumbent: NEG_INF,
+            effort: None,
+        }
+    }
+
+    /// The node after `m`, drawing from the order.
+    fn child(&self, n: &Node, m: &Move) -> Node {
+        let mut c = *n;
+        c.grid[m.cell as usize] = m.card;
+        c.hand &= !(1 << m.card);
+        c.empty &= !(1 << m.cell);
+        c.key ^= ((63 ^ m.card) as u128) << (6 * m.cell as usize);
+        let draws = (m.draws as usize).min(self.order.len() - n.drawn);
+        for &d in &self.order[n.drawn..n.drawn + draws] {
+            c.hand |= 1 << d;
+        }
+        c.drawn += draws;
+        c.key += (draws as u128) << 96;
+        c
+    }
+
+    /// The moves of `n`, best guess first: points, and while the hand is short of the empty
+    /// cells, draws (worth a card each); ties by action number.
+    fn moves(&self, n: &Node) -> SmallVec<[Move; 128]> {
+        let need = n.empty.count_ones() as i32 - n.hand.count_ones() as i32;
+        let mut moves = SmallVec::new();
+        for card in cards::cards(n.hand) {
+            for cell in bits(n.empty as u64) {
+                let p = score_placement(&n.grid, SIDE, false, card, cell);
+                let useful = (p.draws as i32).min(need.max(0));
+                moves.push(Move {
+                    order: p.points() + 12 * useful,
+                    points: p.points(),
+                    card,
+                    cell: cell as u8,
+                    draws: p.draws as u8,
+                });
+            }
+        }
+        moves.sort_by_key(|m: &Move| (-m.order, placement(m.card, m.cell as usize)));
+        moves
+    }
+
+    /// An upper bound of the future value of `n` (see the module doc).
+    fn bound(&self, n: &Node) -> i32 {
+        let t = tables();
+        let grid = &n.grid;
+        let filled = !n.empty;
+        // Each edge with an empty end draws at most once.
+        let open_edges = t
+            .edges
+            .iter()
+            .filter(|&&(a, b)| n.empty & (1 << a | 1 << b) != 0)
+            .count();
+        let left = self.order.len() - n.drawn;
+        let reach = left.min(open_edges);
+        let mut avail = n.hand;
+        for &c in &self.order[n.drawn..n.drawn + reach] {
+            avail |= 1 << c;
+        }
+        let mut placed = 0u64;
+        for x in bits(filled as u64) {
+            placed |= 1 << grid[x];
+        }
+
+        // Can the grid still be filled: enough edges left that could draw?
+        let need = n.empty.count_ones() as i32 - n.hand.count_ones() as i32;
+        let can_win = need <= 0 || {
+            let mut drawing = 0;
+            for &(a, b) in &t.edges {
+                let (ea, eb) = (n.empty & 1 << a != 0, n.empty & 1 << b != 0);
+                drawing += match (ea, eb) {
+                    (true, true) => 1,
+                    (true, false) => i32::from(avail & t.drawers[grid[b as usize] as usize] != 0),
+                    (false, true) => i32::from(avail & t.drawers[grid[a as usize] as usize] != 0),
+                    _ => 0,
+                };
+            }
+            need <= drawing.min(left as i32)
+        };
+
+        // Best partner of each available card for an edge between two empty cells.
+        let mut partner = [0i32; CARD_COUNT];
+        for c in cards::cards(avail) {
+            partner[c as usize] = t.partners[c as usize]
+                .iter()
+                .find(|&&d| avail & 1 << d != 0)
+                .map_or(0, |&d| (t.edge[c as usize][d as usize] as i32).max(0));
+        }
+        let mut cells = 0;
+        for x in bits(n.empty as u64) {
+            let nb = t.neighbours[x];
+            // Edges between empty cells count at their higher-numbered end.
+            let shared = (nb & n.empty & ((1u16 << x) - 1)).count_ones() as i32;
+            let mut around: SmallVec<[usize; 4]> = SmallVec::new();
+            for m in bits((nb & filled) as u64) {
+                around.push(grid[m] as usize);
+            }
+            let mut best = NEG_INF;
+            for c in cards::cards(avail) {
+                let row = &t.edge[c as usize];
+                let s = shared * partner[c as usize]
+                    + around.iter().map(|&d| row[d] as i32).sum::<i32>();
+                best = best.max(s);
+            }
+            cells += if can_win { best } else { best.max(0) };
+        }
+
+        // Straights and sets still possible, line by line.
+        let mut count = [0u8; 11];
+        for c in cards::cards(avail) {
+            count[cards::rank(c) as usize] += 1;
+        }
+        let mut bonuses = 0;
+        for line in &t.lines {
+            let mut key = 0;
+            let mut holes = 0;
+            for (i, &x) in line.iter().enumerate() {
+                let c = grid[x as usize];
+                holes += u8::from(c == NO_CARD);
+                let r = if c == NO_CARD {
+                    15
+                } else {
+                    cards::rank(c) as u64
+                };
+                key |= r << (4 * i);
+            }
+            if holes == 0 {
+                continue;
+            }
+            if holes >= 3 {
+                // Two more runs at most (the third and fourth card of the line); a set of
+                // three needs three cards of a rank, a straight three ranks in a row. Solving
+                // these lines exactly costs more than the bound saves.
+                let mut here = count;
+                for &x in line {
+                    if grid[x as usize] != NO_CARD {
+                        here[cards::rank(grid[x as usize]) as usize] += 1;
+                    }
+                }
+                let set = (1..=10).any(|r| here[r] >= 3);
+                let straight = (1..=8).any(|r| here[r] > 0 && here[r + 1] > 0 && here[r + 2] > 0);
+                bonuses += 2 * if set { 30 } else if straight { 20 } else { 0 };
+                continue;
+            }
+            // No line takes more cards of one rank than it has holes.
+            for (r, &n) in count.iter().enumerate() {
+                key |= (n.min(holes) as u64) << (16 + 3 * r);
+            }
+            bonuses += line_bonus(key);
+        }
+
+        // Power plays: a suit whose Ace and Crown can both be in the grid, not both there yet.
+        let mut power = 0;
+        let reachable = placed | avail;
+        for s in 0..6u8 {
+            let (ace, crown) = (s, 30 + s);
+            let both = 1u64 << ace | 1u64 << crown;
+            if reachable & both == both && placed & both != both {
+                power += cards::cards(reachable)
+                    .filter(|&c| is_numeral(c) && cards::SUITS[c as usize] & 1 << s != 0)
+                    .map(|c| cards::rank(c) as i32)
+                    .sum::<i32>();
+            }
+        }
+
+        if !can_win {
+            return cells + bonuses + power;
+        }
+        // Cards of the hand beyond the empty cells stay in it: at least the cheapest of them.
+        let extra = (n.hand.count_ones() as i32 - n.empty.count_ones() as i32).max(0) as usize;
+        let mut costs: SmallVec<[i32; 32]> = cards::cards(n.hand).map(penalty).collect();
+        costs.sort_unstable();
+        let kept: i32 = costs[..extra].iter().sum();
+        WIN + cells + bonuses + power - kept
+    }
+
+    /// The best future value of `n` if it is above `alpha`; otherwise an upper bound of it that
+    /// is at most `alpha` (fail-soft).
+    fn search(&mut self, n: &Node, alpha: i32) -> Result<i32> {
+        if n.empty == 0 || n.hand == 0 {
+            let v = if n.empty == 0 {
+                WIN - hand_penalty(n.hand)
+            } else {
+                0
+            };
+            self.incumbent = self.incumbent.max(self.path + v);
+            return Ok(v);
+        }
+        self.budget.tick()?;
+        if self.effort.is_some_and(|e| self.budget.nodes > e) {
+            return Err(Error::Interrupted);
+        }
+        let mut first = None;
+        if let Some(e) = self.table.get(&n.key) {
+            if e.exact || e.value <= alpha {
+                return Ok(e.value);
+            }
+            first = Some(e.best);
+        }
+        let bound = self.bound(n);
+        if bound <= alpha {
+            self.store(n.key, bound, false, 0);
+            return Ok(bound);
+        }
+        let mut moves = self.moves(n);
+        if let Some(b) = first {
+            if let Some(i) = moves
+                .iter()
+                .position(|m| placement(m.card, m.cell as usize) == b as Action)
+            {
+                moves[..=i].rotate_right(1);
+            }
+        }
+        let mut best = NEG_INF;
+        let mut best_move = 0;
+        for m in &moves {
+            let floor = alpha.max(best);
+            self.path += m.points;
+            let v = self.search(&self.child(n, m), floor - m.points);
+            self.path -= m.points;
+            let v = m.points + v?;
+            if v > best {
+                best = v;
+                best_move = placement(m.card, m.cell as usize) as u16;
+                if best >= bound {
+                    break;
+                }
+            }
+        }
+        self.store(n.key, best, best > alpha, best_move);
+        if best > alpha {
+            self.incumbent = self.incumbent.max(self.path + best);
+        }
+        Ok(best)
+    }
+
+    fn store(&mut self, key: u128, value: i32, exact: bool, best: u16) {
+        if let Some(e) = self.table.get_mut(&key) {
+            if exact || !e.exact && value < e.value {
+                *e = Entry {
+                    value,
+                    exact,
+                    best: if best != 0 || exact { best } else { e.best },
+                };
+            }
+        } else if self.table.len() < self.cap {
+            self.table.insert(key, Entry { value, exact, best });
+        }
+    }
+
+    /// The exact future value of `n`.
+    fn value(&mut self, n: &Node) -> Result<i32> {
+        self.search(n, NEG_INF)
+    }
+
+    /// The value of `n` if a search of at most `effort` more nodes finds it; otherwise the
+    /// best value of a line it met. Deterministic: the cut is by nodes, not time.
+    fn value_within(&mut self, n: &Node, effort: Option<u64>) -> Result<i32> {
+        self.effort = effort.map(|e| self.budget.nodes + e);
+        self.incumbent = NEG_INF;
+        self.path = 0;
+        let v = match self.search(n, NEG_INF) {
+            Err(Error::Interrupted) if self.effort.is_some_and(|e| self.budget.nodes > e) => {
+                self.budget.check()?;
+                Ok(self.incumbent)
+            }
+            v => v,
+        };
+        self.effort = None;
+        v
+    }
+
+    /// A line that reaches the value `target` from `n`.
+    fn line(&mut self, n: &Node, target: i32) -> Result<Vec<Action>> {
+        let mut line = Vec::new();
+        let mut n = *n;
+        let mut target = target;
+        while n.empty != 0 && n.hand != 0 {
+            let moves = self.moves(&n);
+            let mut next = None;
+            for m in &moves {
+                let c = self.child(&n, m);
+                if m.points + self.search(&c, target - m.points - 1)? == target {
+                    next = Some((c, m.points, placement(m.card, m.cell as usize)));
+                    break;
+                }
+            }
+            let Some((c, points, action)) = next else {
+                unreachable!("a position's value is reached by one of its moves")
+            };
+            line.push(action);
+            target -= points;
+            n = c;
+        }
+        Ok(line)
+    }
+}
+
+/// Checks that `order` lists the pile of `pos` exactly once each.
+fn check_order(pos: &Solitaire, order: &[Card]) -> Result<()> {
+    let mut seen = 0u64;
+    for &c in order {
+        if c as usize >= CARD_COUNT || pos.pile & 1 << c == 0 || seen & 1 << c != 0 {
+            let what = if (c as usize) < CARD_COUNT {
+                cards::code(c)
+            } else {
+                "?"
+            };
+            return Err(Error::InvalidNotation(format!(
+                "quincunx: the pile order must list each unseen card once; {what} is not one or is repeated"
+            )));
+        }
+        seen |= 1 << c;
+    }
+    if seen != pos.pile {
+        let missing: Vec<&str> = cards::cards(pos.pile & !seen).map(cards::code).collect();
+        return Err(Error::InvalidNotation(format!(
+            "quincunx: the pile order misses {}",
+            missing.join(",")
+        )));
+    }
+    Ok(())
+}
+
+/// Splits a value into (lost, final score) given the points so far.
+fn outcome(points: i32, value: i32) -> (bool, i32) {
+    if value >= WIN / 2 {
+        (false, points + value - WIN)
+    } else {
+        (true, points + value)
+    }
+}
+
+/// The best line of `pos` when the pile comes in `order` (top first): a full grid if any line
+/// fills it, then the highest final score.
+pub fn solve_open(
+    pos: &Solitaire,
+    order: &[Card],
+    limits: &Limits,
+    cancel: &AtomicBool,
+) -> Result<OpenSolution> {
+    check_order(pos, order)?;
+    let mut open = Open::new(
+        order,
+        Budget::new("solve_open", limits, cancel, Instant::now()),
+    );
+    let root = Node::new(pos.grid, pos.hand);
+    let value = open.value(&root)?;
+    let line = open.line(&root, value)?;
+    let (lost, score) = outcome(pos.points, value);
+    Ok(OpenSolution {
+        lost,
+        score,
+        line,
+        nodes: open.budget.nodes,
+        seconds: open.budget.seconds(),
+    })
+}
+
+// ---- unknown order: expectimax ----
+
+/// The exact value of a position with the draw order unknown. Objective (in this order): the
+/// highest probability of filling the grid, then the highest expected final score (a lost game
+/// counts with its turn points, as the rules score it). Win probabilities within `1e-9` of each
+/// other count as equal.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Expected {
+    /// Probability of filling the grid with this play.
+    pub p_win: f64,
+    /// Expected final score (points so far included).
+    pub score: f64,
+    /// The action to take (`None` when the game is over).
+    pub best_action: Option<Action>,
+    /// Every legal action with its (win probability, expected final score).
+    pub actions: Vec<(Action, f64, f64)>,
+    pub nodes: u64,
+    pub seconds: f64,
+}
+
+const EPS: f64 = 1e-9;
+
+/// (win probability, expected future value) compared as the objective says.
+fn better(a: (f64, f64), b: (f64, f64)) -> bool {
+    a.0 > b.0 + EPS || (a.0 >= b.0 - EPS && a.1 > b.1)
+}
+
+struct Expect<'a> {
+    table: FxHashMap<(u128, u64), (f64, f64)>,
+    cap: usize,
+    budget: Budget<'a>,
+}
+
+impl Expect<'_> {
+    /// The value of the decision node `pos` (points so far ignored): (win probability,
+    /// expected future points less the final penalty).
+    fn decision(&mut self, pos: &Solitaire) -> Result<(f64, f64)> {
+        if pos.empty() == 0 {
+            return Ok((1.0, -hand_penalty(pos.hand) as f64));
+        }
+        if pos.hand == 0 {
+            return Ok((0.0, 0.0));
+        }
+        self.budget.tick()?;
+        let key = (Node::new(pos.grid, 0).key, pos.hand);
+        if let Some(&v) = self.table.get(&key) {
+            return Ok(v);
+        }
+        let mut best = (-1.0, f64::NEG_INFINITY);
+        for a in pos.actions() {
+            let v = self.after(pos, a)?;
+            if better(v, best) {
+                best = v;
+            }
+        }
+        if self.table.len() < self.cap {
+            self.table.insert(key, best);
+        }
+        Ok(best)
+    }
+
+    /// The value of taking `action` at `pos`, points of the placement included.
+    fn after(&mut self, pos: &Solitaire, action: Action) -> Result<(f64, f64)> {
+        let (card, cell) = Solitaire::split(action);
+        let mut next = *pos;
+        let (points, draws) = next.place(card, cell);
+        let (p, e) = self.chance(&next, draws)?;
+        Ok((p, e + points as f64))
+    }
+
+    /// The value after drawing `pending` cards, one at a time, each uniform over the pile.
+    fn chance(&mut self, pos: &Solitaire, pending: u32) -> Result<(f64, f64)> {
+        if pending == 0 || pos.pile == 0 {
+            let mut settled = *pos;
+            settled.points = 0;
+            return self.decision(&settled);
+        }
+        let n = pos.pile.count_ones() as f64;
+        let (mut p, mut e) = (0.0, 0.0);
+        for c in cards::cards(pos.pile) {
+            let mut next = *pos;
+            next.draw(c);
+            let (pc, ec) = self.chance(&next, pending - 1)?;
+            p += pc;
+            e += ec;
+        }
+        Ok((p / n, e / n))
+    }
+}
+
+/// Expectimax over every draw from `pos` (see [`Expected`] for the objective).
+pub fn solve_expected(pos: &Solitaire, limits: &Limits, cancel: &AtomicBool) -> Result<Expected> {
+    let budget = Budget::new("solve_expected", limits, cancel, Instant::now());
+    let mut ex = Expect {
+        table: FxHashMap::default(),
+        cap: table_cap(limits.memory_mb, 64),
+        budget,
+    };
+    let mut actions = Vec::new();
+    let mut best: Option<(Action, (f64, f64))> = None;
+    let (p, e) = if pos.is_over() {
+        ex.decision(&Solitaire { points: 0, ..*pos })?
+    } else {
+        for a in pos.actions() {
+            let v = ex.after(pos, a)?;
+            actions.push((a, v.0, pos.points as f64 + v.1));
+            if best.is_none_or(|(_, b)| better(v, b)) {
+                best = Some((a, v));
+            }
+        }
+        best.map(|b| b.1).unwrap_or((0.0, 0.0))
+    };
+    Ok(Expected {
+        p_win: p,
+        score: pos.points as f64 + e,
+        best_action: best.map(|b| b.0),
+        actions,
+        nodes: ex.budget.nodes,
+        seconds: ex.budget.seconds(),
+    })
+}
+
+// ---- policies ----
+
+/// The greedy baseline: the placement with the most immediate points; ties go to the one that
+/// draws more cards, then to the lowest action number. `None` when the game is over.
+pub fn greedy_move(pos: &Solitaire) -> Option<Action> {
+    let mut best: Option<((i32, u32), Action)> = None;
+    for a in pos.actions() {
+        let (card, cell) = Solitaire::split(a);
+        let p = score_placement(&pos.grid, SIDE, false, card, cell);
+        let key = (p.points(), p.draws);
+        if best.is_none_or(|(b, _)| key > b) {
+            best = Some((key, a));
+        }
+    }
+    best.map(|b| b.1)
+}
+
+/// What [`best_move`] found.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Advice {
+    /// The chosen placement (`None` when the game is over).
+    pub action: Option<Action>,
+    /// Every candidate with the share of samples in which it fills the grid and its mean final
+    /// score over the samples (each sample played perfectly with that order known).
+    pub candidates: Vec<(Action, f64, f64)>,
+    pub nodes: u64,
+    pub seconds: f64,
+}
+
+/// The sample `i` of the draw order of `pile` for `seed`: the same on every thread.
+fn sample_order(pile: u64, seed: u64, i: u64) -> Vec<Card> {
+    let mut order: Vec<Card> = cards::cards(pile).collect();
+    order.shuffle(&mut row_rng(seed, i));
+    order
+}
+
+/// A policy for any position with the draw order unknown: draws `samples` orders of the pile
+/// (from `seed`; the same orders on any thread count), solves every candidate action open under
+/// each, and picks the action that fills the grid in the most samples, then has the highest
+/// mean final score, then the lowest action number. `candidates` keeps only that many actions,
+/// the best by immediate points (draws count while the hand is short), and `effort` caps each
+/// open solve at that many nodes (it then counts the best line it found, a lower bound), to
+/// bound the work; with both `None` every sample is solved exactly.
+#[allow(clippy::too_many_arguments)]
+pub fn best_move(
+    pos: &Solitaire,
+    samples: usize,
+    seed: u64,
+    candidates: Option<usize>,
+    effort: Option<u64>,
+    threads: Option<usize>,
+    limits: &Limits,
+    cancel: &AtomicBool,
+) -> Result<Advice> {
+    let start = Instant::now();
+    if pos.is_over() {
+        return Ok(Advice {
+            action: None,
+            candidates: Vec::new(),
+            nodes: 0,
+            seconds: 0.0,
+        });
+    }
+    let shared = AtomicU64::new(0);
+    let root = Node::new(pos.grid, pos.hand);
+    let moves: Vec<Move> = {
+        let dummy = Open::new(&[], Budget::new("best_move", limits, cancel, start));
+        let mut m = dummy.moves(&root).into_vec();
+        m.truncate(candidates.unwrap_or(usize::MAX).max(1));
+        m
+    };
+    let per_sample = |i: usize| -> Result<Vec<i32>> {
+        let order = sample_order(pos.pile, seed, i as u64);
+        let mut budget = Budget::new("best_move", limits, cancel, start);
+        budget.shared = Some(&shared);
+        let mut open = Open::new(&order, budget);
+        let mut values = Vec::with_capacity(moves.len());
+        for m in &moves {
+            let child = open.child(&root, m);
+            values.push(m.points + open.value_within(&child, effort)?);
+        }
+        Ok(values)
+    };
+    let run = || -> Result<Vec<Vec<i32>>> {
+        (0..samples.max(1))
+            .into_par_iter()
+            .map(per_sample)
+            .collect()
+    };
+    let values = in_pool(threads, run)??;
+    let n = values.len() as f64;
+    let mut scored = Vec::with_capacity(moves.len());
+    for (j, m) in moves.iter().enumerate() {
+        let (mut wins, mut total) = (0.0, 0.0);
+        for v in &values {
+            let (lost, score) = outcome(pos.points, v[j]);
+            wins += f64::from(u8::from(!lost));
+            total += score as f64;
+        }
+        scored.push((placement(m.card, m.cell as usize), wins / n, total / n));
+    }
+    let action = scored
+        .iter()
+        .max_by(|a, b| {
+            (a.1, a.2)
+                .partial_cmp(&(b.1, b.2))
+                .unwrap()
+                .then(b.0.cmp(&a.0))
+        })
+        .map(|c| c.0);
+    scored.sort_by_key(|c| c.0);
+    Ok(Advice {
+        action,
+        candidates: scored,
+        nodes: shared.load(Ordering::Relaxed),
+        seconds: start.elapsed().as_secs_f64(),
+    })
+}
+
+/// Runs `work` on `threads` threads (`None`: rayon's global pool).
+fn in_pool<T: Send>(threads: Option<usize>, work: impl FnOnce() -> T + Send) -> Result<T> {
+    match threads {
+        None => Ok(work()),
+        Some(t) => Ok(rayon::ThreadPoolBuilder::new()
+            .num_threads(t.max(1))
+            .build()
+            .map_err(|e| Error::InvalidOption(format!("cannot start {t} threads: {e}")))?
+            .install(work)),
+    }
+}
+
+// ---- batches over fresh deals ----
+
+/// Deal `row` of the sequence seeded by `seed`: the deck shuffled by `row_rng(seed, row)`, its
+/// first four cards on the corners (a1, d1, a4, d4), the next eight the hand, the rest the
+/// pile in draw order (top first).
+pub fn deal(seed: u64, row: u64, excuse: bool) -> (Solitaire, Vec<Card>) {
+    let mut deck: Vec<Card> = cards::cards(cards::deck(excuse)).collect();
+    deck.shuffle(&mut row_rng(seed, row));
+    let mut grid = [NO_CARD; CELLS];
+    for (&cell, &c) in CORNERS.iter().zip(&deck) {
+        grid[cell] = c;
+    }
+    let hand = deck[4..4 + HAND].iter().fold(0u64, |h, &c| h | 1 << c);
+    let order = deck[4 + HAND..].to_vec();
+    let pile = order.iter().fold(0u64, |p, &c| p | 1 << c);
+    (
+        Solitaire {
+            grid,
+            hand,
+            pile,
+            points: 0,
+        },
+        order,
+    )
+}
+
+/// Plays `pos` greedily, drawing from `order`, until at most `empty` cells are empty or the
+/// game is over; returns the rest of the order.
+pub fn advance_greedily(pos: &mut Solitaire, order: &[Card], empty: u32) -> Vec<Card> {
+    let mut next = order.iter();
+    while pos.empty().count_ones() > empty && !pos.is_over() {
+        let Some(a) = greedy_move(pos) else { break };
+        let (card, cell) = Solitaire::split(a);
+        let (_, draws) = pos.place(card, cell);
+        for _ in 0..draws {
+            if let Some(&c) = next.next() {
+                pos.draw(c);
+            }
+        }
+    }
+    next.copied().collect()
+}
+
+/// One row of a batch: the outcome of one deal.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Row {
+    /// False when the deal hit its per-deal limit (`lost` and `score` then mean nothing).
+    pub solved: bool,
+    pub lost: bool,
+    pub score: i32,
+    pub nodes: u64,
+    pub seconds: f64,
+}
+
+/// Runs `one` on deals `first..first + n` of `seed`, on `threads` threads; rows in deal order.
+fn batch(
+    first: u64,
+    n: usize,
+    threads: Option<usize>,
+    cancel: &AtomicBool,
+    one: impl Fn(u64) -> Result<Row> + Sync,
+) -> Result<Vec<Row>> {
+    let rows = in_pool(threads, || {
+        (0..n as u64)
+            .into_par_iter()
+            .map(|i| one(first + i))
+            .collect::<Result<Vec<Row>>>()
+    })??;
+    if cancel.load(Ordering::Relaxed) {
+        return Err(Error::Interrupted);
+    }
+    Ok(rows)
+}
+
+/// Solves deals `first..first + n` of `seed` open (each within `limits`; a deal that hits
+/// them is a row with `solved = false`), from the deal itself (`empty` = 12) or after greedy
+/// play down to `empty` empty cells.
+#[allow(clippy::too_many_arguments)]
+pub fn solve_open_batch(
+    seed: u64,
+    first: u64,
+    n: usize,
+    excuse: bool,
+    empty: u32,
+    threads: Option<usize>,
+    limits: &Limits,
+    cancel: &AtomicBool,
+) -> Result<Vec<Row>> {
+    batch(first, n, threads, cancel, |row| {
+        let (mut pos, order) = deal(seed, row, excuse);
+        let order = advance_greedily(&mut pos, &order, empty);
+        let start = Instant::now();
+        match solve_open(&pos, &order, limits, cancel) {
+            Ok(s) => Ok(Row {
+                solved: true,
+                lost: s.lost,
+                score: s.score,
+                nodes: s.nodes,
+                seconds: s.seconds,
+            }),
+            Err(Error::SearchLimit { nodes, .. }) => Ok(Row {
+                solved: false,
+                lost: true,
+                score: 0,
+                nodes,
+                seconds: start.elapsed().as_secs_f64(),
+            }),
+            Err(e) => Err(e),
+        }
+    })
+}
+
+/// A policy for [`play_batch`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Policy {
+    Greedy,
+    /// [`best_move`] with these settings (seeded per deal and turn).
+    BestMove {
+        samples: usize,
+        candidates: Option<usize>,
+        effort: Option<u64>,
+    },
+}
+
+/// Plays deals `first..first + n` of `seed` to the end with `policy` (which never sees the
+/// draw order); rows hold the final outcome.
+pub fn play_batch(
+    policy: Policy,
+    seed: u64,
+    first: u64,
+    n: usize,
+    excuse: bool,
+    threads: Option<usize>,
+    cancel: &AtomicBool,
+) -> Result<Vec<Row>> {
+    let limits = Limits::default();
+    batch(first, n, threads, cancel, |row| {
+        let (mut pos, order) = deal(seed, row, excuse);
+        let start = Instant::now();
+        let mut nodes = 0;
+        let mut next = order.iter();
+        for turn in 0u64.. {
+            let action = match policy {
+                Policy::Greedy => greedy_move(&pos),
+                Policy::BestMove {
+                    samples,
+                    candidates,
+                    effort,
+                } => {
+                    // Each deal and turn samples with its own seed; the batch's pool runs them.
+                    let mut rng = row_rng(seed ^ 0x5eed_5eed, row << 5 | turn);
+                    let sample_seed = rand::Rng::random::<u64>(&mut rng);
+                    let advice = best_move(
+                        &pos,
+                        samples,
+                        sample_seed,
+                        candidates,
+                        effort,
+                        None,
+                        &limits,
+                        cancel,
+                    )?;
+                    nodes += advice.nodes;
+                    advice.action
+                }
+            };
+            let Some(a) = action else { break };
+            let (card, cell) = Solitaire::split(a);
+            let (_, draws) = pos.place(card, cell);
+            for _ in 0..draws {
+                if let Some(&c) = next.next() {
+                    pos.draw(c);
+                }
+            }
+        }
+        Ok(Row {
+            solved: true,
+            lost: pos.lost(),
+            score: pos.final_score(),
+            nodes,
+            seconds: start.elapsed().as_secs_f64(),
+        })
+    })
+}
+
+/// Replays `line` from `pos` with the pile in `order`: the final position. Checks legality.
+pub fn replay(pos: &Solitaire, order: &[Card], line: &[Action]) -> Result<Solitaire> {
+    let mut pos = *pos;
+    let mut next = order.iter();
+    for &a in line {
+        let (card, cell) = pos.check_action(a)?;
+        let (_, draws) = pos.place(card, cell);
+        for _ in 0..draws {
+            if let Some(&c) = next.next() {
+                pos.draw(c);
+            }
+        }
+    }
+    Ok(pos)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn no_limits() -> Limits {
+        Limits::default()
+    }
+
+    /// Plain exhaustive search: the best (won, score) over every line.
+    fn brute(pos: &Solitaire, order: &[Card]) -> (bool, i32) {
+        if pos.is_over() {
+            return (
+                !pos.lost(),
+                if pos.lost() {
+                    pos.points
+                } else {
+                    pos.final_score()
+                },
+            );
+        }
+        let mut best = (false, i32::MIN);
+        for a in pos.actions() {
+            let mut next = *pos;
+            let (card, cell) = Solitaire::split(a);
+            let (_, draws) = next.place(card, cell);
+            let take = (draws as usize).min(order.len());
+            for &c in &order[..take] {
+                next.draw(c);
+            }
+            best = best.max(brute(&next, &order[take..]));
+        }
+        best
+    }
+
+    /// Deal `row` played greedily until `empty` cells remain (the order's rest returned).
+    fn late(row: u64, empty: u32) -> (Solitaire, Vec<Card>) {
+        let (mut pos, order) = deal(7, row, row % 3 == 0);
+        let order = advance_greedily(&mut pos, &order, empty);
+        (pos, order)
+    }
+
+    #[test]
+    fn open_solve_matches_exhaustive_search_on_late_positions() {
+        let cancel = AtomicBool::new(false);
+        for row in 0..60 {
+            let (pos, order) = late(row, 4 + (row % 2) as u32);
+            let s = solve_open(&pos, &order, &no_limits(), &cancel).unwrap();
+            let (won, score) = brute(&pos, &order);
+            assert_eq!((!s.lost, s.score), (won, score), "deal {row}");
+            let end = replay(&pos, &order, &s.line).unwrap();
+            assert!(end.is_over());
+            assert_eq!(end.lost(), s.lost);
+            let got = if end.lost() {
+                end.points
+            } else {
+                end.final_score()
+            };
+            assert_eq!(got, s.score, "deal {row}: the line scores what was claimed");
+        }
+    }
+
+    #[test]
+    fn bad_orders_are_rejected() {
+        let cancel = AtomicBool::new(false);
+        let (pos, mut order) = deal(1, 0, false);
+        order.pop();
+        assert!(matches!(
+            solve_open(&pos, &order, &no_limits(), &cancel),
+            Err(Error::InvalidNotation(_))
+        ));
+        order.push(order[0]);
+        assert!(matches!(
+            solve_open(&pos, &order, &no_limits(), &cancel),
+            Err(Error::InvalidNotation(_))
+        ));
+    }
+
+    #[test]
+    fn node_limit_stops_a_fresh_deal() {
+        let cancel = AtomicBool::new(false);
+        let (pos, order) = deal(1, 0, false);
+        let limits = Limits {
+            max_nodes: Some(100),
+            ..Limits::default()
+        };
+        assert!(matches!(
+            solve_open(&pos, &order, &limits, &cancel),
+            Err(Error::SearchLimit { .. })
+        ));
+    }
+
+    #[test]
+    fn line_bonus_bounds() {
+        let key = |ranks: [u64; 4], supply: &[(usize, u64)]| {
+            let mut k = ranks
+                .iter()
+                .enumerate()
+                .fold(0, |k, (i, &r)| k | r << (4 * i));
+            for &(r, n) in supply {
+                k |= n << (16 + 3 * r);
+            }
+            k
+        };
+        // An empty line and four Crowns: a set of three, then of four.
+        assert_eq!(line_bonus(key([15; 4], &[(10, 4)])), 60);
+        // Corners 3 and 6, the 4 and 5 to come: one straight of four.
+        assert_eq!(line_bonus(key([3, 15, 15, 6], &[(4, 1), (5, 1)])), 20);
+        assert_eq!(line_bonus(key([3, 15, 15, 9], &[(4, 1), (7, 2)])), 0);
+        // 2 . . 2 with two more 2s: 2 2 2 2 completes a set of four once.
+        assert_eq!(line_bonus(key([2, 15, 15, 2], &[(2, 1), (9, 3)])), 0);
+    }
+}
+
+#[cfg(test)]
+mod timing {
+    use super::*;
+    #[test]
+    #[ignore]
+    fn time_fresh_deals() {
+        let cancel = AtomicBool::new(false);
+        let n: u64 = std::env::var("DEALS")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(10);
+        let empty: u32 = std::env::var("EMPTY")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(12);
+        let limits = Limits {
+            timeout: Some(std::time::Duration::from_secs(20)),
+            ..Limits::default()
+        };
+        for row in 0..n {
+            let (mut pos, order) = deal(3, row, false);
+            let order = advance_greedily(&mut pos, &order, empty);
+            match solve_open(&pos, &order, &limits, &cancel) {
+                Ok(s) => println!(
+                    "deal {row}: lost {} score {} nodes {} {:.3}s",
+                    s.lost, s.score, s.nodes, s.seconds
+                ),
+                Err(e) => println!("deal {row}: {e}"),
+            }
+        }
+    }
+}

@@ -1,0 +1,561 @@
+//! The game flow: deal, turns, draws, passes, round ends, matches, notation and observations.
+//! (The scoring of one placement is tested in `scoring.rs`.)
+
+use super::*;
+use crate::game::row_rng;
+
+fn game(players: i64, excuse: bool, match_play: bool) -> Quincunx {
+    Quincunx::from_options(&Options::from([
+        ("players".to_string(), OptionValue::Int(players)),
+        ("excuse".to_string(), OptionValue::Bool(excuse)),
+        ("match".to_string(), OptionValue::Bool(match_play)),
+    ]))
+    .unwrap()
+}
+
+fn set(codes: &[&str]) -> u64 {
+    codes.iter().fold(0, |s, c| s | 1 << from_code(c).unwrap())
+}
+
+/// The notation of a position: the pile is every card of the deck not written elsewhere.
+fn position(g: &Quincunx, grid: &str, hands: &str, tail: &str) -> QuincunxState {
+    let used = grid
+        .split(['/', ','])
+        .chain(hands.split(['|', ',']))
+        .filter(|c| *c != "." && *c != "-")
+        .fold(0u64, |s, c| s | 1 << from_code(c).unwrap());
+    let mut pile = String::new();
+    write_cards(g.deck() & !used, &mut pile);
+    let text = format!("{grid} {hands} {pile} {tail}");
+    g.from_notation(&text)
+        .unwrap_or_else(|e| panic!("{e} for {text}"))
+}
+
+fn play(g: &Quincunx, s: &QuincunxState, action: &str) -> QuincunxState {
+    let a = g.parse_action(s, action).unwrap();
+    g.play(s, a).unwrap()
+}
+
+/// Deals the lowest card of the pile until the deal is over.
+fn deal_lowest(g: &Quincunx, mut s: QuincunxState) -> QuincunxState {
+    while s.turn == Turn::Deal {
+        s = g
+            .play(&s, g.chance_base() + s.pile.trailing_zeros())
+            .unwrap();
+    }
+    s
+}
+
+fn random_action(g: &Quincunx, s: &QuincunxState, rng: &mut Rng) -> Action {
+    match g.to_move(s) {
+        ToMove::Chance => g.sample_chance(s, rng),
+        _ => {
+            let mut v = Vec::new();
+            g.legal_actions(s, &mut v);
+            v[rng.random_range(0..v.len())]
+        }
+    }
+}
+
+fn all_games() -> Vec<Quincunx> {
+    let mut out = Vec::new();
+    for players in 1..=4 {
+        for excuse in [false, true] {
+            for match_play in [false, true] {
+                if !(players == 1 && match_play) {
+                    out.push(game(players, excuse, match_play));
+                }
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn options_are_checked() {
+    let g = |pairs: &[(&str, OptionValue)]| {
+        Quincunx::from_options(&Options::from_iter(
+            pairs.iter().map(|(k, v)| (k.to_string(), v.clone())),
+        ))
+    };
+    let invalid = |r: Result<Quincunx>, words: &str| match r {
+        Err(Error::InvalidOption(m)) => assert!(m.contains(words), "{m}"),
+        other => panic!("expected InvalidOption, got {other:?}"),
+    };
+    invalid(g(&[("players", OptionValue::Int(5))]), "players");
+    invalid(g(&[("players", OptionValue::Int(0))]), "players");
+    invalid(
+        g(&[
+            ("players", OptionValue::Int(1)),
+            ("match", OptionValue::Bool(true)),
+        ]),
+        "solitaire",
+    );
+    invalid(
+        g(&[("setup", OptionValue::Str("book".into()))]),
+        "not implemented",
+    );
+    invalid(g(&[("setup", OptionValue::Str("wild".into()))]), "wiki");
+    invalid(g(&[("excuse", OptionValue::Int(1))]), "excuse");
+    let default = g(&[]).unwrap();
+    assert_eq!(
+        (default.players, default.excuse, default.match_play),
+        (2, false, false)
+    );
+    assert_eq!(Quincunx::from_options(&default.options()).unwrap(), default);
+}
+
+#[test]
+fn deal_counts_per_player_count() {
+    // (players, start cells, hand size): 2p corners + centre and 10, 3p corners and 7,
+    // 4p corners + centre and 6, solitaire the 4x4 corners and 8.
+    for (players, starts, hand) in [(1, 4, 8), (2, 5, 10), (3, 4, 7), (4, 5, 6)] {
+        let g = game(players, false, false);
+        let mut s = g.new_state();
+        let mut rng = row_rng(1, players as u64);
+        let mut dealt = 0;
+        while g.to_move(&s) == ToMove::Chance {
+            let a = g.sample_chance(&s, &mut rng);
+            s = g.play(&s, a).unwrap();
+            dealt += 1;
+        }
+        assert_eq!(dealt, starts + players as u32 * hand);
+        let on_grid = s.grid.iter().filter(|&&c| c != NO_CARD).count();
+        assert_eq!(on_grid, starts as usize);
+        assert!(g.start_cells().iter().all(|&c| s.grid[c] != NO_CARD));
+        for p in 0..players as usize {
+            assert_eq!(s.hands[p].count_ones(), hand);
+        }
+        assert_eq!(s.pile.count_ones(), 36 - dealt);
+        assert_eq!(s.turn, Turn::Place(0));
+    }
+}
+
+#[test]
+fn deal_fills_start_cells_in_order_then_each_hand_in_full() {
+    let g = game(2, false, false);
+    let s = deal_lowest(&g, g.new_state());
+    // a1 e1 c3 a5 e5 get the first five cards; player 0 (on the dealer's left) the next ten.
+    assert_eq!(
+        g.notation(&s),
+        "AM,.,.,.,AS/.,.,.,.,./.,.,AW,.,./.,.,.,.,./AL,.,.,.,AY \
+         AK,2MK,2SY,2WL,3MW,3SK,3LY,4MS,4WL,4YK|5ML,5SW,5YK,6MW,6SY,6LK,7ML,7SK,7WY,8MS \
+         8WL,8YK,9MS,9WY,9LK,CM,CS,CW,CL,CY,CK 0,0 0 1/1"
+    );
+}
+
+#[test]
+fn deal_and_draw_actions_are_named_by_the_card() {
+    let g = game(2, false, false);
+    let s = g.new_state();
+    let mut v = Vec::new();
+    g.legal_actions(&s, &mut v);
+    assert_eq!(v.len(), 36);
+    assert_eq!(g.action_to_string(&s, v[0]).unwrap(), "deal AM");
+    assert_eq!(
+        g.parse_action(&s, "deal 7WY").unwrap(),
+        g.chance_base() + 23
+    );
+    let mut odds = Vec::new();
+    g.chance_outcomes(&s, &mut odds);
+    assert!(odds.iter().all(|&(_, p)| p == 1.0 / 36.0));
+    // A placement: card * 25 + cell.
+    let s = deal_lowest(&g, s);
+    assert_eq!(g.parse_action(&s, "2MK c1").unwrap(), 6 * 25 + 2);
+    assert_eq!(g.action_to_string(&s, 6 * 25 + 2).unwrap(), "2MK c1");
+    // The Excuse is no card of a game without it.
+    assert!(g.action_to_string(&s, g.chance_base() + 36).is_err());
+    assert!(g.action_to_string(&s, 36 * 25).is_err());
+}
+
+#[test]
+fn placement_scores_and_passes_the_turn() {
+    let g = game(2, false, false);
+    let s = deal_lowest(&g, g.new_state());
+    // 3MW on b1, next to the Ace of Moons on a1: 1 + 3 = 4, Ace matching (Moons): +4.
+    let t = play(&g, &s, "3MW b1");
+    assert_eq!(t.scores[..2], [4, 0]);
+    assert_eq!(t.turn, Turn::Place(1));
+    assert_eq!(t.hands[0].count_ones(), 9);
+    // 8MS on a2 below the Ace of Moons: 9, Ace matching: +9.
+    let u = play(&g, &t, "8MS a2");
+    assert_eq!(u.scores[..2], [4, 9]);
+}
+
+/// A solitaire grid with one empty cell (c4) between two 4s and below a 3, the rest of the
+/// basic deck in hand but `pile`.
+fn last_solitaire_cell(pile: &[&str]) -> (Quincunx, QuincunxState) {
+    let g = game(1, false, false);
+    let grid = "AM,AS,AW,AL/AY,AK,2MK,2SY/2WL,3MW,3SK,3LY/4MS,4WL,.,4YK";
+    let rest = BASIC_DECK_CODES[15..]
+        .iter()
+        .filter(|c| !pile.contains(c))
+        .copied()
+        .collect::<Vec<_>>()
+        .join(",");
+    let mut pile_field = String::new();
+    write_cards(set(pile), &mut pile_field);
+    let text = format!("{grid} {rest} {pile_field} 0 0 1/1");
+    (g.clone(), g.from_notation(&text).unwrap())
+}
+
+const BASIC_DECK_CODES: [&str; 36] = [
+    "AM", "AS", "AW", "AL", "AY", "AK", "2MK", "2SY", "2WL", "3MW", "3SK", "3LY", "4MS", "4WL",
+    "4YK", "5ML", "5SW", "5YK", "6MW", "6SY", "6LK", "7ML", "7SK", "7WY", "8MS", "8WL", "8YK",
+    "9MS", "9WY", "9LK", "CM", "CS", "CW", "CL", "CY", "CK",
+];
+
+#[test]
+fn draw_from_empty_pile_does_nothing() {
+    // 7ML on c4: 7 + 4 = 11 twice (two draws), 7 + 3 = 10. The pile is empty: no draw, the
+    // grid is full, and the round ends with the hand penalty of the twenty cards left:
+    // 5 5 5 6 6 6 7 7 8 8 8 9 9 9 and six Crowns = 158.
+    let (g, s) = last_solitaire_cell(&[]);
+    let t = play(&g, &s, "7ML c4");
+    assert_eq!(t.turn, Turn::End);
+    assert_eq!(t.scores[0], -158);
+    assert!(!g.lost(&t));
+    let mut r = [0.0];
+    g.returns(&t, &mut r);
+    assert_eq!(r, [-158.0]);
+}
+
+#[test]
+fn draws_beyond_the_pile_are_dropped_and_draws_come_before_the_round_end() {
+    // The same placement with one card (the Windfall) in the pile: one of the two draws
+    // happens, even though the grid is full, and the drawn Crown costs 10 at the end.
+    let (g, s) = last_solitaire_cell(&["CK"]);
+    let t = play(&g, &s, "7ML c4");
+    assert_eq!(
+        t.turn,
+        Turn::Draw {
+            player: 0,
+            pending: 1
+        }
+    );
+    assert!(g.notation(&t).ends_with(" 0+1 1/1"));
+    assert_eq!(
+        g.action_to_string(&t, g.chance_base() + 35).unwrap(),
+        "draw CK"
+    );
+    let u = play(&g, &t, "draw CK");
+    assert_eq!(u.turn, Turn::End);
+    assert_eq!(u.scores[0], -158);
+}
+
+#[test]
+fn several_draws_are_chance_nodes_one_after_the_other() {
+    let g = game(2, false, false);
+    // b1 between the Crown of Moons (a1) and the Ace of Suns (c1): CW there draws twice
+    // (20 and 11) and scores a pair of Crowns (+5).
+    let s = position(
+        &g,
+        "CM,.,AS,.,AW/.,.,.,.,./.,.,AL,.,./.,.,.,.,./AY,.,.,.,AK",
+        &format!("2MK,CW|{}", BASIC_DECK_CODES[7..24].join(",")),
+        "0,0 0 1/1",
+    );
+    let t = play(&g, &s, "CW b1");
+    assert_eq!(t.scores[0], 5);
+    assert_eq!(
+        t.turn,
+        Turn::Draw {
+            player: 0,
+            pending: 2
+        }
+    );
+    let mut v = Vec::new();
+    g.legal_actions(&t, &mut v);
+    assert_eq!(v.len(), t.pile.count_ones() as usize);
+    let u = g.play(&t, v[0]).unwrap();
+    assert_eq!(
+        u.turn,
+        Turn::Draw {
+            player: 0,
+            pending: 1
+        }
+    );
+    let w = g.play(&u, v[1]).unwrap();
+    assert_eq!(w.turn, Turn::Place(1));
+    assert_eq!(w.hands[0].count_ones(), 3);
+}
+
+#[test]
+fn pass_on_empty_hand() {
+    let g = game(3, false, false);
+    // Player 0 holds one card, player 1 none, player 2 the twenty others that fill the grid.
+    let s = position(
+        &g,
+        "AM,.,.,.,AS/.,.,.,.,./.,.,.,.,./.,.,.,.,./AW,.,.,.,AL",
+        &format!("2MK|-|{}", BASIC_DECK_CODES[7..27].join(",")),
+        "0,0,0 0 1/1",
+    );
+    let t = play(&g, &s, "2MK c3");
+    assert_eq!(t.turn, Turn::Place(2)); // player 1 holds nothing: passed
+    let u = play(&g, &t, "2SY c1");
+    assert_eq!(u.turn, Turn::Place(2)); // players 0 and 1 pass: player 2 again
+}
+
+#[test]
+fn solitaire_loss() {
+    // One card left, no draw: the hand runs out with the grid not full. 2MK on b1 next to the
+    // Ace of Moons: +3 (Ace matching).
+    let g = game(1, false, false);
+    let s = position(&g, "AM,.,.,AS/.,.,.,./.,.,.,./AW,.,.,AL", "2MK", "0 0 1/1");
+    let t = play(&g, &s, "2MK b1");
+    assert_eq!(t.turn, Turn::End);
+    assert!(g.lost(&t));
+    let mut r = [0.0];
+    g.returns(&t, &mut r);
+    assert_eq!(r, [3.0]);
+    let text = g.notation(&t);
+    assert_eq!(text.split(' ').nth(1), Some("-"));
+    assert!(text.ends_with(" 3 end 1/1"), "{text}");
+    assert_eq!(g.from_notation(&g.notation(&t)).unwrap(), t);
+}
+
+#[test]
+fn round_end_penalties_and_match_rotation_of_dealer() {
+    // 2p match, round 1 of 2: one empty cell (d5). 8MS there: 15 with each 7 beside it (+5,
+    // +5) and 14 with the 6 above (+4) = 14. The grid is full: player 0 has nothing left,
+    // player 1 loses 8 + 10 for the Mill and the Windfall.
+    let g = game(2, false, true);
+    let grid = "AM,AS,AW,AL,AY/AK,2MK,2SY,2WL,3MW/3SK,3LY,4MS,4WL,4YK/\
+                5ML,5SW,5YK,6MW,6SY/6LK,7ML,7SK,.,7WY";
+    let s = position(&g, grid, "8MS|8WL,CK", "10,-3 0 1/2");
+    let t = play(&g, &s, "8MS d5");
+    assert_eq!(t.scores[..2], [10 + 14, -3 - 18]);
+    assert_eq!(t.turn, Turn::Deal);
+    assert_eq!(t.round, 1);
+    assert_eq!(
+        g.notation(&t),
+        format!(
+            "{} -|- {} 24,-21 deal 2/2",
+            [".,.,.,.,."; 5].join("/"),
+            BASIC_DECK_CODES.join(",")
+        )
+    );
+    // Round 2: player 0 deals, so player 1 is dealt first and begins.
+    let u = deal_lowest(&g, t);
+    assert_eq!(u.turn, Turn::Place(1));
+    assert_eq!(u.hands[1], set(&BASIC_DECK_CODES[5..15]));
+    assert_eq!(u.hands[0], set(&BASIC_DECK_CODES[15..25]));
+}
+
+#[test]
+fn match_has_one_round_per_dealer_and_totals_carry_on() {
+    for players in 2..=4 {
+        let g = game(players, false, true);
+        let mut rng = row_rng(3, players as u64);
+        let mut s = g.new_state();
+        let mut starts = Vec::new();
+        while s.turn != Turn::End {
+            let before = s;
+            s = g.play(&s, random_action(&g, &s, &mut rng)).unwrap();
+            if before.turn == Turn::Deal && s.turn != Turn::Deal {
+                starts.push((s.round, s.turn));
+            }
+            if s.round > before.round {
+                // The new round starts from the old totals, nothing dealt.
+                assert_eq!(s.grid, [NO_CARD; MAX_CELLS]);
+                assert_eq!(s.pile, g.deck());
+            }
+        }
+        let expected: Vec<(u8, Turn)> = (0..players as u8)
+            .map(|r| (r, Turn::Place(r % players as u8)))
+            .collect();
+        assert_eq!(starts, expected);
+    }
+}
+
+#[test]
+fn perft_small_sanity() {
+    let g = game(2, false, false);
+    let s = g.new_state();
+    assert_eq!(g.perft(&s, 1), 36);
+    assert_eq!(g.perft(&s, 3), 36 * 35 * 34);
+    // After the deal: ten cards on twenty empty cells.
+    let s = deal_lowest(&g, s);
+    assert_eq!(g.perft(&s, 1), 10 * 20);
+    // Solitaire with the Excuse: 37 cards to deal from.
+    let g = game(1, true, false);
+    let s = deal_lowest(&g, g.new_state());
+    assert_eq!(g.perft(&s, 1), 8 * 12);
+}
+
+#[test]
+fn random_games_round_trip_their_notation_and_keep_every_card_once() {
+    for g in all_games() {
+        let mut rng = row_rng(5, g.players as u64);
+        for _ in 0..20 {
+            let mut s = g.new_state();
+            loop {
+                assert_eq!(
+                    g.from_notation(&g.notation(&s)),
+                    Ok(s),
+                    "{}",
+                    g.notation(&s)
+                );
+                let on_grid = s.grid.iter().filter(|&&c| c != NO_CARD);
+                let mut all = s.pile;
+                let mut count = s.pile.count_ones();
+                for &c in on_grid {
+                    all |= 1 << c;
+                    count += 1;
+                }
+                for h in &s.hands[..g.players] {
+                    all |= h;
+                    count += h.count_ones();
+                }
+                assert_eq!((all, count), (g.deck(), g.deck().count_ones()));
+                if s.turn == Turn::End {
+                    break;
+                }
+                s = g.play(&s, random_action(&g, &s, &mut rng)).unwrap();
+            }
+        }
+    }
+}
+
+#[test]
+fn fast_playout_plays_exactly_the_generic_playout() {
+    for g in all_games() {
+        for seed in 0..50 {
+            let mut fast = g.new_state();
+            let mut r = vec![0.0; g.players];
+            let plies = g.random_playout(&mut fast, &mut row_rng(seed, 0), &mut r);
+            let mut rng = row_rng(seed, 0);
+            let mut slow = g.new_state();
+            let mut slow_plies = 0;
+            while slow.turn != Turn::End {
+                slow_plies += (g.to_move(&slow) != ToMove::Chance) as u32;
+                slow = g.play(&slow, random_action(&g, &slow, &mut rng)).unwrap();
+            }
+            assert_eq!((fast, plies), (slow, slow_plies));
+            let mut slow_r = vec![0.0; g.players];
+            g.returns(&slow, &mut slow_r);
+            assert_eq!(r, slow_r);
+        }
+    }
+}
+
+#[test]
+fn solitaire_returns_turn_points_minus_hand_penalty() {
+    let g = game(1, false, false);
+    let mut rng = row_rng(9, 0);
+    let (mut won, mut lost) = (0, 0);
+    for _ in 0..300 {
+        let mut s = g.new_state();
+        let mut r = [0.0];
+        let plies = g.random_playout(&mut s, &mut rng, &mut r);
+        assert_eq!(r[0], s.scores[0] as f64);
+        if g.lost(&s) {
+            lost += 1;
+            assert_eq!(s.hands[0], 0);
+            assert!((plies as usize) < 12);
+        } else {
+            won += 1;
+            assert_eq!(plies, 12);
+        }
+    }
+    assert!(won > 0 && lost > 0, "won {won}, lost {lost}");
+}
+
+#[test]
+fn notation_errors_say_what_is_wrong() {
+    let g = game(2, false, false);
+    let start = g.notation(&g.new_state());
+    let dealt = g.notation(&deal_lowest(&g, g.new_state()));
+    let with = |from: &str, to: &str| dealt.replacen(from, to, 1);
+    let cases: Vec<(String, &str)> = vec![
+        (String::new(), "six fields"),
+        (format!("{start} extra"), "six fields"),
+        (start.replacen(' ', "  ", 1), "six fields"),
+        (with("AM,.,.,.,AS/", ""), "rows"),
+        (with("AM,.,.,.,AS", "AM,.,.,AS"), "cells"),
+        (with("AM,.,.,.,AS", "AM,.,ZZ,.,AS"), "not a card code"),
+        (with("AM,.,.,.,AS", "AM,.,AK,.,AS"), "AK appears twice"),
+        (with("AK,", ""), "cards missing"),
+        (
+            with("AM,.,.,.,AS", "AM,.,X,.,AS"),
+            "not in this game's deck",
+        ),
+        (with("AK,2MK", "2MK,AK"), "card-index order"),
+        (with(" 0,0 ", " 0 "), "score"),
+        (with(" 0,0 ", " 0,+1 "), "not an integer"),
+        (with(" 0,0 ", " 0,2000000 "), "not an integer from"),
+        (with(" 0 1/1", " 2 1/1"), "turn"),
+        (with(" 0 1/1", " 0+0 1/1"), "turn"),
+        (with(" 0 1/1", " 0+5 1/1"), "turn"),
+        (with(" 0 1/1", " 0 2/1"), "round"),
+        (with(" 0 1/1", " 0 1/2"), "round"),
+        (with(" 0 1/1", " deal 1/1"), "deal is complete"),
+        (with(" 0 1/1", " end 1/1"), "full grid"),
+        (
+            start.replacen("-|-", "AM|-", 1).replacen("AM,", "", 1),
+            "after the start",
+        ),
+    ];
+    for (text, words) in cases {
+        match g.from_notation(&text) {
+            Err(Error::InvalidNotation(m)) => assert!(m.contains(words), "{text}: {m}"),
+            other => panic!("{text}: expected InvalidNotation, got {other:?}"),
+        }
+    }
+    // Positions that cannot be: the player to place holds nothing; two players who could
+    // never fill the grid (20 empty cells, 19 cards in hand); draws the pile cannot give.
+    let grid = "AM,.,.,.,AS/.,.,.,.,./.,.,AW,.,./.,.,.,.,./AL,.,.,.,AY";
+    let s = position(
+        &g,
+        grid,
+        &format!("{}|-", BASIC_DECK_CODES[5..25].join(",")),
+        "0,0 0 1/1",
+    );
+    let text = g.notation(&s).replace(" 0 1/1", " 1 1/1");
+    assert!(
+        matches!(g.from_notation(&text), Err(Error::InvalidNotation(m)) if m.contains("no card"))
+    );
+    let text = g
+        .notation(&s)
+        .replace(",4YK,5ML,", ",4YK,")
+        .replace("|- 8WL", "|- 5ML,8WL");
+    assert!(
+        matches!(g.from_notation(&text), Err(Error::InvalidNotation(m)) if m.contains("fewer cards")),
+        "{text}"
+    );
+    let (sg, s) = last_solitaire_cell(&["CK"]);
+    let text = sg.notation(&s).replace(" 0 1/1", " 0+2 1/1");
+    assert!(
+        matches!(sg.from_notation(&text), Err(Error::InvalidNotation(m)) if m.contains("pile"))
+    );
+}
+
+#[test]
+fn observation_shows_own_hand_and_only_sizes_of_the_others() {
+    let g = game(2, false, false);
+    let s = deal_lowest(&g, g.new_state());
+    let obs = g.observation_string(&s, 1);
+    assert_eq!(
+        obs,
+        "AM,.,.,.,AS/.,.,.,.,./.,.,AW,.,./.,.,.,.,./AL,.,.,.,AY \
+         5ML,5SW,5YK,6MW,6SY,6LK,7ML,7SK,7WY,8MS 10|10 11 0,0 0 1/1"
+    );
+    let width = g.cells() + 2;
+    let mut t = vec![0.0; (CARD_COUNT + 1) * width];
+    g.observation_tensor(&s, 1, &mut t);
+    let at = |card: usize, col: usize| t[card * width + col];
+    assert_eq!(at(0, 0), 1.0); // the Ace of Moons on a1
+    assert_eq!((at(15, 25), at(15, 26)), (1.0, 0.0)); // the Forest: in the observer's hand
+    assert_eq!((at(5, 25), at(5, 26)), (0.0, 1.0)); // the Ace of Knots: player 0's, unseen
+    assert_eq!((at(30, 25), at(30, 26)), (0.0, 1.0)); // the Huntress: in the pile, unseen
+    assert_eq!(at(36, 26), 0.0); // no Excuse in this game
+    let table = &t[CARD_COUNT * width..];
+    // hand sizes, scores, to move (player 0), observer (player 1), pile, draws, deal, round, end
+    assert_eq!(
+        table[..13],
+        [
+            10.0, 10.0, 0.0, 0.0, 1.0, 0.0, 0.0, 1.0, 11.0, 0.0, 0.0, 0.0, 0.0
+        ]
+    );
+    // Player 0 and player 1 see different things, and the same things whatever player 1 holds.
+    assert_ne!(g.observation_string(&s, 0), obs);
+}

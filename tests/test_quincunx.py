@@ -1,0 +1,868 @@
+"""Quincunx: the rules, each test naming the rule it checks, run against the pure-Python
+reference and (once it is built) the Rust engine; then the engine against the reference, step by
+step through whole games, and score_placement on random grids.
+
+Every expected value in the rule tests is worked out by hand from docs/rules/quincunx.md (the
+arithmetic is written next to it), never copied from either implementation.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from helpers import moves, play
+
+import quanta
+from quanta import CHANCE, TERMINAL, IllegalMoveError, InvalidNotationError, InvalidOptionError
+from quanta.reference import quincunx as ref
+
+ENGINE = "quincunx" in quanta.GAMES
+needs_engine = pytest.mark.skipif(not ENGINE, reason="the Rust Quincunx engine is not built yet")
+IMPLEMENTATIONS = ["reference", pytest.param("rust", marks=needs_engine)]
+
+# The Decktet in its order (shared/decktet.tsv), written out here independently of both
+# implementations: Aces, numerals (rank + suit letters), Crowns, the Excuse.
+CODES = [
+    "AM", "AS", "AW", "AL", "AY", "AK",
+    "2MK", "2SY", "2WL", "3MW", "3SK", "3LY", "4MS", "4WL", "4YK", "5ML", "5SW", "5YK",
+    "6MW", "6SY", "6LK", "7ML", "7SK", "7WY", "8MS", "8WL", "8YK", "9MS", "9WY", "9LK",
+    "CM", "CS", "CW", "CL", "CY", "CK",
+    "X",
+]
+PARTS = ("basic", "pairs", "straights", "sets", "power")
+
+
+def fewer(divisor: int) -> int:
+    """A share of the active profile's examples (never below 5) for the slow tests."""
+    return max(5, settings.default.max_examples // divisor)
+
+
+# ---- the two implementations behind one face ----
+
+
+@pytest.fixture(params=IMPLEMENTATIONS)
+def score(request):
+    """score_placement of the reference or of the engine."""
+    if request.param == "reference":
+        return ref.score_placement
+    import quanta.quincunx
+
+    return quanta.quincunx.score_placement
+
+
+@pytest.fixture(params=IMPLEMENTATIONS)
+def make(request):
+    """A function making the game with given options, in the reference or in the engine."""
+    if request.param == "reference":
+        return ref.game
+    return lambda **options: quanta.game("quincunx", **options)
+
+
+def rc(name: str) -> tuple[int, int]:
+    """(row, col) of a cell name: column letter, then row number from the top."""
+    return int(name[1:]) - 1, "abcde".index(name[0])
+
+
+def grid(cells: dict, side: int = 5) -> list:
+    """A side x side grid (list of rows of codes or None) with ``cells`` {name: code}."""
+    rows = [[None] * side for _ in range(side)]
+    for name, code in cells.items():
+        row, col = rc(name)
+        rows[row][col] = code
+    return rows
+
+
+def scored(score, cells: dict, card: str, at: str, *, side: int = 5, solitaire: bool = False):
+    """The breakdown of placing ``card`` on ``at``, with the points and draws."""
+    p = score(grid(cells, side), card, rc(at), solitaire=solitaire)
+    result = {part: getattr(p, part) for part in PARTS}
+    assert p.points == sum(result.values())
+    assert dict(p.breakdown) == result
+    result["draws"] = p.draws
+    return result
+
+
+def parts(basic=0, pairs=0, straights=0, sets=0, power=0, draws=0) -> dict:
+    return dict(basic=basic, pairs=pairs, straights=straights, sets=sets, power=power, draws=draws)
+
+
+# ---- scoring one placement: basic scoring ----
+
+
+def test_rule_basic_sum_of_nine_or_less_loses_the_sum(score):
+    # 4 next to 3: 7 -> -7.
+    assert scored(score, {"c2": "3SK"}, "4MS", "c3") == parts(basic=-7)
+    # Each neighbour on its own: 2 next to 3 (-5) and next to 4 (-6).
+    assert scored(score, {"c2": "3MW", "b3": "4WL"}, "2MK", "c3") == parts(basic=-11)
+    # Two Aces of different suits: 2 -> -2 (and, being of equal rank, a pair: +5).
+    assert scored(score, {"c2": "AS"}, "AM", "c3") == parts(basic=-2, pairs=5)
+
+
+def test_rule_ace_matching_gains_the_sum_when_an_ace_shares_a_suit(score):
+    # Ace of Moons next to the Forest (Moons, Leaves): 1 + 5 = 6, shared suit -> +6.
+    assert scored(score, {"d3": "5ML"}, "AM", "c3") == parts(basic=6)
+    # The same sum without a shared suit loses: the Discovery (Suns, Waves) -> -6.
+    assert scored(score, {"d3": "5SW"}, "AM", "c3") == parts(basic=-6)
+    # Either card may be the Ace: the Journey (Moons, Waves) placed next to the Ace of Waves.
+    assert scored(score, {"c4": "AW"}, "3MW", "c3") == parts(basic=4)
+    # Both at once: the Author (2, Moons, Knots) between the Ace of Knots (+3) and the
+    # Ace of Suns (-3).
+    assert scored(score, {"b3": "AK", "d3": "AS"}, "2MK", "c3") == parts(basic=0)
+
+
+def test_rule_a_basic_sum_of_ten_scores_zero(score):
+    assert scored(score, {"c2": "6MW"}, "4MS", "c3") == parts()
+    # Also with an Ace of the same suit: 1 + 9 = 10 is not "9 or less".
+    assert scored(score, {"c2": "9MS"}, "AM", "c3") == parts()
+
+
+@pytest.mark.parametrize(
+    "neighbour, card",
+    [("6LK", "5ML"), ("9MS", "2MK"), ("CS", "CM"), ("AS", "CM"), ("9WY", "CW")],
+)
+def test_rule_sums_of_eleven_and_twenty_draw_a_card_and_score_nothing(score, neighbour, card):
+    # 5 + 6 = 11, 2 + 9 = 11, 10 + 10 = 20 (two Crowns: also a pair, +5), 1 + 10 = 11
+    # (different suits: no power play); 9 + 10 = 19 is not a draw (control): +9.
+    expected = {"9WY": parts(basic=9), "CS": parts(pairs=5, draws=1)}.get(neighbour, parts(draws=1))
+    assert scored(score, {"b3": neighbour}, card, "c3") == expected
+
+
+def test_rule_several_draws_in_one_play(score):
+    # The Forest (5) with three 6s around it: three draws; the Pact (9) on its left: 14 -> +4.
+    cells = {"c2": "6MW", "c4": "6LK", "d3": "6SY", "b3": "9MS"}
+    assert scored(score, cells, "5ML", "c3") == parts(basic=4, draws=3)
+    # The Huntress (Crown of Moons) among three Aces of other suits and a Crown: 11, 11, 11, 20.
+    # The row AL CM CS is no straight (1, 10, 10) and no set; CS is a pair (+5).
+    cells = {"c2": "AS", "c4": "AW", "b3": "AL", "d3": "CS"}
+    assert scored(score, cells, "CM", "c3") == parts(pairs=5, draws=4)
+
+
+@pytest.mark.parametrize(
+    "neighbour, card, gain",
+    [("7SK", "6MW", 3), ("9WY", "3MW", 2), ("CK", "9MS", 9), ("8MS", "7WY", 5)],
+)
+def test_rule_sums_of_twelve_to_nineteen_gain_the_sum_minus_ten(score, neighbour, card, gain):
+    assert scored(score, {"c4": neighbour}, card, "c3") == parts(basic=gain)
+
+
+def test_rule_diagonal_neighbours_give_no_basic_score(score):
+    cells = {"b2": "3MW", "d2": "9WY", "b4": "6LK", "d4": "CS"}
+    assert scored(score, cells, "5ML", "c3") == parts()
+
+
+# ---- pairs ----
+
+
+def test_rule_a_pair_scores_five_on_top_of_basic_scoring(score):
+    # 7 next to 7: 14 -> +4, pair +5.
+    assert scored(score, {"c2": "7SK"}, "7ML", "c3") == parts(basic=4, pairs=5)
+    # Two pairs in two directions (not in one line): +4 +4, +5 +5.
+    assert scored(score, {"c2": "7SK", "b3": "7WY"}, "7ML", "c3") == parts(basic=8, pairs=10)
+
+
+def test_rule_pairs_inside_a_three_of_a_kind_do_not_count(score):
+    # 7 7 [7] in the row: a set (+30), no pairs; basic 14 and 14 -> +4 +4.
+    cells = {"b3": "7SK", "d3": "7WY"}
+    assert scored(score, cells, "7ML", "c3") == parts(basic=8, sets=30)
+    # Extending from the end: 7 7 [7]: only b3 touches c3 -> +4; no pair.
+    cells = {"a3": "7SK", "b3": "7WY"}
+    assert scored(score, cells, "7ML", "c3") == parts(basic=4, sets=30)
+    # A pair in another direction still counts: Crowns CS [CM] CW in the row (a set, 20 + 20:
+    # two draws), CL above (20: a draw, and a pair +5).
+    cells = {"b3": "CS", "d3": "CW", "c2": "CL"}
+    assert scored(score, cells, "CM", "c3") == parts(pairs=5, sets=30, draws=3)
+
+
+# ---- straights ----
+
+
+def test_rule_straight_scores_twenty_ascending_or_descending(score):
+    # 7 [8] 9 in the row: 15 -> +5, 17 -> +7, straight +20.
+    assert scored(score, {"b3": "7SK", "d3": "9WY"}, "8MS", "c3") == parts(basic=12, straights=20)
+    # 9 [8] 7: descending left to right.
+    assert scored(score, {"b3": "9WY", "d3": "7SK"}, "8MS", "c3") == parts(basic=12, straights=20)
+    # At the end of the line: 7 8 [9] ascending (17 -> +7) and 9 8 [7] descending (15 -> +5).
+    assert scored(score, {"a3": "7SK", "b3": "8WL"}, "9MS", "c3") == parts(basic=7, straights=20)
+    assert scored(score, {"a3": "9WY", "b3": "8WL"}, "7SK", "c3") == parts(basic=5, straights=20)
+    # Vertically: 2 above, 4 below the placed 3: 5 -> -5, 7 -> -7.
+    assert scored(score, {"c2": "2SY", "c4": "4WL"}, "3MW", "c3") == parts(basic=-12, straights=20)
+
+
+def test_rule_straight_on_a_diagonal_counts_with_two_to_four_players(score):
+    # 7 on b2, 9 on d4, the 8 on c3: no orthogonal neighbour, a diagonal straight.
+    assert scored(score, {"b2": "7SK", "d4": "9WY"}, "8MS", "c3") == parts(straights=20)
+    # The other diagonal, descending from the bottom-left: 9 on b4, 7 on d2.
+    assert scored(score, {"b4": "9WY", "d2": "7SK"}, "8MS", "c3") == parts(straights=20)
+
+
+def test_rule_extending_a_run_counts_as_a_straight(score):
+    # 6 7 8 [9] in the row: the run through the card has four cards: +20; 17 -> +7.
+    cells = {"a3": "6MW", "b3": "7SK", "c3": "8WL"}
+    assert scored(score, cells, "9MS", "d3") == parts(basic=7, straights=20)
+
+
+def test_rule_straights_in_two_directions_score_twice(score):
+    # Row 7 [8] 9 and column 7 [8] 9: basic 5 + 7 + 5 + 7 = 24, two straights.
+    cells = {"b3": "7SK", "d3": "9WY", "c2": "7ML", "c4": "9LK"}
+    assert scored(score, cells, "8MS", "c3") == parts(basic=24, straights=40)
+
+
+def test_rule_the_middle_of_a_four_card_run_is_one_straight(score):
+    # 6 7 [8] 9: one straight of four cards, not two overlapping ones. Basic 15, 17 -> +5 +7.
+    cells = {"a3": "6MW", "b3": "7SK", "d3": "9WY"}
+    assert scored(score, cells, "8MS", "c3") == parts(basic=12, straights=20)
+
+
+def test_rule_a_line_reading_both_ways_is_still_one_straight(score):
+    # 3 4 [5] 4 3: ascending 3-4-5 and descending 5-4-3 in the same row: +20 once.
+    # Basic: 4 + 5 = 9 twice -> -18.
+    cells = {"a3": "3MW", "b3": "4WL", "d3": "4MS", "e3": "3SK"}
+    assert scored(score, cells, "5ML", "c3") == parts(basic=-18, straights=20)
+
+
+def test_rule_no_wrap_from_crown_to_ace(score):
+    # 9 10 [A]: 9, 10, 1 is no straight. Ace + Crown of another suit: 11, a draw.
+    assert scored(score, {"a3": "9MS", "b3": "CM"}, "AS", "c3") == parts(draws=1)
+    # 10 [A] 2: no straight either. A + 2 of Suns: 3, shared suit -> +3.
+    assert scored(score, {"b3": "CM", "d3": "2SY"}, "AS", "c3") == parts(basic=3, draws=1)
+    # Control: A 2 [3] is a straight. 2 + 3 = 5 -> -5.
+    assert scored(score, {"a3": "AS", "b3": "2SY"}, "3MW", "c3") == parts(basic=-5, straights=20)
+
+
+def test_rule_ranks_must_step_by_exactly_one(score):
+    # 5 [7] 9: steps of two are no straight. 12 -> +2, 16 -> +6.
+    assert scored(score, {"b3": "5ML", "d3": "9WY"}, "7SK", "c3") == parts(basic=8)
+    # 6 [7] 6: up then down is no straight. 13 -> +3 twice.
+    assert scored(score, {"b3": "6MW", "d3": "6SY"}, "7SK", "c3") == parts(basic=6)
+
+
+def test_rule_a_gap_breaks_a_straight(score):
+    # 7 . [9] ... with 8 two cells away: the empty cell between breaks the line.
+    assert scored(score, {"a3": "7SK", "b3": "8WL"}, "9MS", "d3") == parts()
+
+
+def test_rule_no_diagonal_straights_or_sets_in_solitaire(score):
+    # 4x4: 7 on a1, 9 on c3, the 8 on b2 (no orthogonal neighbour).
+    diagonal_run = {"a1": "7SK", "c3": "9WY"}
+    assert scored(score, diagonal_run, "8MS", "b2", side=4, solitaire=True) == parts()
+    diagonal_set = {"a1": "4MS", "c3": "4WL"}
+    assert scored(score, diagonal_set, "4YK", "b2", side=4, solitaire=True) == parts()
+    # The same shapes on the 5x5 grid of 2-4 players count.
+    assert scored(score, diagonal_run, "8MS", "b2") == parts(straights=20)
+    assert scored(score, diagonal_set, "4YK", "b2") == parts(sets=30)
+    # Rows and columns still count in solitaire: 7 [8] 9 in row 2 of the 4x4 grid.
+    row = {"a2": "7SK", "c2": "9WY"}
+    assert scored(score, row, "8MS", "b2", side=4, solitaire=True) == parts(basic=12, straights=20)
+
+
+# ---- three of a kind ----
+
+
+def test_rule_three_of_a_kind_scores_thirty(score):
+    # 5 [5] 5 in the column: 10 -> 0 twice, no pairs (both in the set).
+    assert scored(score, {"c2": "5ML", "c4": "5YK"}, "5SW", "c3") == parts(sets=30)
+    # On a diagonal: no orthogonal neighbours at all.
+    assert scored(score, {"b2": "5ML", "d4": "5YK"}, "5SW", "c3") == parts(sets=30)
+    # Two sets in two directions: Crowns, row CS [CM] CW and column CL [CM] CY: four 20s (four
+    # draws), 60 points, no pairs.
+    cells = {"b3": "CS", "d3": "CW", "c2": "CL", "c4": "CY"}
+    assert scored(score, cells, "CM", "c3") == parts(sets=60, draws=4)
+
+
+def test_rule_a_line_that_is_both_a_set_and_a_straight_scores_the_set_only(score):
+    # 5 5 [5] 6 7 in the row: the equal run 5 5 5 and the run 5 6 7 both go through the card;
+    # one bonus per line: the set (+30). Basic: 5 + 5 = 10 -> 0; 5 + 6 = 11 -> a draw.
+    cells = {"a3": "5ML", "b3": "5YK", "d3": "6MW", "e3": "7SK"}
+    assert scored(score, cells, "5SW", "c3") == parts(sets=30, draws=1)
+
+
+# ---- power play ----
+
+MOONS_NUMERALS = ["2MK", "3MW", "4MS", "5ML", "6MW", "7ML", "8MS", "9MS"]  # 2 + ... + 9 = 44
+# Cells not touching c3 and not on a line next to it (c2 holds the partner).
+FAR_CELLS = ["a1", "b1", "c1", "d1", "e1", "a5", "b5", "c5"]
+
+
+def test_rule_power_play_with_no_other_card_of_the_suit_scores_zero(score):
+    # Ace of Moons next to the Huntress: 11 -> a draw, power 0.
+    assert scored(score, {"c2": "CM"}, "AM", "c3") == parts(draws=1)
+
+
+def test_rule_power_play_scores_every_numeral_of_the_suit_up_to_44(score):
+    cells = {"c2": "CM", **dict(zip(FAR_CELLS, MOONS_NUMERALS)), "e5": "2SY", "a3": "CS"}
+    # The Desert (Suns, Wyrms) and the Bard (Suns) do not count for Moons.
+    assert scored(score, cells, "AM", "c3") == parts(power=44, draws=1)
+    # The Crown placed next to the Ace works the same way.
+    cells["c2"] = "AM"
+    assert scored(score, cells, "CM", "c3") == parts(power=44, draws=1)
+
+
+def test_rule_power_play_counts_only_the_numerals_on_the_grid(score):
+    # The Forest (5, Moons) and the Pact (9, Moons): 14. The Mill (8, Waves/Leaves) not.
+    cells = {"c2": "CM", "a1": "5ML", "e5": "9MS", "a5": "8WL"}
+    assert scored(score, cells, "AM", "c3") == parts(power=14, draws=1)
+
+
+def test_rule_no_power_play_with_another_suits_crown_or_ace(score):
+    cells = {"c2": "CS", "a1": "5ML", "e5": "9MS"}
+    assert scored(score, cells, "AM", "c3") == parts(draws=1)
+    # Ace next to Ace of the same suit is impossible; Crown next to another suit's Ace: none.
+    cells = {"c2": "AS", "a1": "5ML", "e5": "9MS"}
+    assert scored(score, cells, "CM", "c3") == parts(draws=1)
+
+
+def test_rule_power_play_needs_an_orthogonal_neighbour(score):
+    # The Huntress diagonal to the Ace: no basic score, no power play.
+    assert scored(score, {"b2": "CM", "a1": "5ML"}, "AM", "c3") == parts()
+
+
+# ---- the Excuse ----
+
+
+def test_rule_placing_the_excuse_scores_nothing(score):
+    # Around it: a Crown, a 7, a 1 and a 9 would give draws and points to any other card.
+    cells = {"c2": "CM", "c4": "7SK", "b3": "AS", "d3": "9MS"}
+    assert scored(score, cells, "X", "c3") == parts()
+
+
+def test_rule_the_excuse_gives_its_neighbour_no_basic_score(score):
+    # 4 next to the Excuse: no "4 + 0 = 4 -> -4", nothing; no pair either.
+    assert scored(score, {"c2": "X"}, "4MS", "c3") == parts()
+
+
+def test_rule_the_excuse_breaks_runs_and_sets(score):
+    # 7 X [8] 9: the X breaks the line; 8 9 alone is no straight. 17 -> +7.
+    assert scored(score, {"a3": "7SK", "b3": "X", "d3": "9WY"}, "8MS", "c3") == parts(basic=7)
+    # 5 X [5] 5: no set, one pair (+5); 10 -> 0.
+    assert scored(score, {"a3": "5ML", "b3": "X", "d3": "5YK"}, "5SW", "c3") == parts(pairs=5)
+
+
+# ---- bad input ----
+
+
+def test_score_placement_rejects_bad_input(score):
+    with pytest.raises(ValueError):
+        score(grid({"c3": "AM"}), "AS", (2, 2))  # occupied
+    with pytest.raises(ValueError):
+        score(grid({}), "ZZ", (2, 2))  # unknown card
+    with pytest.raises(ValueError):
+        score([[None] * 5] * 4, "AS", (0, 0))  # not square
+    with pytest.raises(ValueError):
+        score([[None] * 3] * 3, "AS", (0, 0))  # 3x3
+
+
+# ---- positions for the game rules ----
+
+
+def position(cells: dict, hands: list, *, turn: str, scores: str, side: int = 5,
+             excuse: bool = False, rnd: str = "1/1", fill: bool = False, keep=()) -> str:
+    """The notation of a position. ``cells``: {name: code, or None for a cell left empty};
+    ``hands``: each player's codes. With ``fill``, every cell not named in ``cells`` gets the
+    next unused card (lowest index first, never one of ``keep``). The pile is every card left."""
+    deck = CODES if excuse else CODES[:36]
+    names = [col + str(row + 1) for row in range(side) for col in "abcde"[:side]]
+    used = {c for c in cells.values() if c} | {c for h in hands for c in h}
+    spare = [c for c in deck if c not in used and c not in keep]
+    placed = {}
+    for name in names:
+        if name in cells:
+            placed[name] = cells[name]
+        elif fill:
+            placed[name] = spare.pop(0)
+        else:
+            placed[name] = None
+    pile = [c for c in deck if c not in used and c not in placed.values()]
+    order = {c: i for i, c in enumerate(CODES)}
+
+    def codes(cards) -> str:
+        return ",".join(sorted(cards, key=order.__getitem__)) or "-"
+
+    rows = "/".join(
+        ",".join(placed[name] or "." for name in names[r * side:(r + 1) * side])
+        for r in range(side)
+    )
+    return f"{rows} {'|'.join(codes(h) for h in hands)} {codes(pile)} {scores} {turn} {rnd}"
+
+
+def unused(excluded, n: int, excuse: bool = False) -> list:
+    """The first ``n`` cards of the deck not in ``excluded``."""
+    deck = CODES if excuse else CODES[:36]
+    return [c for c in deck if c not in excluded][:n]
+
+
+# The last empty cell b1 is surrounded by 6s (a1, c1, b2), with Crowns on its diagonals a2 and c2:
+# the Mountain (4) placed there scores 10, 10, 10 -> 0, no line, nothing.
+LAST_CELL_AROUND = {"a1": "6MW", "c1": "6SY", "b2": "6LK", "a2": "CM", "c2": "CS", "b1": None}
+
+
+# ---- hand penalties and the end of a round ----
+
+
+@pytest.mark.parametrize(
+    "left, penalty",
+    [(["AK"], 15), (["CY"], 10), (["7WY"], 7), (["2MK", "9LK"], 11), (["X"], 0), ([], 0)],
+)
+def test_rule_hand_penalty_ace_15_crown_10_numeral_its_rank_excuse_0(make, left, penalty):
+    g = make(players=2, excuse=True)
+    text = position(LAST_CELL_AROUND, [["4MS", "AM"], left], turn="0", scores="3,-4",
+                    excuse=True, fill=True)
+    s = play(g.from_notation(text), "4MS b1")
+    assert s.is_terminal and s.current_player == TERMINAL
+    # Player 0: 3 + 0 (the placement) - 15 (the Ace of Moons left); player 1: -4 - penalty.
+    assert s.scores() == [3 - 15, -4 - penalty]
+    assert s.returns() == [float(3 - 15), float(-4 - penalty)]
+    assert s.notation().split(" ")[4:] == ["end", "1/1"]
+
+
+def test_rule_scores_before_the_end_have_no_penalty_yet(make):
+    g = make(players=2, excuse=True)
+    cells = dict(LAST_CELL_AROUND, d5=None)  # two empty cells: b1 and d5
+    text = position(cells, [["4MS", "AM"], ["CY"]], turn="0", scores="3,-4", excuse=True,
+                    fill=True)
+    s = play(g.from_notation(text), "4MS b1")
+    assert not s.is_terminal and s.current_player == 1
+    assert s.scores() == [3, -4]
+
+
+def test_rule_the_draws_of_the_placement_that_fills_the_grid_are_taken_and_cost_penalty(make):
+    # The Forest (5) on b1: the Lunatic (6) on a1 -> 11, a draw; Crowns on c1 and b2 -> 15, 15
+    # -> +5 +5. Row 6 [5] 10 and column 5 10: no straight. Diagonals a2, c2: Crowns again.
+    g = make(players=2)
+    cells = {"a1": "6MW", "c1": "CY", "b2": "CW", "a2": "CL", "c2": "CK", "b1": None}
+    text = position(cells, [["5ML"], ["2MK"]], turn="0", scores="0,0", fill=True, keep=["AM"])
+    pile = text.split(" ")[2].split(",")
+    assert len(pile) == 36 - 24 - 2 and "AM" in pile
+    s = play(g.from_notation(text), "5ML b1")
+    assert s.is_chance and s.notation().split(" ")[4] == "0+1"
+    assert s.scores() == [10, 0]
+    outcomes = s.chance_outcomes()
+    assert [a for a, _ in outcomes] == sorted(37 * 25 + CODES.index(c) for c in pile)
+    assert all(p == pytest.approx(1 / len(pile)) for _, p in outcomes)
+    s = play(s, "draw AM")  # the Ace of Moons comes: it costs 15
+    assert s.is_terminal
+    assert s.scores() == [10 - 15, -2]
+
+
+def test_rule_the_game_is_one_round_without_match(make):
+    g = make(players=3)
+    text = position(LAST_CELL_AROUND, [["4MS"], [], ["9LK"]], turn="0", scores="0,0,0",
+                    fill=True)
+    s = play(g.from_notation(text), "4MS b1")
+    assert s.is_terminal and s.scores() == [0, 0, -9]
+
+
+# ---- passing and drawing ----
+
+
+def test_rule_a_player_with_an_empty_hand_passes(make):
+    # Three players, player 1 has no cards: after player 0 comes player 2, then player 0 again.
+    g = make(players=3)
+    corners = {"a1": "AM", "e1": "AS", "a5": "AW", "e5": "AL"}
+    p0 = unused(corners.values(), 11)
+    p2 = unused(list(corners.values()) + p0, 10)
+    s = g.from_notation(position(corners, [p0, [], p2], turn="0", scores="0,0,0"))
+    assert s.current_player == 0
+    s = play(s, f"{p0[0]} c3")  # no neighbour: nothing scored, nothing drawn
+    assert s.current_player == 2
+    s = play(s, f"{p2[0]} b2")  # no neighbour
+    assert s.current_player == 0
+    assert s.scores() == [0, 0, 0]
+
+
+def test_rule_drawing_from_an_empty_pile_does_nothing(make):
+    # The Forest (5) on c1 next to the Lunatic (6) on c2: 11, a draw; the pile is empty.
+    # Column 5 6 10 (the Huntress on c3): no straight.
+    g = make(players=2)
+    cells = {"a1": "AS", "e1": "AW", "c3": "CM", "a5": "AL", "e5": "AY", "c2": "6MW"}
+    p0 = ["5ML"] + unused(list(cells.values()) + ["5ML"], 14)
+    p1 = unused(list(cells.values()) + p0, 15)
+    s = g.from_notation(position(cells, [p0, p1], turn="0", scores="0,0"))
+    assert s.notation().split(" ")[2] == "-"
+    s = play(s, "5ML c1")
+    assert not s.is_chance and s.current_player == 1
+    assert len(s.hand(0)) == 14
+    assert s.notation().split(" ")[3:] == ["0,0", "1", "1/1"]
+
+
+def test_rule_draws_beyond_the_pile_are_dropped(make):
+    # The Huntress on c1 between the Aces of Suns (b1) and Wyrms (d1): 11 and 11, two draws;
+    # the Soldier (5) below: 15 -> +5. The pile holds one card: one draw, then player 1.
+    g = make(players=2)
+    cells = {"a1": "2MK", "e1": "2SY", "c3": "2WL", "a5": "3MW", "e5": "3SK",
+             "b1": "AS", "d1": "AY", "c2": "5YK"}
+    p0 = ["CM"] + unused(list(cells.values()) + ["CM"], 13)
+    p1 = unused(list(cells.values()) + p0, 13)
+    text = position(cells, [p0, p1], turn="0", scores="0,0")
+    pile = text.split(" ")[2].split(",")
+    assert len(pile) == 1
+    s = play(g.from_notation(text), "CM c1")
+    assert s.is_chance and s.current_player == CHANCE
+    assert s.notation().split(" ")[3:] == ["5,0", "0+1", "1/1"]
+    assert s.chance_outcomes() == [(37 * 25 + CODES.index(pile[0]), 1.0)]
+    assert moves(s) == [f"draw {pile[0]}"]
+    s = play(s, f"draw {pile[0]}")
+    assert s.current_player == 1 and len(s.hand(0)) == 14
+    assert pile[0] in s.hand(0)
+
+
+def test_rule_draws_go_to_the_placer_before_the_next_player_moves(make):
+    # Two draws from a big pile: both chance nodes come before player 1 places.
+    g = make(players=2)
+    cells = {"a1": "2MK", "e1": "2SY", "c3": "2WL", "a5": "3MW", "e5": "3SK",
+             "b1": "AS", "d1": "AY", "c2": "5YK"}
+    p0 = ["CM"] + unused(list(cells.values()) + ["CM"], 9)
+    p1 = unused(list(cells.values()) + p0, 10)
+    s = play(g.from_notation(position(cells, [p0, p1], turn="0", scores="0,0")), "CM c1")
+    assert s.notation().split(" ")[4] == "0+2"
+    first = s.legal_actions()[0]
+    s = s.play(first)
+    assert s.is_chance and s.notation().split(" ")[4] == "0+1"
+    s = s.play(s.legal_actions()[-1])
+    assert s.current_player == 1 and len(s.hand(0)) == 10 - 1 + 2
+
+
+# ---- solitaire ----
+
+
+def test_rule_solitaire_is_lost_when_the_hand_runs_out(make):
+    # Two empty cells, b1 and c4; the last card goes on b1 and scores nothing, draws nothing.
+    g = make(players=1)
+    cells = dict(LAST_CELL_AROUND, c4=None)
+    s = g.from_notation(position(cells, [["4MS"]], turn="0", scores="12", side=4, fill=True))
+    s = play(s, "4MS b1")
+    assert s.is_terminal and s.lost()
+    assert s.returns() == [12.0]
+
+
+def test_rule_solitaire_goes_on_while_draws_refill_the_hand(make):
+    # The Diplomat (8) on b1: the Painter (3) on a1 -> 11, a draw; 2s on c1 and b2 -> 10, 10.
+    g = make(players=1)
+    cells = {"a1": "3SK", "c1": "2MK", "b2": "2SY", "a2": "CM", "c2": "CS", "b1": None,
+             "c4": None}
+    text = position(cells, [["8MS"]], turn="0", scores="0", side=4, fill=True, keep=["CK"])
+    s = play(g.from_notation(text), "8MS b1")
+    assert s.is_chance and not s.is_terminal and s.scores() == [0]
+    s = play(s, "draw CK")
+    assert s.current_player == 0 and s.hand(0) == ["CK"] and not s.lost()
+
+
+def test_rule_solitaire_won_scores_turn_points_minus_the_hand_penalty(make):
+    g = make(players=1)
+    text = position(LAST_CELL_AROUND, [["4MS", "AM"]], turn="0", scores="20", side=4, fill=True)
+    s = play(g.from_notation(text), "4MS b1")  # scores nothing (see LAST_CELL_AROUND)
+    assert s.is_terminal and not s.lost()
+    assert s.returns() == [20.0 - 15]
+
+
+def test_rule_solitaire_uses_a_4x4_grid_corners_and_a_hand_of_8(make):
+    s = make(players=1).new_state()
+    for _ in range(4 + 8):
+        assert s.is_chance
+        s = s.play(s.legal_actions()[0])
+    assert s.current_player == 0
+    assert [c for row in s.grid() for c in row] == [
+        "AM", None, None, "AS", None, None, None, None, None, None, None, None,
+        "AW", None, None, "AL"]
+    assert s.hand(0) == CODES[4:12]
+    assert len(s.legal_actions()) == 8 * 12
+
+
+def test_rule_solitaire_has_no_match(make):
+    with pytest.raises(InvalidOptionError):
+        make(players=1, match=True)
+    with pytest.raises(InvalidOptionError):
+        make(players=5)
+    with pytest.raises(InvalidOptionError):
+        make(players=0)
+
+
+# ---- setup, deal and match ----
+
+
+@pytest.mark.parametrize(
+    "players, starts, hand",
+    [(2, ["a1", "e1", "c3", "a5", "e5"], 10), (3, ["a1", "e1", "a5", "e5"], 7),
+     (4, ["a1", "e1", "c3", "a5", "e5"], 6)],
+)
+def test_rule_deal_start_cells_then_hands_first_player_first(make, players, starts, hand):
+    s = make(players=players).new_state()
+    assert s.is_chance and s.current_player == CHANCE
+    assert s.chance_outcomes() == [(37 * 25 + k, pytest.approx(1 / 36)) for k in range(36)]
+    assert moves(s)[0] == "deal AM"
+    # Always deal the lowest card: start cells get AM, AS, ... in increasing cell order.
+    for k in range(len(starts) + players * hand):
+        assert s.is_chance
+        assert len(s.legal_actions()) == 36 - k
+        s = s.play(s.legal_actions()[0])
+    rows = s.grid()
+    for k, name in enumerate(starts):
+        row, col = rc(name)
+        assert rows[row][col] == CODES[k]
+    dealt = len(starts)
+    for p in range(players):
+        assert s.hand(p) == CODES[dealt + p * hand: dealt + (p + 1) * hand]
+    assert s.current_player == 0
+    assert len(s.notation().split(" ")[2].split(",")) == 36 - dealt - players * hand
+
+
+def test_rule_match_rotates_the_dealer_and_totals_carry_on(make):
+    # Two players, round 1 of 2 ends: penalties (player 0 keeps the Ace of Moons: -15; player 1
+    # the Calamity: -10), the grid is cleared, and round 2 is dealt with player 1 first.
+    g = make(players=2, match=True)
+    text = position(LAST_CELL_AROUND, [["4MS", "AM"], ["CY"]], turn="0", scores="3,-4",
+                    fill=True, rnd="1/2")
+    s = play(g.from_notation(text), "4MS b1")
+    empty = "/".join([",".join(["."] * 5)] * 5)
+    assert s.notation() == f"{empty} -|- {','.join(CODES[:36])} -12,-14 deal 2/2"
+    assert s.is_chance and not s.is_terminal
+    for _ in range(5 + 1):  # the start cells, then the first card of the hands
+        s = s.play(s.legal_actions()[0])
+    assert s.hand(1) == [CODES[5]] and s.hand(0) == []
+    while s.is_chance:
+        s = s.play(s.legal_actions()[0])
+    assert s.current_player == 1 and len(s.hand(0)) == len(s.hand(1)) == 10
+
+
+def test_rule_match_of_three_players_third_round_starts_with_player_2(make):
+    g = make(players=3, match=True)
+    text = position(LAST_CELL_AROUND, [["4MS"], ["AK"], []], turn="0", scores="1,2,3",
+                    fill=True, rnd="2/3")
+    s = play(g.from_notation(text), "4MS b1")
+    assert s.notation().split(" ")[3:] == ["1,-13,3", "deal", "3/3"]
+    while s.is_chance:
+        s = s.play(s.legal_actions()[0])
+    assert s.current_player == 2
+    assert s.hand(2) == CODES[4:11]
+
+
+def test_rule_the_last_round_of_a_match_ends_the_game(make):
+    g = make(players=2, match=True)
+    text = position(LAST_CELL_AROUND, [["CY"], ["4MS"]], turn="1", scores="3,-4", fill=True,
+                    rnd="2/2")
+    s = play(g.from_notation(text), "4MS b1")
+    # Player 0 keeps the Calamity: 3 - 10; player 1 scores 0 and keeps nothing.
+    assert s.is_terminal and s.returns() == [3.0 - 10, -4.0]
+
+
+# ---- actions, notation, observation ----
+
+
+def test_action_ids_and_strings(make):
+    g = make(players=2)
+    assert g.num_actions == 37 * 25 + 37
+    corners = {"a1": "AM", "e1": "AS", "c3": "CK", "a5": "AW", "e5": "AL"}
+    p0 = ["2MK"] + unused(list(corners.values()) + ["2MK"], 9)
+    p1 = unused(list(corners.values()) + p0, 10)
+    s = g.from_notation(position(corners, [p0, p1], turn="0", scores="0,0"))
+    a = CODES.index("2MK") * 25 + 1  # b1
+    assert s.action_to_string(a) == "2MK b1" and s.parse_action("2MK b1") == a
+    assert s.parse_action("  2MK b1 ") == a
+    assert len(s.legal_actions()) == 10 * 20 and s.legal_actions() == sorted(s.legal_actions())
+    with pytest.raises(IllegalMoveError):
+        s.parse_action("2MK a1")  # occupied
+    with pytest.raises(IllegalMoveError):
+        s.play(CODES.index(p1[0]) * 25 + 1)  # not in the mover's hand
+    with pytest.raises(IllegalMoveError):
+        s.play(37 * 25 + 6)  # a chance outcome at a decision
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        "",
+        "x",
+        # a card twice (AM on the grid and in the pile)
+        "AM,.,.,.,./.,.,.,.,./.,.,.,.,./.,.,.,.,./.,.,.,.,. -|- "
+        + ",".join(CODES[:36]) + " 0,0 deal 1/1",
+        # a card missing (no CK)
+        ".,.,.,.,./.,.,.,.,./.,.,.,.,./.,.,.,.,./.,.,.,.,. -|- "
+        + ",".join(CODES[:35]) + " 0,0 deal 1/1",
+        # an unknown code
+        ".,.,.,.,./.,.,.,.,./.,.,.,.,./.,.,.,.,./.,.,.,.,. -|- "
+        + ",".join(CODES[:35] + ["CZ"]) + " 0,0 deal 1/1",
+        # three hands in a two-player game
+        ".,.,.,.,./.,.,.,.,./.,.,.,.,./.,.,.,.,./.,.,.,.,. -|-|- "
+        + ",".join(CODES[:36]) + " 0,0 deal 1/1",
+        # round 2 of 1
+        ".,.,.,.,./.,.,.,.,./.,.,.,.,./.,.,.,.,./.,.,.,.,. -|- "
+        + ",".join(CODES[:36]) + " 0,0 deal 2/1",
+        # a 4x4 grid for two players
+        ".,.,.,./.,.,.,./.,.,.,./.,.,.,. -|- " + ",".join(CODES[:36]) + " 0,0 deal 1/1",
+    ],
+)
+def test_bad_notation_is_rejected(make, bad):
+    with pytest.raises(InvalidNotationError):
+        make(players=2).from_notation(bad)
+
+
+def test_notation_with_hands_that_cannot_fill_the_grid_is_rejected(make):
+    # Two players, 20 empty cells, 19 cards in hand: no real game gets there (the deal covers the
+    # empty cells and each placement uses one card for one cell), and it could never end.
+    starts = {"a1": "AM", "e1": "AS", "c3": "AW", "a5": "AL", "e5": "AY"}
+    g = make(players=2)
+    with pytest.raises(InvalidNotationError):
+        g.from_notation(position(starts, [CODES[5:24], []], turn="0", scores="0,0"))
+    assert g.from_notation(position(starts, [CODES[5:25], []], turn="0", scores="0,0"))
+
+
+def test_the_start_notation(make):
+    s = make(players=2).new_state()
+    empty = "/".join([",".join(["."] * 5)] * 5)
+    assert s.notation() == f"{empty} -|- {','.join(CODES[:36])} 0,0 deal 1/1"
+    s = make(players=1, excuse=True).new_state()
+    empty = "/".join([",".join(["."] * 4)] * 4)
+    assert s.notation() == f"{empty} - {','.join(CODES)} 0 deal 1/1"
+
+
+def test_observation_shows_only_the_players_own_hand(make):
+    g = make(players=3)
+    corners = {"a1": "AM", "e1": "AS", "a5": "AW", "e5": "AL"}
+    p0 = unused(corners.values(), 7)
+    p1 = unused(list(corners.values()) + p0, 7)
+    p2 = unused(list(corners.values()) + p0 + p1, 7)
+    pile = unused(list(corners.values()) + p0 + p1 + p2, 99)
+    s = g.from_notation(position(corners, [p0, p1, p2], turn="0", scores="0,0,0"))
+    for p, hand in enumerate([p0, p1, p2]):
+        seen = set(re.split(r"[ ,|/:\n]+", s.observation_string(p)))
+        assert set(hand) <= seen
+        assert not seen & (set(p0 + p1 + p2 + pile) - set(hand))
+    # Swapping a card between player 1's hand and the pile: player 0 cannot tell.
+    p1_swapped = p1[1:] + [pile[0]]
+    t = g.from_notation(position(corners, [p0, p1_swapped, p2], turn="0", scores="0,0,0"))
+    assert t.observation_string(0) == s.observation_string(0)
+    assert t.observation_string(2) == s.observation_string(2)
+    assert t.observation_string(1) != s.observation_string(1)
+
+
+# ---- the engine against the reference, step by step ----
+
+GAME_OPTIONS = [
+    dict(players=1),
+    dict(players=1, excuse=True),
+    dict(players=2),
+    dict(players=2, excuse=True),
+    dict(players=3),
+    dict(players=3, excuse=True),
+    dict(players=4),
+    dict(players=4, excuse=True),
+    dict(players=2, match=True),
+    dict(players=3, match=True, excuse=True),
+    dict(players=4, match=True),
+]
+
+
+def assert_same(s: quanta.State, r: ref.QuincunxState, players: int) -> None:
+    assert s.notation() == r.notation()
+    assert s.current_player == r.current_player
+    assert s.is_terminal == r.is_terminal
+    assert s.is_chance == r.is_chance
+    legal = s.legal_actions()
+    assert legal == r.legal_actions()
+    assert s.returns() == r.returns()
+    assert s.scores() == r.scores()
+    assert s.grid() == r.grid()
+    assert s.pile() == r.pile()
+    assert s.lost() == r.lost()
+    rust_odds, ref_odds = s.chance_outcomes(), r.chance_outcomes()
+    assert [a for a, _ in rust_odds] == [a for a, _ in ref_odds]
+    assert [p for _, p in rust_odds] == pytest.approx([p for _, p in ref_odds])
+    assert [s.action_to_string(a) for a in legal] == [r.action_to_string(a) for a in legal]
+    for p in range(players):
+        assert s.hand(p) == r.hand(p)
+        assert s.observation_string(p) == r.observation_string(p)
+
+
+def drive_whole_game(options: dict, data) -> None:
+    g, rg = quanta.game("quincunx", **options), ref.game(**options)
+    players = options["players"]
+    s, r = g.new_state(), rg.new_state()
+    while True:
+        assert_same(s, r, players)
+        assert g.from_notation(s.notation()) == s
+        assert rg.from_notation(r.notation()) == r
+        if s.is_terminal:
+            assert s.returns() == [float(x) for x in s.scores()]
+            break
+        legal = s.legal_actions()
+        a = legal[data.draw(st.integers(0, len(legal) - 1), label="choice")]
+        text = s.action_to_string(a)
+        assert s.parse_action(text) == a == r.parse_action(text)
+        s, r = s.play(a), r.play(a)
+
+
+@needs_engine
+def options_id(options: dict) -> str:
+    return "-".join(f"{k}{v}" for k, v in options.items())
+
+
+@pytest.mark.parametrize("options", GAME_OPTIONS, ids=options_id)
+@settings(max_examples=fewer(6))
+@given(data=st.data())
+def test_rust_and_reference_agree_through_whole_games(options, data):
+    drive_whole_game(options, data)
+
+
+# ---- score_placement: the engine against the reference on random grids ----
+
+
+@st.composite
+def placements(draw):
+    """(grid, card, (row, col), solitaire): distinct cards on a 4x4 or 5x5 grid.
+    The placed card and the cells nearest to it often come from a narrow band of ranks (or one
+    suit's cards), so that pairs, straights, sets and power plays come up; other cards fill in
+    anywhere."""
+    side = draw(st.sampled_from([4, 5]), label="side")
+    deck = CODES if draw(st.booleans(), label="excuse") else CODES[:36]
+    band = draw(st.sampled_from(["all", "narrow", "narrow", "power"]), label="band")
+    chosen = deck
+    if band == "narrow":
+        low = draw(st.integers(1, 9), label="low")
+        ranks = range(low, low + draw(st.integers(1, 3), label="width"))
+        rank_of = {**{c: int(c[0]) for c in deck if c[0].isdigit()}, "X": 0}
+        chosen = [c for c in deck
+                  if rank_of.get(c, 1 if c[0] == "A" else 10) in ranks or c == "X"]
+    elif band == "power":
+        suit = draw(st.sampled_from("MSWLYK"), label="suit")
+        chosen = [c for c in deck if suit in c[1:] or c == "X"]
+    chosen = draw(st.permutations(chosen), label="band cards")
+    cells = side * side
+    target = draw(st.integers(0, cells - 1), label="cell")
+    tie = draw(st.permutations(range(cells)), label="tie-break")
+
+    def distance(cell: int) -> int:
+        return max(abs(cell // side - target // side), abs(cell % side - target % side))
+
+    near = sorted((c for c in range(cells) if c != target), key=lambda c: (distance(c), tie[c]))
+    k = draw(st.integers(0, min(len(chosen) - 1, cells - 1)), label="near cards")
+    rows = [[None] * side for _ in range(side)]
+    for card, cell in zip(chosen[1:k + 1], near):
+        rows[cell // side][cell % side] = card
+    others = draw(st.permutations([c for c in deck if c not in chosen[:k + 1]]), label="others")
+    free = [c for c in tie if c != target and rows[c // side][c % side] is None]
+    m = draw(st.integers(0, min(len(free), len(others))), label="other cards")
+    for card, cell in zip(others[:m], free):
+        rows[cell // side][cell % side] = card
+    # Mostly the real pairings (4x4 solitaire, 5x5 with diagonals), sometimes the other two:
+    # the flag alone decides whether diagonals count.
+    solitaire = side == 4 if draw(st.integers(0, 3), label="usual") else draw(st.booleans())
+    return rows, chosen[0], divmod(target, side), solitaire
+
+
+def breakdown(p) -> tuple:
+    return (p.basic, p.pairs, p.straights, p.sets, p.power, p.draws, p.points)
+
+
+@needs_engine
+@settings(max_examples=max(200, settings.default.max_examples * 5))
+@given(placements())
+def test_rust_and_reference_score_placements_alike(placement):
+    import quanta.quincunx as qx
+
+    rows, card, cell, solitaire = placement
+    assert breakdown(qx.score_placement(rows, card, cell, solitaire=solitaire)) == breakdown(
+        ref.score_placement(rows, card, cell, solitaire=solitaire)
+    )

@@ -1,0 +1,258 @@
+"""Solitaire Quincunx solvers: open-deck solve, expectimax, best_move and greedy_move.
+
+The oracles are plain exhaustive searches written here over the pure-Python reference rules
+(quanta.reference.quincunx), which know nothing of the Rust solvers."""
+
+from __future__ import annotations
+
+import _thread
+import random
+import threading
+import time
+
+import pytest
+
+import quanta
+from quanta import _quincunx_solvers as solvers
+from quanta.reference import quincunx as reference
+
+GAME = quanta.game("quincunx", players=1)
+CELLS = 16
+DRAW = 37 * CELLS  # chance outcome "card k comes" = DRAW + k
+
+
+def fields(state) -> list:
+    return state.notation().split(" ")
+
+
+def pile_of(state) -> list:
+    pile = fields(state)[2]
+    return [] if pile == "-" else pile.split(",")
+
+
+def empty_cells(state) -> int:
+    return fields(state)[0].count(".")
+
+
+def lost(state) -> bool:
+    return state.is_terminal and empty_cells(state) > 0
+
+
+def code_index(code: str) -> int:
+    return reference.card_by_code(code)
+
+
+def deal(seed: int, game=GAME):
+    """A fresh deal, the chance outcomes drawn by ``random.Random(seed)``."""
+    rng = random.Random(seed)
+    state = game.new_state()
+    while state.is_chance:
+        state = state.play(rng.choice(state.legal_actions()))
+    return state, rng
+
+
+def late(seed: int, empty: int, game=GAME):
+    """A position with at most ``empty`` empty cells, reached by greedy play with random draws,
+    and a random order of its pile."""
+    state, rng = deal(seed, game)
+    while empty_cells(state) > empty and not state.is_terminal:
+        state = state.play(solvers.greedy_move(state))
+        while state.is_chance:
+            state = state.play(rng.choice(state.legal_actions()))
+    order = pile_of(state)
+    rng.shuffle(order)
+    return state, order
+
+
+def with_order(state, order: list):
+    """Resolves pending draws of ``state`` from ``order``; returns (state, rest of order)."""
+    while state.is_chance:
+        state = state.play(DRAW + code_index(order[0]))
+        order = order[1:]
+    return state, order
+
+
+def brute_open(state, order: list) -> tuple:
+    """(won, final score) of the best line: every placement tried, draws from ``order``."""
+    if state.is_terminal:
+        return (not state.lost(), int(state.returns()[0]))
+    return max(brute_open(*with_order(state.play(a), order)) for a in state.legal_actions())
+
+
+def brute_expected(state) -> tuple:
+    """(p_win, expected final score): the best action by win probability (within 1e-9), then
+    expected score; chance outcomes weighted by their probabilities."""
+    if state.is_terminal:
+        return (0.0 if state.lost() else 1.0, state.returns()[0])
+    if state.is_chance:
+        p = e = 0.0
+        for a, w in state.chance_outcomes():
+            pc, ec = brute_expected(state.play(a))
+            p, e = p + w * pc, e + w * ec
+        return p, e
+    best = None
+    for a in state.legal_actions():
+        v = brute_expected(state.play(a))
+        if best is None or v[0] > best[0] + 1e-9 or (v[0] >= best[0] - 1e-9 and v[1] > best[1]):
+            best = v
+    return best
+
+
+def as_reference(state):
+    return reference.game(players=1, excuse=GAME.options.get("excuse", False)).from_notation(
+        state.notation())
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_solve_open_agrees_with_exhaustive_search(seed):
+    state, order = late(seed, 3 + seed % 2)
+    solution = solvers.solve_open(state, order)
+    assert (not solution.lost, solution.score) == brute_open(as_reference(state), order)
+    assert solution.exact and solution.nodes >= 0
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_the_line_replays_to_the_claimed_outcome(seed):
+    state, order = late(100 + seed, 6)
+    solution = solvers.solve_open(state, order)
+    rest = order
+    for action in solution.line:
+        state, rest = with_order(state.play(action), rest)
+    assert state.is_terminal
+    assert lost(state) == solution.lost
+    assert int(state.returns()[0]) == solution.score
+
+
+def test_solve_open_at_the_end_is_the_result():
+    state, order = late(5, 0)
+    solution = solvers.solve_open(state, order)
+    assert solution.line == ()
+    assert solution.score == int(state.returns()[0])
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_solve_expected_agrees_with_expectimax(seed):
+    state, _ = late(200 + seed, 2 + seed % 2)
+    got = solvers.solve_expected(state)
+    p_win, score = brute_expected(as_reference(state))
+    assert got.p_win == pytest.approx(p_win, abs=1e-9)
+    assert got.p_loss == pytest.approx(1 - p_win, abs=1e-9)
+    assert got.score == pytest.approx(score, abs=1e-6)
+    if not state.is_terminal:
+        assert got.best_action in state.legal_actions()
+        assert got.actions[got.best_action] == pytest.approx((got.p_win, got.score))
+        assert set(got.actions) == set(state.legal_actions())
+
+
+def test_limits_raise_search_limit_error():
+    state, order = deal(1)[0], None
+    order = pile_of(state)
+    with pytest.raises(quanta.SearchLimitError) as info:
+        solvers.solve_open(state, order, max_nodes=500)
+    assert info.value.nodes > 500
+    start = time.perf_counter()
+    with pytest.raises(quanta.SearchLimitError):
+        solvers.solve_open(state, order, timeout=0.2)
+    assert time.perf_counter() - start < 5
+    with pytest.raises(quanta.SearchLimitError):
+        solvers.solve_expected(late(3, 7)[0], max_nodes=1000)
+    with pytest.raises(quanta.SearchLimitError):
+        solvers.best_move(state, samples=2, effort=None, candidates=None, max_nodes=5000)
+
+
+@pytest.mark.parametrize("bad", [
+    "missing", "repeated", "unknown", "seen", "not text",
+])
+def test_bad_pile_raises_a_typed_error_and_changes_nothing(bad):
+    state, order = late(9, 5)
+    before = state.notation()
+    pile = list(order)
+    if bad == "missing":
+        pile.pop()
+    elif bad == "repeated":
+        pile[-1] = pile[0]
+    elif bad == "unknown":
+        pile[0] = "ZZ"
+    elif bad == "seen":
+        pile[0] = fields(state)[1].split(",")[0]
+    else:
+        pile[0] = 7
+    with pytest.raises(quanta.InvalidNotationError):
+        solvers.solve_open(state, pile)
+    assert isinstance(quanta.InvalidNotationError("x"), ValueError)
+    assert state.notation() == before
+
+
+def test_solvers_refuse_chance_nodes_and_other_games():
+    two = quanta.game("quincunx", players=2)
+    chance = GAME.new_state()
+    for state in (chance, deal(0, two)[0]):
+        with pytest.raises(ValueError):
+            solvers.solve_open(state, [])
+        with pytest.raises(ValueError):
+            solvers.solve_expected(state)
+        with pytest.raises(ValueError):
+            solvers.best_move(state)
+        with pytest.raises(ValueError):
+            solvers.greedy_move(state)
+    with pytest.raises(ValueError):
+        solvers.solve_open(quanta.game("einstein").new_state(), [])
+
+
+def test_best_move_is_legal_and_deterministic_per_seed():
+    for seed in range(3):
+        state, _ = late(300 + seed, 9)
+        first = solvers.best_move(state, samples=4, seed=seed, threads=1)
+        assert first in state.legal_actions()
+        assert solvers.best_move(state, samples=4, seed=seed, threads=2) == first
+        assert solvers.best_move(state, samples=4, seed=seed) == first
+    end, _ = late(5, 0)
+    assert solvers.best_move(end) is None
+
+
+def test_best_move_with_exact_samples_late():
+    state = next(s for s, _ in (late(400 + i, 4) for i in range(50)) if not s.is_terminal)
+    action = solvers.best_move(state, samples=3, seed=1, candidates=None, effort=None)
+    assert action in state.legal_actions()
+
+
+def test_greedy_move_takes_the_most_points_then_the_most_draws():
+    for seed in range(5):
+        state, _ = late(500 + seed, 10 - seed)
+        if state.is_terminal:
+            continue
+        ref = as_reference(state)
+
+        def key(a):
+            card, cell = divmod(a, CELLS)
+            p = reference.score_placement(ref.grid(), reference.CARDS[card].code,
+                                          divmod(cell, 4), solitaire=True)
+            return (p.points, p.draws, -a)
+
+        assert solvers.greedy_move(state) == max(state.legal_actions(), key=key)
+
+
+def test_batches_do_not_depend_on_threads():
+    one = solvers.solve_open_batch(3, 6, empty=6, threads=1)
+    two = solvers.solve_open_batch(3, 6, empty=6, threads=2)
+    for key in ("solved", "lost", "score", "nodes"):
+        assert (one[key] == two[key]).all()
+    a = solvers.play_batch("greedy", 1, 8, threads=1)
+    b = solvers.play_batch("greedy", 1, 8, threads=2)
+    assert (a["score"] == b["score"]).all() and (a["lost"] == b["lost"]).all()
+    c = solvers.play_batch("best_move", 1, 2, samples=2, candidates=4, effort=200, threads=1)
+    d = solvers.play_batch("best_move", 1, 2, samples=2, candidates=4, effort=200, threads=2)
+    assert (c["score"] == d["score"]).all()
+    with pytest.raises(ValueError):
+        solvers.play_batch("random", 1, 1)
+
+
+def test_ctrl_c_stops_a_long_open_solve():
+    state, _ = deal(2)
+    timer = threading.Timer(0.3, _thread.interrupt_main)
+    start = time.perf_counter()
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        solvers.solve_open(state, pile_of(state), timeout=60)
+    timer.join()
+    assert time.perf_counter() - start < 10
