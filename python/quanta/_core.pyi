@@ -68,3 +68,26 @@ def quincunx_score_placement(
     grid: list[list[str | None]], card: str, cell: tuple[int, int], solitaire: bool = False
 ) -> tuple[int, int, int, int, int, int]: ...
 def quincunx_deck() -> list[tuple[str, str, int, str]]: ...
+def quincunx_solve_open(
+    state: State, pile: list[str], timeout: float | None = None, max_nodes: int | None = None,
+    memory_mb: int = 1024,
+) -> tuple[bool, int, list[int], int, float]: ...
+def quincunx_solve_expected(
+    state: State, timeout: float | None = None, max_nodes: int | None = None, memory_mb: int = 1024
+) -> tuple[float, float, int | None, list[tuple[int, float, float]], int, float]: ...
+def quincunx_best_move(
+    state: State, samples: int, seed: int, candidates: int | None = None,
+    effort: int | None = None, threads: int | None = None, timeout: float | None = None,
+    max_nodes: int | None = None, memory_mb: int = 1024,
+) -> tuple[int | None, list[tuple[int, float, float]], int, float]: ...
+def quincunx_greedy_move(state: State) -> int | None: ...
+def quincunx_solve_open_batch(
+    seed: int, n: int, first: int = 0, excuse: bool = False, empty: int = 12,
+    threads: int | None = None, timeout: float | None = None, max_nodes: int | None = None,
+    memory_mb: int = 256,
+) -> dict[str, npt.NDArray[Any]]: ...
+def quincunx_play_batch(
+    policy: str, seed: int, n: int, first: int = 0, excuse: bool = False,
+    threads: int | None = None, samples: int = 8, candidates: int | None = None,
+    effort: int | None = None,
+) -> dict[str, npt.NDArray[Any]]: ...

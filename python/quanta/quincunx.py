@@ -393,3 +393,9 @@ def score_placement(grid, card: str, cell, *, solitaire: bool = False) -> Placem
 
 #: Extra methods the generic State object exposes for this game (each takes the state first).
 STATE_METHODS = {"grid": grid, "hand": hand, "scores": scores, "pile": pile, "lost": lost}
+
+# The solitaire solvers (documented in their own module) belong to this game's namespace.
+from ._quincunx_solvers import *  # noqa: E402,F403
+from ._quincunx_solvers import __all__ as _solver_names  # noqa: E402
+
+__all__ += _solver_names
