@@ -17,9 +17,10 @@ engine, which implements the same contract:
 from __future__ import annotations
 
 import itertools
-import operator
 
-from quanta.exceptions import IllegalMoveError, InvalidNotationError, InvalidOptionError
+from quanta.exceptions import InvalidNotationError, InvalidOptionError
+
+from ._state import ReferenceState
 
 __all__ = ["EinsteinGame", "EinsteinState", "CHANCE", "TERMINAL"]
 
@@ -85,6 +86,7 @@ class EinsteinGame:
     player picks their own arrangement); ``first`` = 0 or 1 (who moves first after the setup).
     """
 
+    name = "einstein"
     num_players = 2
     num_actions = NUM_ACTIONS
 
@@ -123,7 +125,7 @@ class EinsteinGame:
         return _parse_notation(self, text)
 
 
-class EinsteinState:
+class EinsteinState(ReferenceState):
     """A position (immutable). Fields:
 
     * ``cells``: 25 ints, index row * 5 + col; +n player 0's stone n, -n player 1's, 0 empty.
@@ -238,28 +240,6 @@ class EinsteinState:
             actions.extend(self._stone_moves(self._player, row, col))
         return sorted(actions)
 
-    def chance_outcomes(self) -> list:
-        """[(action, probability)] at a chance node, [] elsewhere."""
-        if not self.is_chance:
-            return []
-        actions = self.legal_actions()
-        return [(a, 1.0 / len(actions)) for a in actions]
-
-    def _check_legal(self, action) -> int:
-        if isinstance(action, bool):
-            raise IllegalMoveError(f"einstein: action {action!r} is not an integer")
-        try:
-            action = operator.index(action)
-        except TypeError:
-            raise IllegalMoveError(f"einstein: action {action!r} is not an integer") from None
-        if not 0 <= action < NUM_ACTIONS:
-            raise IllegalMoveError(
-                f"einstein: action {action} is out of range (0..{NUM_ACTIONS}) in {self.notation()}"
-            )
-        if action not in self.legal_actions():
-            raise IllegalMoveError(f"einstein: action {action} is not legal in {self.notation()}")
-        return action
-
     def play(self, action) -> "EinsteinState":
         """The state after a legal action; raises IllegalMoveError otherwise."""
         action = self._check_legal(action)
@@ -310,16 +290,6 @@ class EinsteinState:
         d_row, d_col = DIRECTIONS[self._player][direction]
         return cell_name(row, col) + cell_name(row + d_row, col + d_col)
 
-    def parse_action(self, text: str) -> int:
-        """The legal action whose string is `text` (surrounding blanks ignored)."""
-        if not isinstance(text, str):
-            raise IllegalMoveError(f"einstein: action text must be a str, not {text!r}")
-        wanted = text.strip()
-        for action in self.legal_actions():
-            if self._action_string(action) == wanted:
-                return action
-        raise IllegalMoveError(f"einstein: no legal action {wanted!r} in {self.notation()}")
-
     # ---- text ----
 
     def notation(self) -> str:
@@ -346,17 +316,6 @@ class EinsteinState:
     def board(self) -> list:
         """5 lists of 5 ints: player 0's stones +1..+6, player 1's -1..-6, 0 empty."""
         return [list(self._cells[row * SIZE:(row + 1) * SIZE]) for row in range(SIZE)]
-
-    def __eq__(self, other_state: object) -> bool:
-        if not isinstance(other_state, EinsteinState):
-            return NotImplemented
-        return self._game == other_state._game and self.notation() == other_state.notation()
-
-    def __hash__(self) -> int:
-        return hash((self._game, self.notation()))
-
-    def __repr__(self) -> str:
-        return f"<EinsteinState {self.notation()!r}>"
 
     def __str__(self) -> str:
         return self.notation()

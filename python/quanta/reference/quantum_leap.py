@@ -25,9 +25,10 @@ oracle for the engine's solver (small boards only).
 from __future__ import annotations
 
 import functools
-import operator
 
-from quanta.exceptions import IllegalMoveError, InvalidNotationError, InvalidOptionError
+from quanta.exceptions import InvalidNotationError, InvalidOptionError
+
+from ._state import ReferenceState
 
 __all__ = [
     "QuantumLeapGame",
@@ -166,6 +167,7 @@ class QuantumLeapGame:
     (random deal of a full board, one black stone more, no swap).
     """
 
+    name = NAME
     num_players = 2
 
     def __init__(self, size: int = 5, setup: str = "A") -> None:
@@ -220,7 +222,7 @@ class QuantumLeapGame:
         return _parse_notation(self, text)
 
 
-class QuantumLeapState:
+class QuantumLeapState(ReferenceState):
     """A position (immutable). Fields:
 
     * ``cells``: one of 'w', 'b', '.', '?' per cell number (as in the notation).
@@ -324,22 +326,6 @@ class QuantumLeapState:
             (self._game.deal_black_action, black_left / total),
         ]
 
-    def _check_legal(self, action) -> int:
-        if isinstance(action, bool):
-            raise IllegalMoveError(f"{NAME}: action {action!r} is not an integer")
-        try:
-            action = operator.index(action)
-        except TypeError:
-            raise IllegalMoveError(f"{NAME}: action {action!r} is not an integer") from None
-        if not 0 <= action < self._game.num_actions:
-            raise IllegalMoveError(
-                f"{NAME}: action {action} is out of range (0..{self._game.num_actions}) "
-                f"in {self.notation()}"
-            )
-        if action not in self.legal_actions():
-            raise IllegalMoveError(f"{NAME}: action {action} is not legal in {self.notation()}")
-        return action
-
     def play(self, action) -> "QuantumLeapState":
         """The state after a legal action; raises IllegalMoveError otherwise."""
         action = self._check_legal(action)
@@ -401,32 +387,11 @@ class QuantumLeapState:
         cell = action // 6
         return names[cell] + "x" + names[jump_target(g.geometry, self._cells, action)]
 
-    def parse_action(self, text: str) -> int:
-        """The legal action whose string is `text` (surrounding blanks ignored)."""
-        if not isinstance(text, str):
-            raise IllegalMoveError(f"{NAME}: action text must be a str, not {text!r}")
-        wanted = text.strip()
-        for action in self.legal_actions():
-            if self._action_string(action) == wanted:
-                return action
-        raise IllegalMoveError(f"{NAME}: no legal action {wanted!r} in {self.notation()}")
-
     # ---- text ----
 
     def notation(self) -> str:
         rows = ["".join(self._cells[cell] for cell in row) for row in self._game.geometry.rows]
         return f"{'/'.join(rows)} {self._side}"
-
-    def __eq__(self, other_state: object) -> bool:
-        if not isinstance(other_state, QuantumLeapState):
-            return NotImplemented
-        return self._game == other_state._game and self.notation() == other_state.notation()
-
-    def __hash__(self) -> int:
-        return hash((self._game, self.notation()))
-
-    def __repr__(self) -> str:
-        return f"<QuantumLeapState {self.notation()!r}>"
 
     def __str__(self) -> str:
         return self.notation()

@@ -21,7 +21,9 @@ import operator
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from quanta.exceptions import IllegalMoveError, InvalidNotationError, InvalidOptionError
+from quanta.exceptions import InvalidNotationError, InvalidOptionError
+
+from ._state import ReferenceState
 
 __all__ = [
     "CARDS",
@@ -414,7 +416,7 @@ class QuincunxGame:
         return _parse_notation(self, text)
 
 
-class QuincunxState:
+class QuincunxState(ReferenceState):
     """A position (immutable). Fields:
 
     * ``grid``: one card index or None per cell.
@@ -530,24 +532,6 @@ class QuincunxState:
         empty = [x for x in range(g.cells) if self._grid[x] is None]
         return sorted(c * g.cells + x for c in self._hands[self._player] for x in empty)
 
-    def chance_outcomes(self) -> list:
-        """[(action, probability)]: each card of the pile equally likely; [] if not chance."""
-        if not self.is_chance:
-            return []
-        actions = self.legal_actions()
-        return [(a, 1.0 / len(actions)) for a in actions]
-
-    def _check_legal(self, action) -> int:
-        if isinstance(action, bool):
-            raise IllegalMoveError(f"{NAME}: action {action!r} is not an integer")
-        try:
-            action = operator.index(action)
-        except TypeError:
-            raise IllegalMoveError(f"{NAME}: action {action!r} is not an integer") from None
-        if not self._is_legal(action):
-            raise IllegalMoveError(f"{NAME}: action {action} is not legal in {self.notation()}")
-        return action
-
     def _is_legal(self, action: int) -> bool:
         """``action in self.legal_actions()``, without listing them all."""
         g = self._game
@@ -617,16 +601,6 @@ class QuincunxState:
         card, cell = divmod(action, g.cells)
         return f"{CARDS[card].code} {cell_name(cell, g.side)}"
 
-    def parse_action(self, text: str) -> int:
-        """The legal action whose string is ``text`` (surrounding blanks ignored)."""
-        if not isinstance(text, str):
-            raise IllegalMoveError(f"{NAME}: action text must be a str, not {text!r}")
-        wanted = text.strip()
-        for action in self.legal_actions():
-            if self._action_string(action) == wanted:
-                return action
-        raise IllegalMoveError(f"{NAME}: no legal action {wanted!r} in {self.notation()}")
-
     # ---- text ----
 
     def _turn_field(self) -> str:
@@ -660,17 +634,6 @@ class QuincunxState:
         return (f"{_grid_field(self._grid, g.side)} {_codes(sorted(self._hands[player]))} "
                 f"{sizes} {len(self.pile_cards())} {scores} {self._turn_field()} "
                 f"{self._round + 1}/{g.rounds}")
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, QuincunxState):
-            return NotImplemented
-        return self._game == other._game and self.notation() == other.notation()
-
-    def __hash__(self) -> int:
-        return hash((self._game, self.notation()))
-
-    def __repr__(self) -> str:
-        return f"<QuincunxState {self.notation()!r}>"
 
     def __str__(self) -> str:
         g = self._game
