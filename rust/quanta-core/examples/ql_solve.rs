@@ -2,7 +2,7 @@
 //!
 //!     cargo run --release --example ql_solve -- 5 20 < positions.txt
 //!
-//! Arguments: board side, time limit per position in seconds.
+//! Arguments: board side, time limit per position in seconds; `MEMORY_MB` sets the memory cap.
 
 use quanta_core::game::Game;
 use quanta_core::options::{OptionValue, Options};
@@ -26,6 +26,7 @@ fn main() {
         let state = game.from_notation(line.trim()).expect("notation");
         let limits = Limits {
             timeout: Some(Duration::from_secs_f64(seconds)),
+            memory_mb: std::env::var("MEMORY_MB").map_or(1024, |m| m.parse().expect("MEMORY_MB")),
             ..Limits::default()
         };
         match solve(&game, &state, limits, &cancel) {
