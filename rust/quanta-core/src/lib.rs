@@ -13,6 +13,7 @@ pub mod options;
 pub mod quantum_leap;
 pub mod quincunx;
 pub mod registry;
+pub mod search;
 
 pub use error::{Error, Result};
 pub use game::{Action, CHANCE, Game, Rng, TERMINAL, ToMove};

@@ -36,10 +36,11 @@ use crate::bits::Bits;
 use crate::erased::{DynState, Position};
 use crate::error::{Error, Result};
 use crate::game::{Action, Game};
+use crate::search::Budget;
+pub use crate::search::Limits;
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::sync::atomic::AtomicBool;
 
 /// `ONE_ARC[ring]`: the set bits of a 6-bit ring (neighbours in direction order, each next to
 /// the one before) form at most one unbroken arc.
@@ -61,25 +62,6 @@ const ONE_ARC: [bool; 64] = {
     }
     table
 };
-
-/// Budgets of one solve.
-#[derive(Debug, Clone)]
-pub struct Limits {
-    pub timeout: Option<Duration>,
-    pub max_nodes: Option<u64>,
-    /// Memory for the transposition table and the region cache together.
-    pub memory_mb: usize,
-}
-
-impl Default for Limits {
-    fn default() -> Self {
-        Limits {
-            timeout: None,
-            max_nodes: None,
-            memory_mb: 1024,
-        }
-    }
-}
 
 /// The answer for a decision node.
 #[derive(Debug, Clone, PartialEq)]
@@ -138,9 +120,7 @@ struct Solver<'a, B: Bits> {
     left_connected: Option<usize>,
     /// Cut-offs per (from, to) capture, to break ties in move ordering (history heuristic).
     history: Vec<u32>,
-    start: Instant,
-    limits: Limits,
-    cancel: &'a AtomicBool,
+    budget: Budget<'a>,
 }
 
 /// The Zobrist key of an integer part: none for 0.
@@ -197,9 +177,7 @@ impl<'a, B: Bits> Solver<'a, B> {
             nodes: 0,
             history: vec![0; board.cells * board.cells],
             left_connected: None,
-            start: Instant::now(),
-            limits,
-            cancel,
+            budget: Budget::new("quantum_leap solver", limits, cancel),
         }
     }
 
@@ -214,33 +192,8 @@ impl<'a, B: Bits> Solver<'a, B> {
         h
     }
 
-    fn check_limits(&self) -> Result<()> {
-        if self.cancel.load(Ordering::Relaxed) {
-            return Err(Error::Interrupted);
-        }
-        if self.limits.max_nodes.is_some_and(|m| self.nodes > m) {
-            return Err(self.limit("node limit reached"));
-        }
-        if self
-            .limits
-            .timeout
-            .is_some_and(|t| self.start.elapsed() >= t)
-        {
-            return Err(self.limit("time limit reached"));
-        }
-        Ok(())
-    }
-
     fn slot(&self, hash: u64) -> usize {
         hash as usize & (self.table.len() - 1)
-    }
-
-    fn limit(&self, reason: &str) -> Error {
-        Error::SearchLimit {
-            reason: format!("quantum_leap solver: {reason}"),
-            nodes: self.nodes,
-            seconds: self.start.elapsed().as_secs_f64(),
-        }
     }
 
     /// Asks the processor to bring the table slot of `hash` into the cache.
@@ -312,8 +265,8 @@ impl<'a, B: Bits> Solver<'a, B> {
     fn wins(&mut self, stones: [B; 2], side: u8, hash: u64, tempo: i32) -> Result<bool> {
         let hint = self.left_connected.take();
         self.nodes += 1;
-        if self.nodes & 0xFFF == 0 || self.limits.max_nodes.is_some_and(|m| self.nodes > m) {
-            self.check_limits()?;
+        if self.nodes & 0xFFF == 0 || self.budget.over_nodes(self.nodes) {
+            self.budget.check(self.nodes)?;
         }
         if let Some(win) = self.probe(stones, side, hash, tempo) {
             return Ok(win);
@@ -701,7 +654,7 @@ pub fn solve<B: Bits>(
         win,
         best_action,
         nodes: solver.nodes,
-        seconds: solver.start.elapsed().as_secs_f64(),
+        seconds: solver.budget.seconds(),
     })
 }
 
