@@ -116,7 +116,7 @@ __all__ = [
     "text",
 ]
 
-_COLUMNS = "abcde"
+_COLUMNS = "abcdefghi"
 _SUIT_NAMES = {"M": "Moons", "S": "Suns", "W": "Waves", "L": "Leaves", "Y": "Wyrms", "K": "Knots"}
 
 
