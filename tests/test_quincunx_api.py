@@ -430,6 +430,13 @@ def test_book_text_svg_and_observation_show_the_9x9_board():
     while s.is_chance:
         s = s.play(s.legal_actions()[0])
     s = play(s, "AS f5")
+    # The example of docs/rules/quincunx.md: 1 + 1 = 2 with no shared suit, -2; a pair, +5.
+    empty = ",".join(["."] * 9)
+    assert s.notation() == (
+        "/".join([empty] * 4 + [".,.,.,.,AM,AS,.,.,."] + [empty] * 4)
+        + " AW,AL,AY,AK,2MK,2SY,2WL,3MW,3SK,3LY,4MS|4WL,4YK,5ML,5SW,5YK,6MW,6SY,6LK,7ML,7SK,"
+        "7WY,8MS 8WL,8YK,9MS,9WY,9LK,CM,CS,CW,CL,CY,CK 3,0 1 1/1"
+    )
     rows = s.grid()
     assert len(rows) == 9 and rows[4][4:6] == ["AM", "AS"]
     lines = qx.text(s).splitlines()
