@@ -450,3 +450,22 @@ def test_book_text_svg_and_observation_show_the_9x9_board():
     assert t.shape == (38, 83)
     assert t[0, 40] == 1 and t[1, 41] == 1  # AM on e5 (cell 40), AS on f5 (cell 41)
     assert s.observation_string(1).split(" ")[0] == s.notation().split(" ")[0]
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_book_games_keep_the_api_contract(players):
+    # The contract checks of tests/test_contract.py run on the default game of each name; run
+    # them on the book setup too.
+    import test_contract as contract
+
+    g = quanta.game("quincunx", players=players, setup="book", excuse=True)
+    for check in (
+        contract.test_game_parameters,
+        contract.test_states_along_random_games_keep_the_contract,
+        contract.test_illegal_actions_raise_and_change_nothing,
+        contract.test_dir_lists_the_common_methods_and_the_games_extras,
+        contract.test_observations_have_the_declared_shape,
+        contract.test_svg_is_well_formed,
+        contract.test_garbage_notation_is_an_invalid_notation_error,
+    ):
+        check(g)
