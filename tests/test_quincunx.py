@@ -64,7 +64,7 @@ def make(request):
 
 def rc(name: str) -> tuple[int, int]:
     """(row, col) of a cell name: column letter, then row number from the top."""
-    return int(name[1:]) - 1, "abcde".index(name[0])
+    return int(name[1:]) - 1, "abcdefghi".index(name[0])
 
 
 def grid(cells: dict, side: int = 5) -> list:
@@ -364,7 +364,7 @@ def position(cells: dict, hands: list, *, turn: str, scores: str, side: int = 5,
     ``hands``: each player's codes. With ``fill``, every cell not named in ``cells`` gets the
     next unused card (lowest index first, never one of ``keep``). The pile is every card left."""
     deck = CODES if excuse else CODES[:36]
-    names = [col + str(row + 1) for row in range(side) for col in "abcde"[:side]]
+    names = [col + str(row + 1) for row in range(side) for col in "abcdefghi"[:side]]
     used = {c for c in cells.values() if c} | {c for h in hands for c in h}
     spare = [c for c in deck if c not in used and c not in keep]
     placed = {}
@@ -738,6 +738,185 @@ def test_observation_shows_only_the_players_own_hand(make):
     assert t.observation_string(1) != s.observation_string(1)
 
 
+# ---- the book setup (2-3 players, one start card, the grid grows up to 5x5) ----
+#
+# The table is a 9x9 board (cells a1..i9), the start card on its middle e5.
+
+BOOK = 9
+
+
+def book_position(cells: dict, hands: list, *, turn: str = "0", scores: str = "0,0",
+                  **kw) -> str:
+    return position(cells, hands, turn=turn, scores=scores, side=BOOK, **kw)
+
+
+def book_hands(cells: dict, sizes: list) -> list:
+    """Hands of the given sizes from the lowest cards not on the grid."""
+    out, used = [], list(cells.values())
+    for size in sizes:
+        out.append(unused(used, size))
+        used += out[-1]
+    return out
+
+
+def cells_named(actions: list) -> list:
+    """The cell names of placements (card * 81 + cell) in first-seen order."""
+    names = []
+    for a in actions:
+        row, col = divmod(a % 81, 9)
+        name = "abcdefghi"[col] + str(row + 1)
+        if name not in names:
+            names.append(name)
+    return names
+
+
+@pytest.mark.parametrize("options", [dict(players=1), dict(players=4), dict(setup="bok"),
+                                     dict(players=4, excuse=True)])
+def test_rule_book_is_for_two_or_three_players(make, options):
+    options = {"setup": "book", **options}
+    with pytest.raises(InvalidOptionError):
+        make(**options)
+
+
+@pytest.mark.parametrize("players, hand", [(2, 12), (3, 8)])
+def test_rule_book_deals_one_start_card_in_the_middle_and_hands_of_12_or_8(make, players, hand):
+    g = make(players=players, setup="book")
+    assert g.num_actions == 37 * 81 + 37
+    s = g.new_state()
+    empty = "/".join([",".join(["."] * 9)] * 9)
+    zeros = ",".join(["0"] * players)
+    hands = "|".join(["-"] * players)
+    assert s.notation() == f"{empty} {hands} {','.join(CODES[:36])} {zeros} deal 1/1"
+    assert s.chance_outcomes() == [(37 * 81 + k, pytest.approx(1 / 36)) for k in range(36)]
+    for k in range(1 + players * hand):
+        assert s.is_chance
+        s = s.play(s.legal_actions()[0])
+    rows = s.grid()
+    assert len(rows) == 9 and all(len(row) == 9 for row in rows)
+    assert rows[4][4] == "AM"  # the start card, face up on e5
+    assert sum(code is not None for row in rows for code in row) == 1
+    for p in range(players):
+        assert s.hand(p) == CODES[1 + p * hand: 1 + (p + 1) * hand]
+    assert len(s.pile()) == 36 - 1 - players * hand
+    assert s.current_player == 0
+    # The first card goes edge to edge with the start card.
+    assert cells_named(s.legal_actions()) == ["e4", "d5", "f5", "e6"]
+    assert len(s.legal_actions()) == 4 * hand
+
+
+def test_rule_book_a_card_must_touch_a_placed_card_edge_to_edge(make):
+    g = make(players=2, setup="book")
+    cells = {"e5": "AM", "f5": "AS"}
+    s = g.from_notation(book_position(cells, book_hands(cells, [12, 11])))
+    # Orthogonal neighbours of e5 and f5 only: a diagonal contact (d4, g6) is not enough.
+    assert cells_named(s.legal_actions()) == ["e4", "f4", "d5", "g5", "e6", "f6"]
+    for far in ("AW d4", "AW g6", "AW a1", "AW e5"):
+        with pytest.raises(IllegalMoveError):
+            s.parse_action(far)
+    s = play(s, "AW g5")
+    assert s.grid()[4][4:7] == ["AM", "AS", "AW"]
+
+
+def test_rule_book_the_grid_stays_within_a_5x5_square(make):
+    g = make(players=2, setup="book")
+    row = {"c5": "2MK", "d5": "2SY", "e5": "2WL", "f5": "3MW", "g5": "3SK"}
+    s = g.from_notation(book_position(row, book_hands(row, [10, 10])))
+    # Five columns are used up: b5 and h5 would make six; the rows may still grow.
+    assert cells_named(s.legal_actions()) == ["c4", "d4", "e4", "f4", "g4",
+                                              "c6", "d6", "e6", "f6", "g6"]
+    # A column of three above and below: rows 3..7 used, the square is fixed.
+    square = dict(row, e3="4MS", e4="4WL", e6="4YK", e7="5ML")
+    s = g.from_notation(book_position(square, book_hands(square, [10, 10])))
+    legal = cells_named(s.legal_actions())
+    assert "e2" not in legal and "e8" not in legal and "b5" not in legal
+    assert legal == ["d3", "f3", "c4", "d4", "f4", "g4", "c6", "d6", "f6", "g6", "d7", "f7"]
+
+
+def test_rule_book_the_round_ends_with_25_cards(make):
+    # The 5x5 square c3..g7 full but for d3 (the wiki test's b1 corner, moved): the Mountain on
+    # d3 scores 10, 10, 10 -> 0 and ends the round; penalties as in the wiki game.
+    around = {"c3": "6MW", "e3": "6SY", "d4": "6LK", "c4": "CM", "e4": "CS", "d3": None}
+    square = [c + str(r) for r in range(3, 8) for c in "cdefg"]
+    g = make(players=2, setup="book", excuse=True)
+    hands = [["4MS", "AM"], ["X", "CY"]]
+    used = [c for c in around.values() if c] + [c for h in hands for c in h]
+    spare = unused(used, 25 - 6)
+    cells = dict(around)
+    for name in square:
+        if name not in cells:
+            cells[name] = spare.pop(0)
+    s = g.from_notation(book_position(cells, hands, scores="3,-4", excuse=True))
+    assert not s.is_terminal
+    s = play(s, "4MS d3")
+    assert s.is_terminal
+    # Player 0: 3 + 0 - 15 (the Ace of Moons); player 1: -4 - 10 (Calamity) - 0 (Excuse).
+    assert s.scores() == [3 - 15, -4 - 10]
+    assert s.notation().split(" ")[4:] == ["end", "1/1"]
+
+
+def test_rule_book_scores_lines_as_on_the_5x5_grid(make):
+    # g5 gets the Chance Meeting (7): row e5-f5-g5 = 5, 6, 7 (straight +20), diagonal e3-f4-g5
+    # = 7, 7, 7 (three of a kind +30), basic with f5: 7 + 6 = 13 -> +3; f4 is diagonal: no
+    # basic, no pair. 53 in all.
+    g = make(players=2, setup="book")
+    cells = {"e5": "5SW", "f5": "6MW", "e4": "2MK", "f4": "7SK", "e3": "7WY"}
+    hands = [["7ML"] + unused(list(cells.values()) + ["7ML"], 11), []]
+    hands[1] = unused(list(cells.values()) + hands[0], 9)
+    s = play(g.from_notation(book_position(cells, hands, scores="0,0")), "7ML g5")
+    assert s.scores() == [53, 0]
+
+
+def test_rule_book_match_deals_a_new_start_card(make):
+    g = make(players=2, setup="book", match=True)
+    around = {"c3": "6MW", "e3": "6SY", "d4": "6LK", "c4": "CM", "e4": "CS", "d3": None}
+    square = [c + str(r) for r in range(3, 8) for c in "cdefg"]
+    hands = [["4MS"], []]
+    spare = unused([c for c in around.values() if c] + ["4MS"], 19)
+    cells = dict(around)
+    for name in square:
+        if name not in cells:
+            cells[name] = spare.pop(0)
+    s = play(g.from_notation(book_position(cells, hands, scores="1,2", rnd="1/2")), "4MS d3")
+    empty = "/".join([",".join(["."] * 9)] * 9)
+    assert s.notation() == f"{empty} -|- {','.join(CODES[:36])} 1,2 deal 2/2"
+    while s.is_chance:
+        s = s.play(s.legal_actions()[0])
+    assert s.grid()[4][4] == "AM" and s.current_player == 1
+    assert s.hand(1) == CODES[1:13] and s.hand(0) == CODES[13:25]
+
+
+@pytest.mark.parametrize(
+    "cells, why",
+    [
+        ({"e5": "AM", "g5": "AS"}, "not connected"),
+        ({"e5": "AM", "e6": "AS", "f6": "AW", "f7": "AL"}, None),  # a fine staircase
+        ({c + "5": CODES[k] for k, c in enumerate("abcdef")}, "six columns"),
+        ({"e" + str(r): CODES[r] for r in range(2, 8)}, "six rows"),
+        ({"d5": "AM"}, "the middle empty"),
+        ({"d4": "AM", "e5": "AS"}, "diagonal only"),
+    ],
+)
+def test_book_notation_checks_the_grid_grew_edge_to_edge_within_5x5(make, cells, why):
+    g = make(players=2, setup="book")
+    text = book_position(cells, book_hands(cells, [12, 12]))
+    if why is None:
+        assert g.from_notation(text).notation() == text
+    else:
+        with pytest.raises(InvalidNotationError):
+            g.from_notation(text)
+
+
+def test_book_notation_rejects_a_wiki_grid_and_too_few_cards_in_hand(make):
+    g = make(players=2, setup="book")
+    wiki = position({}, [[], []], turn="deal", scores="0,0")
+    with pytest.raises(InvalidNotationError):
+        g.from_notation(wiki)
+    cells = {"e5": "AM"}
+    with pytest.raises(InvalidNotationError):  # 24 cells to fill, 23 cards in hand
+        g.from_notation(book_position(cells, book_hands(cells, [12, 11])))
+    assert g.from_notation(book_position(cells, book_hands(cells, [12, 12])))
+
+
 # ---- the engine against the reference, step by step ----
 
 GAME_OPTIONS = [
@@ -752,6 +931,12 @@ GAME_OPTIONS = [
     dict(players=2, match=True),
     dict(players=3, match=True, excuse=True),
     dict(players=4, match=True),
+    dict(players=2, setup="book"),
+    dict(players=2, setup="book", excuse=True),
+    dict(players=3, setup="book"),
+    dict(players=3, setup="book", excuse=True),
+    dict(players=2, setup="book", match=True),
+    dict(players=3, setup="book", match=True, excuse=True),
 ]
 
 

@@ -31,7 +31,7 @@ BASIC = [
 def penalty(code: str) -> int:
     """What a card left in hand costs, read off its code: Ace 15, Crown 10, Excuse 0, numeral
     its rank (the code's digit)."""
-    return {"A": 15, "C": 10, "X": 0}.get(code[0]) or int(code[0])
+    return {"A": 15, "C": 10, "X": 0}.get(code[0], None) if not code[0].isdigit() else int(code[0])
 
 
 def empty_grid(side: int = 5) -> list:
@@ -275,6 +275,21 @@ def random_action(state, rng: random.Random) -> int:
     return rng.choice(state.legal_actions())
 
 
+def scoring_window(rows: list, cell: str):
+    """The grid and the cell to hand to score_placement: the grid itself, or for the book
+    setup's 9x9 board a 5x5 window of it holding every placed card and ``cell`` (the rules
+    score a book grid as the 5x5 grid it grows into)."""
+    row, col = int(cell[1:]) - 1, "abcdefghi".index(cell[0])
+    if len(rows) != 9:
+        return rows, (row, col)
+    placed = [(r, c) for r in range(9) for c in range(9) if rows[r][c] is not None]
+    top = min(min(r for r, _ in placed + [(row, col)]), 4)
+    left = min(min(c for _, c in placed + [(row, col)]), 4)
+    window = [line[left:left + 5] for line in rows[top:top + 5]]
+    assert sum(code is not None for line in window for code in line) == len(placed)
+    return window, (row - top, col - left)
+
+
 def play_checking_scores(state, rng: random.Random, solitaire: bool = False):
     """Plays ``state`` to the end at random, checking every step against the rules: a placement
     adds score_placement's points to its player and is followed by its draws (no more than the
@@ -291,7 +306,8 @@ def play_checking_scores(state, rng: random.Random, solitaire: bool = False):
         if turn.isdigit():
             placements += 1
             card, cell = text.split(" ")
-            placement = qx.score_placement(before.grid(), card, cell, solitaire=solitaire)
+            rows, at = scoring_window(before.grid(), cell)
+            placement = qx.score_placement(rows, card, at, solitaire=solitaire)
             expected[int(turn)] += placement.points
             hands[int(turn)].remove(card)
             draws = min(placement.draws, len(before.pile()))
@@ -380,3 +396,76 @@ def test_observation_tensor_layout(dealt):
     # hand sizes 10 10, scores 0 0, player 0 to place, observer 0, pile 11, no draws, not
     # dealing, round 0, not over.
     assert t[37, :13].tolist() == [10, 10, 0, 0, 1, 0, 1, 0, 11, 0, 0, 0, 0]
+
+
+# ---- the book setup ----
+
+
+@pytest.mark.parametrize("players, hand", [(2, 12), (3, 8)])
+def test_book_games_score_as_the_5x5_grid_they_grow_into(players, hand):
+    g = quanta.game("quincunx", players=players, setup="book", excuse=players == 3)
+    assert g.options["setup"] == "book"
+    assert (g.num_actions, g.observation_shape) == (37 * 81 + 37, (38, 83))
+    rng = random.Random(players)
+    for _ in range(5):
+        end, firsts, placements = play_checking_scores(g.new_state(), rng)
+        assert firsts == [0]
+        assert placements == 24  # one start card, then 24 placements fill the 5x5 square
+        rows = end.grid()
+        used = [(r, c) for r in range(9) for c in range(9) if rows[r][c] is not None]
+        assert len(used) == 25 and rows[4][4] is not None
+        assert {max(r for r, _ in used) - min(r for r, _ in used),
+                max(c for _, c in used) - min(c for _, c in used)} == {4}
+
+
+def test_book_match_rotates_the_dealer():
+    g = quanta.game("quincunx", players=3, setup="book", match=True)
+    end, firsts, _ = play_checking_scores(g.new_state(), random.Random(7))
+    assert firsts == [0, 1, 2] and round_of(end) == "3/3"
+
+
+def test_book_text_svg_and_observation_show_the_9x9_board():
+    g = quanta.game("quincunx", setup="book")
+    s = g.new_state()
+    while s.is_chance:
+        s = s.play(s.legal_actions()[0])
+    s = play(s, "AS f5")
+    # The example of docs/rules/quincunx.md: 1 + 1 = 2 with no shared suit, -2; a pair, +5.
+    empty = ",".join(["."] * 9)
+    assert s.notation() == (
+        "/".join([empty] * 4 + [".,.,.,.,AM,AS,.,.,."] + [empty] * 4)
+        + " AW,AL,AY,AK,2MK,2SY,2WL,3MW,3SK,3LY,4MS|4WL,4YK,5ML,5SW,5YK,6MW,6SY,6LK,7ML,7SK,"
+        "7WY,8MS 8WL,8YK,9MS,9WY,9LK,CM,CS,CW,CL,CY,CK 3,0 1 1/1"
+    )
+    rows = s.grid()
+    assert len(rows) == 9 and rows[4][4:6] == ["AM", "AS"]
+    lines = qx.text(s).splitlines()
+    assert lines[0].split() == list("abcdefghi")
+    assert lines[5].split() == ["5", ".", ".", ".", ".", "AM", "AS", ".", ".", "."]
+    assert "pile: 11 cards" in qx.text(s)
+    root = ET.fromstring(qx.svg(s))
+    texts = [t.text for t in root.iter() if t.tag.endswith("text")]
+    assert "Ace of Moons" in texts and "i" in texts and "9" in texts
+    t = s.observation_tensor(0)
+    assert t.shape == (38, 83)
+    assert t[0, 40] == 1 and t[1, 41] == 1  # AM on e5 (cell 40), AS on f5 (cell 41)
+    assert s.observation_string(1).split(" ")[0] == s.notation().split(" ")[0]
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_book_games_keep_the_api_contract(players):
+    # The contract checks of tests/test_contract.py run on the default game of each name; run
+    # them on the book setup too.
+    import test_contract as contract
+
+    g = quanta.game("quincunx", players=players, setup="book", excuse=True)
+    for check in (
+        contract.test_game_parameters,
+        contract.test_states_along_random_games_keep_the_contract,
+        contract.test_illegal_actions_raise_and_change_nothing,
+        contract.test_dir_lists_the_common_methods_and_the_games_extras,
+        contract.test_observations_have_the_declared_shape,
+        contract.test_svg_is_well_formed,
+        contract.test_garbage_notation_is_an_invalid_notation_error,
+    ):
+        check(g)

@@ -7,7 +7,9 @@ Rules: docs/rules/quincunx.md. Make the game with ``quanta.game("quincunx", ...)
 * ``excuse`` = False (default) or True: the Excuse (a blank) is in the deck;
 * ``match`` = False (default: one round) or True: one round per dealer, totals add up (not
   with solitaire);
-* ``setup`` = ``"wiki"`` (the only one so far; ``"book"`` is not implemented).
+* ``setup`` = ``"wiki"`` (default: the start cards on the corners, and the centre with 2 or 4
+  players) or ``"book"`` (the newer official version, 2 or 3 players only: one start card, hands
+  of 12 / 8, every card edge to edge with a placed card, the grid grows up to 5x5).
 
 Cards and codes
 ---------------
@@ -25,9 +27,19 @@ is named by its column letter and its row number from the top: (0, 0) = ``a1``, 
 ``e3``. The start cards lie on the corners, and on the centre ``c3`` with 2 and 4 players.
 Hands: 10 (2 players), 7 (3), 6 (4), 8 (solitaire); the rest is the draw pile.
 
-Action ids (``cells`` = 25 or 16; ``num_actions`` = 37 * cells + 37)
----------------------------------------------------------------------
-* ``card * cells + cell`` places a card from the mover's hand on an empty cell.
+With ``setup="book"`` the grid grows on a 9x9 board (cells ``a1`` .. ``i9``, index = row * 9 +
+col): the one start card lies on its centre ``e5`` (cell 40); a card may go on an empty cell
+that touches a placed card edge to edge and keeps all placed cards within 5 rows and 5 columns;
+the round ends with 25 cards (the 5x5 square full). Hands: 12 (2 players), 8 (3).
+``grid()``, ``text()``, ``svg()``, the notation's grid field and the observations show the whole
+9x9 board.
+
+Action ids
+----------
+``cells`` = 25, 16 in solitaire, 81 with ``setup="book"``; ``num_actions`` = 37 * cells + 37.
+
+* ``card * cells + cell`` places a card from the mover's hand on an empty cell (book: a cell
+  as above).
 * ``37 * cells + card`` is the chance outcome "this card comes", during the deal (start cells
   in increasing cell order, then each hand in full, from the player who begins on) and for a
   draw (one per neighbour summing 11 or 20, uniform over the pile, resolved before the next
@@ -44,7 +56,8 @@ Notation
 --------
 ``<grid> <hands> <pile> <scores> <turn> <round>``, fields separated by one space:
 
-* grid: rows top to bottom separated by ``/``, cells by ``,``, each a card code or ``.``;
+* grid: rows top to bottom separated by ``/``, cells by ``,``, each a card code or ``.``
+  (book: the 9x9 board; its cards must hold ``e5``, be connected edge to edge and fit in 5x5);
 * hands: each player's cards in card-index order joined by ``,`` (``-`` if empty), players
   separated by ``|``;
 * pile: its cards in card-index order (``-`` if empty): the cards nobody has seen;
@@ -74,7 +87,7 @@ Observations
 <round>`` -- the notation with the other hands and the pile reduced to their sizes (joined
 by ``|``).
 
-``observation_tensor(p)``: float32 of shape ``(38, cells + 2)``. Rows 0..36, one per card
+``observation_tensor(p)``: float32 of shape ``(38, cells + 2)`` (book: ``(38, 83)``). Rows 0..36, one per card
 index: column ``cell`` (0..cells-1) is 1 where the card lies on the grid; column ``cells`` is 1
 if the card is in p's hand; column ``cells + 1`` is 1 if p has not seen it (the pile or another
 player's hand). Row 37 (``n`` players): columns ``0..n`` the hand sizes, ``n..2n`` the scores,
@@ -116,7 +129,7 @@ __all__ = [
     "text",
 ]
 
-_COLUMNS = "abcde"
+_COLUMNS = "abcdefghi"
 _SUIT_NAMES = {"M": "Moons", "S": "Suns", "W": "Waves", "L": "Leaves", "Y": "Wyrms", "K": "Knots"}
 
 
@@ -377,7 +390,9 @@ def score_placement(grid, card: str, cell, *, solitaire: bool = False) -> Placem
 
     ``grid`` is a 4x4 or 5x5 list of rows, each entry a card code or None; ``cell`` is
     ``(row, col)`` (row 0 at the top) or a cell name such as ``"c3"``; ``solitaire=True``
-    leaves straights and threes of a kind on the diagonals out (the solitaire rule).
+    leaves straights and threes of a kind on the diagonals out (the solitaire rule). For a
+    ``setup="book"`` position pass a 5x5 window of its 9x9 board holding every placed card and
+    the cell: a placement scores the same there.
 
     Raises :class:`~quanta.InvalidNotationError` for an unknown card code or a grid that is not
     4x4 or 5x5, and :class:`~quanta.IllegalMoveError` for a cell that is off the grid or

@@ -11,6 +11,10 @@ independently of the Rust engine, which implements the same contract:
 * Actions (``cells`` = 25 or 16): place card k on cell x = ``k * cells + x``; the chance outcome
   "card k comes" (a deal or a draw) = ``37 * cells + k``. ``num_actions = 37 * cells + 37``.
 * Notation: ``<grid> <hands> <pile> <scores> <turn> <round>`` (see ``QuincunxState.notation``).
+* ``setup="book"`` (2-3 players): one start card in the middle of the table, hands of 12 / 8;
+  every card must go edge to edge next to a card already placed, and all the placed cards must
+  fit in a 5x5 square; the round ends with 25 cards. The table is modelled as a 9x9 board with
+  the start card on its centre (row 4, col 4), cells a1..i9, 81 cells in the action ids.
 
 :func:`score_placement` scores one placement with its breakdown.
 """
@@ -139,7 +143,10 @@ def hand_penalty(card: int) -> int:
 def cell_name(cell: int, side: int) -> str:
     """a1 for cell 0; column letter, then row number counted from the top."""
     row, col = divmod(cell, side)
-    return "abcde"[col] + str(row + 1)
+    return LETTERS[col] + str(row + 1)
+
+
+LETTERS = "abcdefghi"
 
 
 # ---- scoring one placement ----
@@ -326,6 +333,9 @@ def score_placement(grid, card, cell, *, solitaire: bool = False) -> Placement:
 # ---- the game ----
 
 HAND_SIZES = {1: 8, 2: 10, 3: 7, 4: 6}
+BOOK_HAND_SIZES = {2: 12, 3: 8}
+BOOK_SIDE = 9  # the book's grid grows on a 9x9 table, the start card in its middle
+BOOK_SQUARE = 5  # ... within a 5x5 square
 
 
 class QuincunxGame:
@@ -348,20 +358,35 @@ class QuincunxGame:
             raise InvalidOptionError(f"{NAME}: option match must be a bool, not {match!r}")
         if match and players == 1:
             raise InvalidOptionError(f"{NAME}: solitaire is always one round (no match)")
-        if setup != "wiki":
-            raise InvalidOptionError(f"{NAME}: option setup must be 'wiki', not {setup!r}")
+        if setup not in ("wiki", "book"):
+            raise InvalidOptionError(
+                f"{NAME}: option setup must be 'wiki' or 'book', not {setup!r}"
+            )
+        if setup == "book" and players not in BOOK_HAND_SIZES:
+            raise InvalidOptionError(
+                f"{NAME}: setup 'book' is for 2 or 3 players, not players={players}"
+            )
         self.players = players
         self.excuse = excuse
         self.match = match
         self.setup = setup
+        self.book = setup == "book"
         self.solitaire = players == 1
-        self.side = 4 if self.solitaire else 5
-        self.cells = self.side * self.side
-        self.hand_size = HAND_SIZES[players]
         self.rounds = players if match else 1
-        corners = [0, self.side - 1, self.cells - self.side, self.cells - 1]
-        centre = [self.cells // 2] if players in (2, 4) else []
-        self.start_cells = sorted(corners + centre)
+        if self.book:
+            self.side = BOOK_SIDE
+            self.cells = self.side * self.side
+            self.hand_size = BOOK_HAND_SIZES[players]
+            self.start_cells = [self.cells // 2]  # the middle of the table: e5
+            self.grid_size = BOOK_SQUARE * BOOK_SQUARE
+        else:
+            self.side = 4 if self.solitaire else 5
+            self.cells = self.side * self.side
+            self.hand_size = HAND_SIZES[players]
+            corners = [0, self.side - 1, self.cells - self.side, self.cells - 1]
+            centre = [self.cells // 2] if players in (2, 4) else []
+            self.start_cells = sorted(corners + centre)
+            self.grid_size = self.cells
         self.deck = frozenset(range(NUM_CARDS if excuse else NUM_CARDS - 1))
         self.chance_base = NUM_CARDS * self.cells  # "card k comes" = chance_base + k
         self.num_actions = NUM_CARDS * self.cells + NUM_CARDS
@@ -479,7 +504,7 @@ class QuincunxState(ReferenceState):
         return list(self._scores)
 
     def grid_full(self) -> bool:
-        return all(c is not None for c in self._grid)
+        return _full(self._game, self._grid)
 
     def lost(self) -> bool:
         """Solitaire only: the hand ran out before the grid was full."""
@@ -529,8 +554,8 @@ class QuincunxState(ReferenceState):
             return []
         if self.is_chance:
             return [g.chance_base + c for c in self.pile_cards()]
-        empty = [x for x in range(g.cells) if self._grid[x] is None]
-        return sorted(c * g.cells + x for c in self._hands[self._player] for x in empty)
+        free = [x for x in range(g.cells) if _may_place(g, self._grid, x)]
+        return sorted(c * g.cells + x for c in self._hands[self._player] for x in free)
 
     def _is_legal(self, action: int) -> bool:
         """``action in self.legal_actions()``, without listing them all."""
@@ -540,7 +565,7 @@ class QuincunxState(ReferenceState):
         if self.is_chance:
             return action >= g.chance_base and action - g.chance_base in self.pile_cards()
         card, cell = divmod(action, g.cells)
-        return card in self._hands[self._player] and self._grid[cell] is None
+        return card in self._hands[self._player] and _may_place(g, self._grid, cell)
 
     def play(self, action) -> "QuincunxState":
         """The state after a legal action; IllegalMoveError otherwise."""
@@ -637,7 +662,7 @@ class QuincunxState(ReferenceState):
 
     def __str__(self) -> str:
         g = self._game
-        lines = ["    " + "".join(f"{c:<5}" for c in "abcde"[:g.side])]
+        lines = ["    " + "".join(f"{c:<5}" for c in LETTERS[:g.side])]
         for r in range(g.side):
             cells = self._grid[r * g.side:(r + 1) * g.side]
             lines.append(f"{r + 1:>2}  " + "".join(
@@ -647,6 +672,58 @@ class QuincunxState(ReferenceState):
         lines.append(f"pile: {len(self.pile_cards())} cards; turn {self._turn_field()}; "
                      f"round {self._round + 1}/{g.rounds}")
         return "\n".join(lines)
+
+
+def _full(g: QuincunxGame, grid) -> bool:
+    """The round is over: every cell holds a card (book setup: 25 cards, a full 5x5 square)."""
+    return sum(c is not None for c in grid) == g.grid_size
+
+
+def _fits_square(positions) -> bool:
+    """These (row, col) positions fit in a 5x5 square."""
+    rows = [r for r, _ in positions]
+    cols = [c for _, c in positions]
+    return max(rows) - min(rows) < BOOK_SQUARE and max(cols) - min(cols) < BOOK_SQUARE
+
+
+def _may_place(g: QuincunxGame, grid, cell: int) -> bool:
+    """A card may go on ``cell``: it is empty and, with the book setup, it touches a placed card
+    edge to edge and the placed cards and it fit in a 5x5 square."""
+    if grid[cell] is not None:
+        return False
+    if not g.book:
+        return True
+    row, col = divmod(cell, g.side)
+    touches = any(
+        0 <= row + dr < g.side and 0 <= col + dc < g.side
+        and grid[(row + dr) * g.side + col + dc] is not None
+        for dr, dc in ORTHOGONAL
+    )
+    placed = [divmod(x, g.side) for x in range(g.cells) if grid[x] is not None]
+    return touches and _fits_square(placed + [(row, col)])
+
+
+def _book_grid_problem(g: QuincunxGame, grid):
+    """Why ``grid`` cannot be a book grid (None if it can): the cards grow from the start card
+    in the middle, each placed edge to edge with an earlier one, within a 5x5 square."""
+    placed = {divmod(x, g.side) for x in range(g.cells) if grid[x] is not None}
+    if not placed:
+        return None
+    middle = divmod(g.start_cells[0], g.side)
+    if middle not in placed:
+        return f"the start card's cell {cell_name(g.start_cells[0], g.side)} is empty"
+    if not _fits_square(placed):
+        return "the placed cards do not fit in a 5x5 square"
+    seen, todo = {middle}, [middle]
+    while todo:
+        r, c = todo.pop()
+        for dr, dc in ORTHOGONAL:
+            if (r + dr, c + dc) in placed and (r + dr, c + dc) not in seen:
+                seen.add((r + dr, c + dc))
+                todo.append((r + dr, c + dc))
+    if seen != placed:
+        return "a placed card is not connected edge to edge with the start card"
+    return None
 
 
 def _codes(cards) -> str:
@@ -665,7 +742,7 @@ def _after_turn(g: QuincunxGame, grid, hands, scores, player: int, round_number:
     (every player loses their hand penalty; in a match the next round is dealt); a solitaire
     player with an empty hand has lost; otherwise the next player clockwise who holds cards
     places (players with an empty hand pass)."""
-    if all(c is not None for c in grid):
+    if _full(g, grid):
         for p in range(g.players):
             scores[p] -= sum(hand_penalty(c) for c in hands[p])
         if round_number + 1 < g.rounds:
@@ -759,7 +836,11 @@ def _parse_notation(g: QuincunxGame, text) -> QuincunxState:
     if not 0 <= round_number < rounds:
         raise bad(f"round {parts[0]} out of 1..{rounds}")
 
-    full = all(c is not None for c in grid)
+    if g.book:
+        problem = _book_grid_problem(g, grid)
+        if problem:
+            raise bad(problem)
+    full = _full(g, grid)
     starts_filled = all(grid[c] is not None for c in g.start_cells)
     hand_sets = [frozenset(h) for h in hands]
 
@@ -798,7 +879,7 @@ def _parse_notation(g: QuincunxGame, text) -> QuincunxState:
     player = int(player_text)
     if not starts_filled:
         raise bad("the start cells are filled once the deal is over")
-    empty_cells = sum(c is None for c in grid)
+    empty_cells = g.grid_size - sum(c is not None for c in grid)
     if not g.solitaire and sum(len(h) for h in hands) < empty_cells:
         # With 2-4 players the deal gives at least as many cards as there are empty cells, and a
         # placement takes one card and fills one cell: the hands always cover the empty cells.

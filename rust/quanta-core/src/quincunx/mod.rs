@@ -5,9 +5,15 @@
 //! neighbours and the lines through it ([`scoring`]); sums of 11 and 20 make them draw. The
 //! round ends when the grid is full and each player then loses what is left in their hand.
 //!
+//! With `setup="book"` (2-3 players) the grid grows from one start card: the cards lie on a
+//! 9×9 board with the start card on its centre (4, 4); a card must go next to a placed card
+//! (edge to edge) and all placed cards must stay within a 5×5 box; the grid is full with 25
+//! cards.
+//!
 //! The deal and every draw are chance nodes, one card at a time, uniform over the pile (the
-//! cards nobody has seen: a set, never an order). Actions (`C` cells): `card * C + cell` places
-//! a card; `37 * C + card` is the chance outcome "this card comes".
+//! cards nobody has seen: a set, never an order). Actions (`C` cells: 25, 16, or 81 for the
+//! book's board): `card * C + cell` places a card; `37 * C + card` is the chance outcome "this
+//! card comes".
 
 pub mod cards;
 pub mod scoring;
@@ -23,8 +29,14 @@ use rand::Rng as _;
 use scoring::score_placement;
 use std::fmt::Write as _;
 
-/// The grid's largest size: 5×5.
-pub const MAX_CELLS: usize = 25;
+/// The largest board: the book setup's 9×9 (the wiki grid uses the first 25 or 16 cells).
+pub const MAX_CELLS: usize = 81;
+/// The side of the book setup's board, on which a grid of up to 5×5 grows from the centre.
+pub const BOOK_SIDE: usize = 9;
+/// The book setup's grid is full with this many cards (its 5×5 box).
+const BOOK_GRID: u32 = 25;
+/// The book setup's longest extent, in rows and in columns.
+const BOOK_BOX: usize = 5;
 pub const MAX_PLAYERS: usize = 4;
 /// Scores in a notation stay within ±this (real games stay within a few thousand), so that
 /// no sum can overflow.
@@ -34,12 +46,33 @@ const MAX_SCORE: i32 = 1_000_000;
 const SOLITAIRE_START: &[usize] = &[0, 3, 12, 15];
 const CORNERS: &[usize] = &[0, 4, 20, 24];
 const CORNERS_AND_CENTRE: &[usize] = &[0, 4, 12, 20, 24];
+/// The book setup's one start card, on the centre (4, 4) of the 9×9 board.
+const BOOK_START: &[usize] = &[4 * BOOK_SIDE + 4];
 
 /// How the round is set up.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Setup {
     /// The rules as on the wiki: start cards on the corners (and the centre), full hands.
     Wiki,
+    /// The newer official version (2-3 players): one start card, hands of 12 / 8, the grid
+    /// grows edge to edge up to 5×5.
+    Book,
+}
+
+/// The set bits of a cell set, lowest first.
+fn cell_bits(mut set: u128) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (set != 0).then(|| {
+            let cell = set.trailing_zeros() as usize;
+            set &= set - 1;
+            cell
+        })
+    })
+}
+
+/// The `k`-th (0-based) set bit of a cell set.
+fn nth_cell(set: u128, k: usize) -> usize {
+    cell_bits(set).nth(k).expect("k < set bits")
 }
 
 /// The game's parameters.
@@ -104,9 +137,28 @@ impl Quincunx {
         self.players == 1
     }
 
-    /// 4 in solitaire, 5 otherwise.
+    pub fn book(&self) -> bool {
+        self.setup == Setup::Book
+    }
+
+    /// 4 in solitaire, 9 (the board the book's grid grows on) with the book setup, 5 otherwise.
     pub fn side(&self) -> usize {
-        if self.solitaire() { 4 } else { 5 }
+        if self.solitaire() {
+            4
+        } else if self.book() {
+            BOOK_SIDE
+        } else {
+            5
+        }
+    }
+
+    /// How many cards make the grid full: every cell, or 25 (a 5×5 box) with the book setup.
+    pub fn grid_size(&self) -> u32 {
+        if self.book() {
+            BOOK_GRID
+        } else {
+            self.cells() as u32
+        }
     }
 
     pub fn cells(&self) -> usize {
@@ -118,9 +170,13 @@ impl Quincunx {
         !self.solitaire()
     }
 
-    /// Cards dealt to each hand: 8 (solitaire), 10, 7, 6.
+    /// Cards dealt to each hand: 8 (solitaire), 10, 7, 6; with the book setup 12, 8.
     pub fn hand_size(&self) -> u32 {
-        [8, 10, 7, 6][self.players - 1]
+        if self.book() {
+            [0, 12, 8, 0][self.players - 1]
+        } else {
+            [8, 10, 7, 6][self.players - 1]
+        }
     }
 
     /// How many cards the deal hands out: the start cards and the hands.
@@ -139,6 +195,7 @@ impl Quincunx {
     /// The cells dealt face up, in dealing order.
     pub fn start_cells(&self) -> &'static [usize] {
         match self.players {
+            _ if self.book() => BOOK_START,
             1 => SOLITAIRE_START,
             3 => CORNERS,
             _ => CORNERS_AND_CENTRE,
@@ -160,8 +217,8 @@ impl Quincunx {
         (CARD_COUNT * self.cells()) as Action
     }
 
-    /// The empty cells as bits of a `u32`.
-    pub fn empty_cells(&self, s: &QuincunxState) -> u32 {
+    /// The empty cells as bits of a `u128`.
+    pub fn empty_cells(&self, s: &QuincunxState) -> u128 {
         s.grid[..self.cells()]
             .iter()
             .enumerate()
@@ -169,8 +226,45 @@ impl Quincunx {
             .fold(0, |set, (cell, _)| set | 1 << cell)
     }
 
+    /// The cards on the grid.
+    pub fn placed(&self, s: &QuincunxState) -> u32 {
+        s.grid[..self.cells()]
+            .iter()
+            .filter(|&&c| c != NO_CARD)
+            .count() as u32
+    }
+
+    /// The cells a card may go on: every empty cell; with the book setup only those edge to
+    /// edge with a placed card that keep all placed cards within a 5×5 box.
+    pub fn legal_cells(&self, s: &QuincunxState) -> u128 {
+        let empty = self.empty_cells(s);
+        if !self.book() {
+            return empty;
+        }
+        let side = BOOK_SIDE;
+        // The box of the placed cards: rows top..=bottom, columns left..=right.
+        let (mut top, mut bottom, mut left, mut right) = (side, 0, side, 0);
+        for cell in (0..self.cells()).filter(|&x| s.grid[x] != NO_CARD) {
+            let (r, c) = (cell / side, cell % side);
+            (top, bottom) = (top.min(r), bottom.max(r));
+            (left, right) = (left.min(c), right.max(c));
+        }
+        cell_bits(empty)
+            .filter(|&cell| {
+                let (r, c) = (cell / side, cell % side);
+                let touches = (r > 0 && s.grid[cell - side] != NO_CARD)
+                    || (r + 1 < side && s.grid[cell + side] != NO_CARD)
+                    || (c > 0 && s.grid[cell - 1] != NO_CARD)
+                    || (c + 1 < side && s.grid[cell + 1] != NO_CARD);
+                touches
+                    && bottom.max(r) - top.min(r) < BOOK_BOX
+                    && right.max(c) - left.min(c) < BOOK_BOX
+            })
+            .fold(0, |set, cell| set | 1 << cell)
+    }
+
     pub fn grid_full(&self, s: &QuincunxState) -> bool {
-        !s.grid[..self.cells()].contains(&NO_CARD)
+        self.placed(s) == self.grid_size()
     }
 
     /// A finished solitaire whose hand ran out before the grid was full.
@@ -303,19 +397,20 @@ impl Game for Quincunx {
     const NAME: &'static str = "quincunx";
 
     fn from_options(options: &Options) -> Result<Self> {
-        if options.get("setup") == Some(&OptionValue::Str("book".to_string())) {
-            return Err(Error::InvalidOption(
-                "quincunx: setup \"book\" is not implemented yet; the setups are [\"wiki\"]"
-                    .to_string(),
-            ));
-        }
         let mut r = OptionReader::new(Self::NAME, options);
         let players = r.int("players", 1, 4, 2)? as usize;
         let excuse = r.bool("excuse", false)?;
         let match_play = r.bool("match", false)?;
-        r.choice("setup", &["wiki"])?;
-        let setup = Setup::Wiki;
+        let setup = match r.choice("setup", &["wiki", "book"])? {
+            "book" => Setup::Book,
+            _ => Setup::Wiki,
+        };
         r.finish()?;
+        if setup == Setup::Book && !(2..=3).contains(&players) {
+            return Err(Error::InvalidOption(format!(
+                "quincunx: setup \"book\" is for 2 or 3 players, not players={players}"
+            )));
+        }
         if match_play && players == 1 {
             return Err(Error::InvalidOption(
                 "quincunx: solitaire (players=1) is always one round; match=True needs 2-4 \
@@ -336,7 +431,10 @@ impl Game for Quincunx {
             ("players".to_string(), OptionValue::Int(self.players as i64)),
             ("excuse".to_string(), OptionValue::Bool(self.excuse)),
             ("match".to_string(), OptionValue::Bool(self.match_play)),
-            ("setup".to_string(), OptionValue::Str("wiki".to_string())),
+            (
+                "setup".to_string(),
+                OptionValue::Str(if self.book() { "book" } else { "wiki" }.to_string()),
+            ),
         ])
     }
 
@@ -368,11 +466,11 @@ impl Game for Quincunx {
                 out.extend(cards::cards(s.pile).map(|c| base + c as Action));
             }
             Turn::Place(p) => {
-                let empty = self.empty_cells(s) as u64;
+                let legal = self.legal_cells(s);
                 let cells = self.cells() as Action;
                 for card in cards::cards(s.hands[p as usize]) {
                     out.extend(
-                        cards::cards(empty).map(|cell| card as Action * cells + cell as Action),
+                        cell_bits(legal).map(|cell| card as Action * cells + cell as Action),
                     );
                 }
             }
@@ -442,11 +540,11 @@ impl Game for Quincunx {
                 }
                 Turn::Place(p) => {
                     let hand = s.hands[p as usize];
-                    let empty = self.empty_cells(s) as u64;
-                    let free = empty.count_ones() as usize;
+                    let legal = self.legal_cells(s);
+                    let free = legal.count_ones() as usize;
                     let k = rng.random_range(0..hand.count_ones() as usize * free);
                     let card = nth(hand, (k / free) as u32);
-                    let cell = nth(empty, (k % free) as u32) as usize;
+                    let cell = nth_cell(legal, k % free);
                     self.place(s, p as usize, card, cell);
                     plies += 1;
                 }
@@ -649,6 +747,9 @@ impl Quincunx {
                 s.grid[cell] = c;
             }
         }
+        if self.book() {
+            self.check_book_grid(text, &s)?;
+        }
 
         let read_cards = |field: &str, what: &str| -> Result<u64> {
             if field == "-" {
@@ -749,6 +850,73 @@ impl Quincunx {
         Ok(s)
     }
 
+    /// The book setup's grid grows from the start card on the centre, each card edge to edge
+    /// with one placed before: the placed cards (if any) hold the centre, are connected edge to
+    /// edge and lie within a 5×5 box.
+    fn check_book_grid(&self, text: &str, s: &QuincunxState) -> Result<()> {
+        let placed: u128 = (0..self.cells())
+            .filter(|&x| s.grid[x] != NO_CARD)
+            .fold(0, |set, x| set | 1 << x);
+        if placed == 0 {
+            return Ok(());
+        }
+        let centre = BOOK_START[0];
+        if placed & 1 << centre == 0 {
+            return Err(bad(
+                text,
+                format!(
+                    "the book grid grows from its start card on the centre {}, which is empty",
+                    cell_name(centre, BOOK_SIDE)
+                ),
+            ));
+        }
+        let side = BOOK_SIDE;
+        let extent = |of: fn(usize) -> usize| {
+            let (lo, hi) = cell_bits(placed)
+                .map(of)
+                .fold((usize::MAX, 0), |(lo, hi), v| (lo.min(v), hi.max(v)));
+            hi - lo + 1
+        };
+        let height = extent(|x| x / BOOK_SIDE);
+        let width = extent(|x| x % BOOK_SIDE);
+        if height > BOOK_BOX || width > BOOK_BOX {
+            return Err(bad(
+                text,
+                format!(
+                    "the placed cards span {height} rows and {width} columns; the book grid \
+                     stays within 5x5"
+                ),
+            ));
+        }
+        let mut reached: u128 = 1 << centre;
+        let mut frontier = vec![centre];
+        while let Some(x) = frontier.pop() {
+            let (r, c) = (x / side, x % side);
+            let next = [
+                (r > 0).then(|| x - side),
+                (r + 1 < side).then(|| x + side),
+                (c > 0).then(|| x - 1),
+                (c + 1 < side).then(|| x + 1),
+            ];
+            for y in next.into_iter().flatten() {
+                if placed & 1 << y != 0 && reached & 1 << y == 0 {
+                    reached |= 1 << y;
+                    frontier.push(y);
+                }
+            }
+        }
+        if reached != placed {
+            return Err(bad(
+                text,
+                format!(
+                    "{} is not connected edge to edge with the start card (book setup)",
+                    cell_name(cell_bits(placed & !reached).next().unwrap(), side)
+                ),
+            ));
+        }
+        Ok(())
+    }
+
     fn parse_turn(&self, text: &str, field: &str) -> Result<Turn> {
         let player = |p: &str| {
             canonical_int(p)
@@ -847,7 +1015,7 @@ impl Quincunx {
         // and placing or drawing never lowers the cards in hand and on the grid together.
         let in_hand: u32 = s.hands.iter().map(|h| h.count_ones()).sum();
         let playing = matches!(s.turn, Turn::Place(_) | Turn::Draw { .. });
-        if playing && !self.solitaire() && in_hand < self.empty_cells(s).count_ones() {
+        if playing && !self.solitaire() && in_hand < self.grid_size() - self.placed(s) {
             return fail("the hands hold fewer cards than there are empty cells left to fill");
         }
         Ok(())

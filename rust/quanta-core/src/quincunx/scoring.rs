@@ -80,8 +80,17 @@ const fn rays(side: usize) -> Rays {
     t
 }
 
-/// The rays of the 4x4 and the 5x5 grid.
-static RAYS: [Rays; 2] = [rays(4), rays(5)];
+/// The rays of the 4x4 and the 5x5 grid and of the book setup's 9×9 board.
+static RAYS: [Rays; 3] = [rays(4), rays(5), rays(9)];
+
+/// The rays of a grid of side 4, 5 or 9.
+fn rays_of(side: usize) -> &'static Rays {
+    &RAYS[match side {
+        4 => 0,
+        5 => 1,
+        _ => 2,
+    }]
+}
 
 /// Basic scoring of two orthogonally adjacent cards (neither the Excuse): (points, draws).
 #[inline]
@@ -135,8 +144,10 @@ fn steps(ranks: &[u8], from: u8, step: i8) -> usize {
 
 /// What placing `card` on the empty `cell` of `grid` (`side * side` cells) scores.
 /// `diagonals` is false in solitaire: straights and three of a kind then never count on the
-/// diagonals. `side` must be 4 or 5, the grid a possible Quincunx grid and `cell` empty (see
-/// [`try_score_placement`] for a checked version).
+/// diagonals. `side` must be 4 or 5, or 9 for the book setup's board (whose grid grows within a
+/// 5×5 box, so that a run has at most four cards on either side of the placed one: the rays'
+/// length), the grid a possible Quincunx grid and `cell` empty (see [`try_score_placement`]
+/// for a checked version).
 pub fn score_placement(
     grid: &[Card],
     side: usize,
@@ -148,8 +159,8 @@ pub fn score_placement(
     if card == EXCUSE {
         return p;
     }
-    debug_assert!((side == 4 || side == 5) && grid.len() >= side * side);
-    let rays = &RAYS[side - 4][cell];
+    debug_assert!(matches!(side, 4 | 5 | 9) && grid.len() >= side * side);
+    let rays = &rays_of(side)[cell];
     let r = rank(card);
 
     // Bonuses, one per line direction: three of a kind beats a straight. A run through the

@@ -57,6 +57,16 @@ fn random_action(g: &Quincunx, s: &QuincunxState, rng: &mut Rng) -> Action {
     }
 }
 
+fn book(players: i64, excuse: bool, match_play: bool) -> Quincunx {
+    Quincunx::from_options(&Options::from([
+        ("players".to_string(), OptionValue::Int(players)),
+        ("excuse".to_string(), OptionValue::Bool(excuse)),
+        ("match".to_string(), OptionValue::Bool(match_play)),
+        ("setup".to_string(), OptionValue::Str("book".into())),
+    ]))
+    .unwrap()
+}
+
 fn all_games() -> Vec<Quincunx> {
     let mut out = Vec::new();
     for players in 1..=4 {
@@ -64,6 +74,9 @@ fn all_games() -> Vec<Quincunx> {
             for match_play in [false, true] {
                 if !(players == 1 && match_play) {
                     out.push(game(players, excuse, match_play));
+                }
+                if (2..=3).contains(&players) {
+                    out.push(book(players, excuse, match_play));
                 }
             }
         }
@@ -91,10 +104,22 @@ fn options_are_checked() {
         ]),
         "solitaire",
     );
-    invalid(
-        g(&[("setup", OptionValue::Str("book".into()))]),
-        "not implemented",
+    for players in [1, 4] {
+        invalid(
+            g(&[
+                ("setup", OptionValue::Str("book".into())),
+                ("players", OptionValue::Int(players)),
+            ]),
+            "2 or 3 players",
+        );
+    }
+    let b = g(&[("setup", OptionValue::Str("book".into()))]).unwrap();
+    assert_eq!(
+        (b.setup, b.players, b.side(), b.cells()),
+        (Setup::Book, 2, 9, 81)
     );
+    assert_eq!(b.num_actions(), 37 * 81 + 37);
+    assert_eq!(Quincunx::from_options(&b.options()).unwrap(), b);
     invalid(g(&[("setup", OptionValue::Str("wild".into()))]), "wiki");
     invalid(g(&[("excuse", OptionValue::Int(1))]), "excuse");
     let default = g(&[]).unwrap();
@@ -558,4 +583,138 @@ fn observation_shows_own_hand_and_only_sizes_of_the_others() {
     );
     // Player 0 and player 1 see different things, and the same things whatever player 1 holds.
     assert_ne!(g.observation_string(&s, 0), obs);
+}
+
+// ---- the book setup ----
+
+/// A 9×9 board's grid field with `cards` {cell name: code} and `.` elsewhere.
+fn board(cards: &[(&str, &str)]) -> String {
+    (0..BOOK_SIDE)
+        .map(|r| {
+            (0..BOOK_SIDE)
+                .map(|c| {
+                    let name = cell_name(r * BOOK_SIDE + c, BOOK_SIDE);
+                    cards
+                        .iter()
+                        .find(|(n, _)| *n == name)
+                        .map_or(".", |(_, code)| code)
+                })
+                .collect::<Vec<_>>()
+                .join(",")
+        })
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+fn legal_cells_named(g: &Quincunx, s: &QuincunxState) -> Vec<String> {
+    cell_bits(g.legal_cells(s))
+        .map(|x| cell_name(x, BOOK_SIDE))
+        .collect()
+}
+
+#[test]
+fn book_deals_one_start_card_on_the_centre_and_hands_of_12_or_8() {
+    for (players, hand) in [(2, 12), (3, 8)] {
+        let g = book(players, false, false);
+        let s = deal_lowest(&g, g.new_state());
+        assert_eq!(s.grid[40], from_code("AM").unwrap());
+        assert_eq!(g.placed(&s), 1);
+        for p in 0..players as usize {
+            assert_eq!(s.hands[p].count_ones(), hand);
+        }
+        assert_eq!(s.pile.count_ones(), 36 - 1 - players as u32 * hand);
+        assert_eq!(s.turn, Turn::Place(0));
+        // The first card goes edge to edge with the start card: d5, f5, e4, e6.
+        assert_eq!(legal_cells_named(&g, &s), ["e4", "d5", "f5", "e6"]);
+        assert_eq!(g.perft(&s, 1), 4 * hand as u64);
+    }
+}
+
+#[test]
+fn book_cards_must_touch_and_stay_within_a_5x5_box() {
+    let g = book(2, false, false);
+    // A row of five from c5 to g5: the columns are fixed at c..g, rows may still grow.
+    let grid = board(&[
+        ("c5", "2MK"),
+        ("d5", "2SY"),
+        ("e5", "2WL"),
+        ("f5", "3MW"),
+        ("g5", "3SK"),
+    ]);
+    let hands = "AM,AS,AW,AL,AY,AK,3LY,4MS,4WL,4YK|5ML,5SW,5YK,6MW,6SY,6LK,7ML,7SK,7WY,8MS";
+    let s = position(&g, &grid, hands, "0,0 0 1/1");
+    let expected: Vec<String> = ["c4", "d4", "e4", "f4", "g4", "c6", "d6", "e6", "f6", "g6"]
+        .iter()
+        .map(|n| n.to_string())
+        .collect();
+    // b5 and h5 would make the row six long; nothing may go off the row's edges.
+    assert_eq!(legal_cells_named(&g, &s), expected);
+    assert!(g.parse_action(&s, "AM b5").is_err());
+    assert!(
+        g.play(&s, from_code("AM").unwrap() as Action * 81 + 4 * 9 + 1)
+            .is_err()
+    );
+}
+
+#[test]
+fn book_notation_rejects_loose_or_too_wide_grids() {
+    let g = book(2, false, false);
+    let hands = "AM,AS,AW,AL,AY,AK,4MS,4WL,4YK,5ML,8YK,9MS|\
+                 5SW,5YK,6MW,6SY,6LK,7ML,7SK,7WY,8MS,8WL,9WY,9LK";
+    let tail = "0,0 0 1/1";
+    let bad_grids = [
+        // not connected: e5 and g5 with f5 empty
+        (board(&[("e5", "2MK"), ("g5", "2SY")]), "connected"),
+        // six columns
+        (
+            board(&[
+                ("a5", "2MK"),
+                ("b5", "2SY"),
+                ("c5", "2WL"),
+                ("d5", "3MW"),
+                ("e5", "3SK"),
+                ("f5", "3LY"),
+            ]),
+            "5x5",
+        ),
+        // the centre empty
+        (board(&[("d5", "2MK")]), "centre"),
+    ];
+    for (grid, why) in bad_grids {
+        let used = grid
+            .split(['/', ','])
+            .chain(hands.split(['|', ',']))
+            .filter(|c| *c != ".")
+            .fold(0u64, |s, c| s | 1 << from_code(c).unwrap());
+        let mut pile = String::new();
+        write_cards(g.deck() & !used, &mut pile);
+        let text = format!("{grid} {hands} {pile} {tail}");
+        match g.from_notation(&text) {
+            Err(Error::InvalidNotation(m)) => assert!(m.contains(why), "{m}"),
+            other => panic!("{other:?} for {text}"),
+        }
+    }
+}
+
+#[test]
+fn book_round_ends_with_25_cards_in_a_5x5_box() {
+    for g in [book(2, true, false), book(3, false, true)] {
+        let mut rng = row_rng(9, g.players as u64);
+        for _ in 0..30 {
+            let mut s = g.new_state();
+            while s.turn != Turn::End {
+                s = g.play(&s, random_action(&g, &s, &mut rng)).unwrap();
+                assert!(g.placed(&s) <= 25);
+                if let Turn::Place(_) = s.turn {
+                    assert!(g.placed(&s) < 25); // the draws of the last placement may follow
+                }
+            }
+            assert_eq!(g.placed(&s), 25);
+            let cells: Vec<usize> = (0..81).filter(|&x| s.grid[x] != NO_CARD).collect();
+            let rows = cells.iter().map(|x| x / 9);
+            let cols = cells.iter().map(|x| x % 9);
+            assert_eq!(rows.clone().max().unwrap() - rows.min().unwrap(), 4);
+            assert_eq!(cols.clone().max().unwrap() - cols.min().unwrap(), 4);
+        }
+    }
 }
