@@ -9,7 +9,8 @@ use std::time::{Duration, Instant};
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let arg = |i: usize, d: u64| args.get(i).and_then(|s| s.parse().ok()).unwrap_or(d);
-    let (deals, empty, seed, timeout, first) = (arg(1, 20), arg(2, 12), arg(3, 0), arg(4, 10), arg(5, 0));
+    let (deals, empty, seed, timeout, first) =
+        (arg(1, 20), arg(2, 12), arg(3, 0), arg(4, 10), arg(5, 0));
     let limits = Limits {
         timeout: Some(Duration::from_secs(timeout)),
         ..Limits::default()

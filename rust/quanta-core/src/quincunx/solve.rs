@@ -688,7 +688,13 @@ impl<'a> Open<'a> {
                 }
                 let set = (1..=10).any(|r| here[r] >= 3);
                 let straight = (1..=8).any(|r| here[r] > 0 && here[r + 1] > 0 && here[r + 2] > 0);
-                bonuses += 2 * if set { 30 } else if straight { 20 } else { 0 };
+                bonuses += 2 * if set {
+                    30
+                } else if straight {
+                    20
+                } else {
+                    0
+                };
                 continue;
             }
             // No line takes more cards of one rank than it has holes.
@@ -720,7 +726,7 @@ impl<'a> Open<'a> {
         let mut costs: SmallVec<[i32; 32]> = cards::cards(n.hand).map(penalty).collect();
         costs.sort_unstable();
         let kept: i32 = costs[..extra].iter().sum();
-WIN + cells + bonuses + power - kept
+        WIN + cells + bonuses + power - kept
     }
 
     /// The best future value of `n` if it is above `alpha`; otherwise an upper bound of it that
@@ -1105,7 +1111,8 @@ impl<'o, 'a> Grids<'o, 'a> {
         }
         let all = (self.hand | self.prefix[left]) & !used;
         let dmax = (draws + self.draw_cap(grid, depth, all)).min(left);
-        let dmax = (draws + self.draw_cap(grid, depth, (self.hand | self.prefix[dmax]) & !used)).min(left);
+        let dmax =
+            (draws + self.draw_cap(grid, depth, (self.hand | self.prefix[dmax]) & !used)).min(left);
         if reach > dmax || (self.hand | self.prefix[dmax]).count_ones() < self.cells.len() as u32 {
             return Ok(());
         }
@@ -1133,8 +1140,11 @@ impl<'o, 'a> Grids<'o, 'a> {
         }
         // Per cell left: the best any available card scores on its edges.
         let mut cells_bound = 0;
+        let mut first_best = 0;
         let x0 = self.cells[depth];
         let mut here: SmallVec<[(i32, Card); 40]> = SmallVec::new();
+        let pool: SmallVec<[Card; 40]> = cards::cards(avail).collect();
+        let mut weights: SmallVec<[[i32; 40]; CELLS]> = SmallVec::new();
         for i in depth..self.cells.len() {
             let x = self.cells[i];
             let nb = t.neighbours[x];
@@ -1148,25 +1158,41 @@ impl<'o, 'a> Grids<'o, 'a> {
                 }
             }
             let mut best = NEG_INF;
-            for c in cards::cards(avail) {
+            let mut row_w = [0i32; 40];
+            for (j, &c) in pool.iter().enumerate() {
                 let row = &t.edge[c as usize];
                 let s = around.iter().map(|&d| row[d] as i32).sum::<i32>();
                 if x == x0 {
                     // Cells after this one: its edges to them count there.
                     here.push((s, c));
                 }
-                best = best.max(s + shared * partner[c as usize]);
+                row_w[j] = s + shared * partner[c as usize];
+                best = best.max(row_w[j]);
             }
+            weights.push(row_w);
             cells_bound += best;
+            if x == x0 {
+                first_best = best;
+            }
         }
         let (runs, power) = self.extras(grid, depth, avail | used);
-        let bound = edges + cells_bound + runs + power - penalty;
-        if bound <= self.best {
+        let rest = edges + runs + power - penalty;
+        if rest + cells_bound <= self.best {
+            return Ok(());
+        }
+        // Each card fills one cell: the best assignment of distinct cards.
+        if rest + assignment(&weights, pool.len()) <= self.best {
             return Ok(());
         }
         // Cards for this cell, best edges first (then the later cells' partner value).
         here.sort_by_key(|&(s, c)| (-(s + 2 * partner[c as usize]), c));
-        for (_, c) in here {
+        // A child's bound is at most this one with the first cell's best replaced by what
+        // its card scores there.
+        let others = rest + cells_bound - first_best - edges;
+        for (s, c) in here {
+            if edges + s + others <= self.best {
+                continue;
+            }
             let mut e = edges;
             let mut d = draws;
             for m in bits(t.neighbours[x0] as u64) {
@@ -1179,7 +1205,11 @@ impl<'o, 'a> Grids<'o, 'a> {
                 }
             }
             let p = self.pidx[c as usize];
-            let r = if p == 255 { reach } else { reach.max(p as usize + 1) };
+            let r = if p == 255 {
+                reach
+            } else {
+                reach.max(p as usize + 1)
+            };
             grid[x0] = c;
             let out = self.search(depth + 1, grid, used | 1 << c, e, d, r);
             grid[x0] = NO_CARD;
@@ -1226,8 +1256,7 @@ impl<'o, 'a> Grids<'o, 'a> {
                     done += 1;
                 }
             }
-            if done + self.draw_cap_from(grid, depth, before & !used, allowed) < (p + 1).min(left)
-            {
+            if done + self.draw_cap_from(grid, depth, before & !used, allowed) < (p + 1).min(left) {
                 return false;
             }
         }
@@ -1235,26 +1264,45 @@ impl<'o, 'a> Grids<'o, 'a> {
     }
 
     /// [`Grids::draw_cap`] counting only the filled neighbours in `known`.
-    fn draw_cap_from(&self, grid: &[Card; CELLS], depth: usize, cards_in: u64, known: u16) -> usize {
+    fn draw_cap_from(
+        &self,
+        grid: &[Card; CELLS],
+        depth: usize,
+        cards_in: u64,
+        known: u16,
+    ) -> usize {
         let t = tables();
         let mut total = 0;
         for i in depth..self.cells.len() {
             let x = self.cells[i];
-            let mut masks: SmallVec<[u64; 4]> = SmallVec::new();
-            for m in bits(t.neighbours[x] as u64) {
-                if grid[m] != NO_CARD {
+            // Bit sets of the cards that draw with at least 1, 2, 3, 4 filled neighbours.
+            let (mut one, mut two, mut three, mut four) = (0u64, 0u64, 0u64, 0u64);
+            let mut nb = t.neighbours[x];
+            while nb != 0 {
+                let m = nb.trailing_zeros() as usize;
+                nb &= nb - 1;
+                let g = grid[m];
+                if g != NO_CARD {
                     if known & 1 << m != 0 {
-                        masks.push(t.drawers[grid[m] as usize] & cards_in);
+                        let d = t.drawers[g as usize] & cards_in;
+                        four |= three & d;
+                        three |= two & d;
+                        two |= one & d;
+                        one |= d;
                     }
                 } else if (self.slot[m] as usize) < i {
                     total += 1;
                 }
             }
-            let union = masks.iter().fold(0, |u, &m| u | m);
-            total += cards::cards(union)
-                .map(|c| masks.iter().filter(|&&m| m & 1 << c != 0).count())
-                .max()
-                .unwrap_or(0);
+            total += if four != 0 {
+                4
+            } else if three != 0 {
+                3
+            } else if two != 0 {
+                2
+            } else {
+                usize::from(one != 0)
+            };
         }
         total
     }
@@ -1270,7 +1318,11 @@ impl<'o, 'a> Grids<'o, 'a> {
     fn extras(&self, grid: &[Card; CELLS], depth: usize, cards_in: u64) -> (i32, i32) {
         let t = tables();
         let holes_left = depth < self.cells.len();
-        let free = if holes_left { cards_in & !grid_set(grid) } else { 0 };
+        let free = if holes_left {
+            cards_in & !grid_set(grid)
+        } else {
+            0
+        };
         let mut count = [0u8; 11];
         for c in cards::cards(free) {
             count[cards::rank(c) as usize] += 1;
@@ -1298,19 +1350,12 @@ impl<'o, 'a> Grids<'o, 'a> {
                 continue;
             }
             if holes >= 3 {
-                // Two runs at most (the third and fourth card of the line): a set needs three
-                // cards of a rank, a straight three ranks in a row (solving such lines exactly
-                // costs more than it saves).
-                let mut here = count;
-                for &x in line {
+                let mut ranks = [0u8; SIDE];
+                for (i, &x) in line.iter().enumerate() {
                     let c = grid[x as usize];
-                    if c != NO_CARD {
-                        here[cards::rank(c) as usize] += 1;
-                    }
+                    ranks[i] = if c == NO_CARD { 15 } else { cards::rank(c) };
                 }
-                let set = (1..=10).any(|r| here[r] >= 3);
-                let straight = (1..=8).any(|r| here[r] > 0 && here[r + 1] > 0 && here[r + 2] > 0);
-                total += 2 * if set { 30 } else if straight { 20 } else { 0 };
+                total += runs_cap(ranks, &count);
                 continue;
             }
             for (r, &n) in count.iter().enumerate() {
@@ -1335,10 +1380,7 @@ impl<'o, 'a> Grids<'o, 'a> {
             let (possible, needed) = match (at(ace), at(crown)) {
                 (Some(a), Some(b)) => (t.neighbours[a] & 1 << b != 0, 0),
                 (Some(a), None) | (None, Some(a)) => (t.neighbours[a] & holes != 0, 1),
-                (None, None) => (
-                    bits(holes as u64).any(|y| t.neighbours[y] & holes != 0),
-                    2,
-                ),
+                (None, None) => (bits(holes as u64).any(|y| t.neighbours[y] & holes != 0), 2),
             };
             if possible {
                 // The suit's numerals in the grid, and the best of those to come that fit in
@@ -1411,9 +1453,8 @@ impl<'o, 'a> Grids<'o, 'a> {
         for s in 1..=full {
             let low = s.trailing_zeros() as usize;
             let rest = s & (s - 1);
-            self.dcount[s] = self.dcount[rest]
-                + droot[low]
-                + (dmask[low] as usize & rest).count_ones() as u8;
+            self.dcount[s] =
+                self.dcount[rest] + droot[low] + (dmask[low] as usize & rest).count_ones() as u8;
         }
         self.dcount[0] = 0;
         self.w[full] = 0;
@@ -1511,6 +1552,121 @@ fn grid_set(grid: &[Card; CELLS]) -> u64 {
         .fold(0, |m, &c| m | 1 << c)
 }
 
+/// The largest total weight of giving each row of `w` a distinct column among the first `m`
+/// (Hungarian method, rows <= m).
+fn assignment(w: &[[i32; 40]], m: usize) -> i32 {
+    let n = w.len();
+    if n == 0 {
+        return 0;
+    }
+    debug_assert!(n <= m);
+    const INF: i64 = i64::MAX / 4;
+    // Minimise the cost -w; 1-based potentials as in the textbook O(n^2 m) version.
+    let mut u = [0i64; CELLS + 1];
+    let mut v = [0i64; 41];
+    let mut p = [0usize; 41];
+    let mut way = [0usize; 41];
+    for i in 1..=n {
+        p[0] = i;
+        let mut j0 = 0usize;
+        let mut minv = [INF; 41];
+        let mut used = [false; 41];
+        loop {
+            used[j0] = true;
+            let i0 = p[j0];
+            let mut delta = INF;
+            let mut j1 = 0;
+            for j in 1..=m {
+                if !used[j] {
+                    let cur = -(w[i0 - 1][j - 1] as i64) - u[i0] - v[j];
+                    if cur < minv[j] {
+                        minv[j] = cur;
+                        way[j] = j0;
+                    }
+                    if minv[j] < delta {
+                        delta = minv[j];
+                        j1 = j;
+                    }
+                }
+            }
+            for j in 0..=m {
+                if used[j] {
+                    u[p[j]] += delta;
+                    v[j] -= delta;
+                } else {
+                    minv[j] -= delta;
+                }
+            }
+            j0 = j1;
+            if p[j0] == 0 {
+                break;
+            }
+        }
+        loop {
+            let j1 = way[j0];
+            p[j0] = p[j1];
+            j0 = j1;
+            if j0 == 0 {
+                break;
+            }
+        }
+    }
+    let mut total = 0;
+    for j in 1..=m {
+        if p[j] != 0 {
+            total += w[p[j] - 1][j - 1];
+        }
+    }
+    total
+}
+
+/// An upper bound of the straights and sets one 4-cell line can still score, from what its
+/// final ranks can be: `ranks` in line order (15 = a hole), the holes filled from `supply`
+/// (cards per rank). A line scores at most twice (its third and fourth card): 60 takes four
+/// of a rank (two sets), 40 four ranks in a row (a straight, then its extension); one bonus
+/// takes three cells in a row making a set (30) or a straight (20). The Excuse (rank 0) is in
+/// no run.
+fn runs_cap(ranks: [u8; SIDE], supply: &[u8; 11]) -> i32 {
+    // Can cells `from..from + len` take ranks `want(i)`?
+    let fits = |from: usize, len: usize, want: &dyn Fn(usize) -> i32| -> bool {
+        let mut need = [0u8; 11];
+        for i in from..from + len {
+            let w = want(i);
+            if !(1..=10).contains(&w) {
+                return false;
+            }
+            if ranks[i] == 15 {
+                need[w as usize] += 1;
+            } else if ranks[i] as i32 != w {
+                return false;
+            }
+        }
+        (0..11).all(|r| need[r] <= supply[r])
+    };
+    let mut best = 0;
+    for r in 1..=10i32 {
+        if fits(0, SIDE, &|_| r) {
+            return 60;
+        }
+        for step in [1i32, -1] {
+            if fits(0, SIDE, &|i| r + step * i as i32) {
+                best = best.max(40);
+            }
+        }
+        for from in 0..=SIDE - 3 {
+            if fits(from, 3, &|_| r) {
+                best = best.max(30);
+            }
+            for step in [1i32, -1] {
+                if fits(from, 3, &|i| r + step * (i - from) as i32) {
+                    best = best.max(20);
+                }
+            }
+        }
+    }
+    best
+}
+
 /// Whether the full grid has a run of three or more (equal ranks, or ranks stepping by one)
 /// through `x` along its row or its column.
 fn run_through(grid: &[Card; CELLS], x: usize) -> bool {
@@ -1529,8 +1685,7 @@ fn run_through(grid: &[Card; CELLS], x: usize) -> bool {
         for step in [0, 1, -1] {
             // The longest run through `pos` where each next rank is the previous plus `step`.
             let mut lo = pos;
-            while lo > 0
-                && matches!((rank(lo - 1), rank(lo)), (Some(a), Some(b)) if b - a == step)
+            while lo > 0 && matches!((rank(lo - 1), rank(lo)), (Some(a), Some(b)) if b - a == step)
             {
                 lo -= 1;
             }
