@@ -1139,6 +1139,8 @@ impl<'o, 'a> Grids<'o, 'a> {
                 .map_or(0, |&d| t.edge[c as usize][d as usize] as i32);
         }
         // Per cell left: the best any available card scores on its edges.
+        let mut per_cell = [[0i32; 11]; CELLS];
+        let (runs, power) = self.extras(grid, depth, avail | used, Some(&mut per_cell));
         let mut cells_bound = 0;
         let mut first_best = 0;
         let x0 = self.cells[depth];
@@ -1161,7 +1163,8 @@ impl<'o, 'a> Grids<'o, 'a> {
             let mut row_w = [0i32; 40];
             for (j, &c) in pool.iter().enumerate() {
                 let row = &t.edge[c as usize];
-                let s = around.iter().map(|&d| row[d] as i32).sum::<i32>();
+                let s = around.iter().map(|&d| row[d] as i32).sum::<i32>()
+                    + per_cell[x][cards::rank(c) as usize];
                 if x == x0 {
                     // Cells after this one: its edges to them count there.
                     here.push((s, c));
@@ -1175,7 +1178,6 @@ impl<'o, 'a> Grids<'o, 'a> {
                 first_best = best;
             }
         }
-        let (runs, power) = self.extras(grid, depth, avail | used);
         let rest = edges + runs + power - penalty;
         if rest + cells_bound <= self.best {
             return Ok(());
@@ -1310,12 +1312,21 @@ impl<'o, 'a> Grids<'o, 'a> {
     /// An upper bound of what straights, sets and power plays add over the edges, with the
     /// cells `cells[depth..]` to be filled from `cards` (the cards that may be in the grid).
     fn extras_bound(&self, grid: &[Card; CELLS], depth: usize, cards_in: u64) -> i32 {
-        let (runs, power) = self.extras(grid, depth, cards_in);
+        let (runs, power) = self.extras(grid, depth, cards_in, None);
         runs + power
     }
 
     /// [`Grids::extras_bound`] in two parts: straights and sets, power plays.
-    fn extras(&self, grid: &[Card; CELLS], depth: usize, cards_in: u64) -> (i32, i32) {
+    /// With `per_cell`, a line with one or two holes is not counted in the runs but added to
+    /// `per_cell[x][r]`, `x` its hole first in the search order, `r` the rank that hole takes:
+    /// the most the line scores with `x` of rank `r` (any ranks for its other hole).
+    fn extras(
+        &self,
+        grid: &[Card; CELLS],
+        depth: usize,
+        cards_in: u64,
+        mut per_cell: Option<&mut [[i32; 11]; CELLS]>,
+    ) -> (i32, i32) {
         let t = tables();
         let holes_left = depth < self.cells.len();
         let free = if holes_left {
@@ -1356,6 +1367,27 @@ impl<'o, 'a> Grids<'o, 'a> {
                     ranks[i] = if c == NO_CARD { 15 } else { cards::rank(c) };
                 }
                 total += runs_cap(ranks, &count);
+                continue;
+            }
+            if let (Some(per), true) = (per_cell.as_deref_mut(), holes > 0) {
+                let (i0, x0) = line
+                    .iter()
+                    .enumerate()
+                    .filter(|&(_, &x)| grid[x as usize] == NO_CARD)
+                    .min_by_key(|&(_, &x)| self.slot[x as usize])
+                    .map(|(i, &x)| (i, x as usize))
+                    .unwrap();
+                for r in 0..11 {
+                    if count[r] == 0 {
+                        continue;
+                    }
+                    let mut k = (key & !(31 << (5 * i0))) | (r as u64) << (5 * i0);
+                    for (q, &n) in count.iter().enumerate() {
+                        let n = n - u8::from(q == r);
+                        k |= (n.min(holes - 1).min(4) as u64) << (20 + 3 * q);
+                    }
+                    per[x0][r] += line_max(k);
+                }
                 continue;
             }
             for (r, &n) in count.iter().enumerate() {
