@@ -1141,6 +1141,9 @@ impl<'o, 'a> Grids<'o, 'a> {
         // Per cell left: the best any available card scores on its edges.
         let mut per_cell = [[0i32; 11]; CELLS];
         let (runs, power) = self.extras(grid, depth, avail | used, Some(&mut per_cell));
+        // Per cell left and card, in half points: twice its edges to filled cells and its
+        // runs, plus each edge to another cell left at its best for this card (an edge
+        // counts half at each end: it is at most the mean of its ends' bests).
         let mut cells_bound = 0;
         let mut first_best = 0;
         let x0 = self.cells[depth];
@@ -1155,7 +1158,7 @@ impl<'o, 'a> Grids<'o, 'a> {
             for m in bits(nb as u64) {
                 if grid[m] != NO_CARD {
                     around.push(grid[m] as usize);
-                } else if (self.slot[m] as usize) < i {
+                } else {
                     shared += 1;
                 }
             }
@@ -1165,11 +1168,10 @@ impl<'o, 'a> Grids<'o, 'a> {
                 let row = &t.edge[c as usize];
                 let s = around.iter().map(|&d| row[d] as i32).sum::<i32>()
                     + per_cell[x][cards::rank(c) as usize];
+                row_w[j] = 2 * s + shared * partner[c as usize];
                 if x == x0 {
-                    // Cells after this one: its edges to them count there.
-                    here.push((s, c));
+                    here.push((row_w[j], c));
                 }
-                row_w[j] = s + shared * partner[c as usize];
                 best = best.max(row_w[j]);
             }
             weights.push(row_w);
@@ -1179,21 +1181,21 @@ impl<'o, 'a> Grids<'o, 'a> {
             }
         }
         let rest = edges + runs + power - penalty;
-        if rest + cells_bound <= self.best {
+        if rest + cells_bound.div_euclid(2) <= self.best {
             return Ok(());
         }
         // Each card fills one cell: the best assignment of distinct cards.
-        if rest + assignment(&weights, pool.len()) <= self.best {
+        if rest + assignment(&weights, pool.len()).div_euclid(2) <= self.best {
             return Ok(());
         }
-        // Cards for this cell, best edges first (then the later cells' partner value).
-        here.sort_by_key(|&(s, c)| (-(s + 2 * partner[c as usize]), c));
+        // Cards for this cell, best first.
+        here.sort_by_key(|&(w, c)| (-w, c));
         // A child's bound is at most this one with the first cell's best replaced by what
-        // its card scores there.
-        let others = rest + cells_bound - first_best - edges;
-        for (s, c) in here {
-            if edges + s + others <= self.best {
-                continue;
+        // its card scores there (its half of the edges to cells left moves to their ends).
+        let others = cells_bound - first_best;
+        for (w, c) in here {
+            if rest + (w + others).div_euclid(2) <= self.best {
+                break;
             }
             let mut e = edges;
             let mut d = draws;
