@@ -1016,6 +1016,42 @@ fn line_max(key: u64) -> i32 {
     v
 }
 
+/// [`line_max`] with the hole at line position `i0` (bits 56-57 of `key`) given each rank in
+/// turn (0 for a rank the supply lacks), the line's other holes filled from the rest of the
+/// supply. `key` as for [`line_max`], its supply capped at the line's holes.
+fn line_by_rank(key: u64) -> [i32; 11] {
+    thread_local! {
+        static MEMO: std::cell::RefCell<FxHashMap<u64, [i32; 11]>> = Default::default();
+    }
+    if let Some(v) = MEMO.with(|m| m.borrow().get(&key).copied()) {
+        return v;
+    }
+    let i0 = (key >> 56 & 3) as usize;
+    let base = key & ((1 << 56) - 1);
+    let holes = (0..SIDE).filter(|&i| base >> (5 * i) & 31 == 15).count() as u64;
+    let mut out = [0i32; 11];
+    for (r, o) in out.iter_mut().enumerate() {
+        let n = base >> (20 + 3 * r) & 7;
+        if n == 0 {
+            continue;
+        }
+        let mut k = (base & ((1 << 20) - 1) & !(31 << (5 * i0))) | (r as u64) << (5 * i0);
+        for q in 0..11 {
+            let m = (base >> (20 + 3 * q) & 7) - u64::from(q == r);
+            k |= m.min(holes - 1) << (20 + 3 * q);
+        }
+        *o = line_max(k);
+    }
+    MEMO.with(|m| {
+        let mut m = m.borrow_mut();
+        if m.len() > 1 << 20 {
+            m.clear();
+        }
+        m.insert(key, out);
+    });
+    out
+}
+
 /// The search over final grids of [`solve_open`] (see the module doc): the empty cells are
 /// given cards one by one in a fixed order; a complete grid is then scored exactly by the best
 /// placement order ([`Grids::orders`]).
@@ -1379,16 +1415,13 @@ impl<'o, 'a> Grids<'o, 'a> {
                     .min_by_key(|&(_, &x)| self.slot[x as usize])
                     .map(|(i, &x)| (i, x as usize))
                     .unwrap();
+                let mut k = key | (i0 as u64) << 56;
+                for (r, &n) in count.iter().enumerate() {
+                    k |= (n.min(holes).min(4) as u64) << (20 + 3 * r);
+                }
+                let by_rank = line_by_rank(k);
                 for r in 0..11 {
-                    if count[r] == 0 {
-                        continue;
-                    }
-                    let mut k = (key & !(31 << (5 * i0))) | (r as u64) << (5 * i0);
-                    for (q, &n) in count.iter().enumerate() {
-                        let n = n - u8::from(q == r);
-                        k |= (n.min(holes - 1).min(4) as u64) << (20 + 3 * q);
-                    }
-                    per[x0][r] += line_max(k);
+                    per[x0][r] += by_rank[r];
                 }
                 continue;
             }
