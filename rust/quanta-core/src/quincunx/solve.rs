@@ -3,7 +3,24 @@
 //! Every solver ranks a full grid above any loss and then goes by score, the final score being
 //! the turn points less the hand penalty (a lost game keeps its turn points: its hand is empty).
 //!
-//! * [`solve_open`]: the draw order is known. A depth-first branch and bound over the
+//! * [`solve_open`]: the draw order is known. Basic points, pairs and the number of draws
+//!   depend only on the final grid (an edge scores, and draws once, when its second card
+//!   lands); only straights and sets, the pair exception inside a set, power plays and
+//!   feasibility (a pile card is placed after it is drawn; the hand never runs out) depend on
+//!   the order. So after a short sequence search ([`QUICK`] nodes, below; it answers small
+//!   positions outright and its best line is the floor), [`Grids`] searches final grids: the
+//!   empty cells (inner ones first) get cards one by one, from the hand and the part of the
+//!   pile the remaining edges can still draw; a node is cut when the pile cards given cannot
+//!   all be drawn in time (each needs that many draws from edges between cards held before
+//!   it), or when its bound is no better: the completed edges, plus the best assignment of
+//!   distinct cards to the empty cells (per cell and card: edges to filled cells, half the
+//!   card's best edge to each empty neighbour, the runs of its lines with one or two holes
+//!   for that card's rank), plus runs of emptier lines, power plays and the penalty surely
+//!   left. A complete grid is scored exactly by [`Grids::orders`], a DP over the 2^k sets of
+//!   placed cells (the set fixes the grid, the draws made, hence the hand). When no grid can
+//!   be filled, the sequence search below finds the best loss.
+//!
+//!   The sequence search: a depth-first branch and bound over the
 //!   placements. The future of a position depends only on the grid, the hand and how many cards
 //!   were drawn, and the hand follows from the grid and that number (every card placed or held
 //!   came from the start hand or the top of the pile), so the transposition table is keyed by
