@@ -123,6 +123,33 @@ def test_the_line_replays_to_the_claimed_outcome(seed):
     assert int(state.returns()[0]) == solution.score
 
 
+def greedy_outcome(state, order: list) -> tuple:
+    """(won, final score) of greedy play with the draws from ``order``."""
+    while not state.is_terminal:
+        state, order = with_order(state.play(solvers.greedy_move(state)), order)
+    return (not lost(state), int(state.returns()[0]))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_larger_positions_replay_on_the_reference_and_beat_greedy(seed):
+    # 8-9 empty cells: past the short sequence search, so the search over final grids and
+    # their placement orders answers (its exactness against exhaustive search is checked in
+    # the Rust tests, where that search can be forced on small positions).
+    state, order = late(300 + seed, 8 + seed % 2)
+    solution = solvers.solve_open(state, order, timeout=120)
+    ref = as_reference(state)
+    rest = order
+    for action in solution.line:
+        ref = ref.play(action)
+        while ref.is_chance:
+            ref = ref.play(DRAW + code_index(rest[0]))
+            rest = rest[1:]
+    assert ref.is_terminal
+    assert ref.lost() == solution.lost
+    assert int(ref.returns()[0]) == solution.score
+    assert (not solution.lost, solution.score) >= greedy_outcome(state, order)
+
+
 def test_solve_open_at_the_end_is_the_result():
     state, order = late(5, 0)
     solution = solvers.solve_open(state, order)

@@ -82,9 +82,14 @@ def solve_open(state, pile, *, timeout: float | None = None, max_nodes: int | No
     """The best line from ``state`` when the pile comes in the order ``pile`` (card codes, the
     top first; a permutation of ``state.pile()``, else :class:`quanta.InvalidNotationError`).
 
-    A full grid beats any loss; then the highest final score. Depth-first branch and bound
-    with a transposition table keyed by the grid and the number of cards drawn, an admissible
-    bound per empty cell, line and power play, and greedy move ordering.
+    A full grid beats any loss; then the highest final score. A short depth-first branch and
+    bound over the placements (transposition table keyed by the grid and the number of cards
+    drawn) answers small positions and gives a first line; past it, a branch and bound over the
+    final grids (cards given to the empty cells one by one, bounded by a distinct-card
+    assignment of edge and line values, draw counts and power plays), each complete grid
+    scored exactly by the best placement order (a DP over the sets of placed cells: the set
+    fixes the draws made, hence the hand). When no grid can be filled, the placement search
+    finds the best loss. Exact either way; see ``benches/README.md`` for what it costs.
     """
     _check_limits(max_nodes, memory_mb)
     lost, score, line, nodes, seconds = _core.quincunx_solve_open(

@@ -3,7 +3,24 @@
 //! Every solver ranks a full grid above any loss and then goes by score, the final score being
 //! the turn points less the hand penalty (a lost game keeps its turn points: its hand is empty).
 //!
-//! * [`solve_open`]: the draw order is known. A depth-first branch and bound over the
+//! * [`solve_open`]: the draw order is known. Basic points, pairs and the number of draws
+//!   depend only on the final grid (an edge scores, and draws once, when its second card
+//!   lands); only straights and sets, the pair exception inside a set, power plays and
+//!   feasibility (a pile card is placed after it is drawn; the hand never runs out) depend on
+//!   the order. So after a short sequence search ([`QUICK`] nodes, below; it answers small
+//!   positions outright and its best line is the floor), [`Grids`] searches final grids: the
+//!   empty cells (inner ones first) get cards one by one, from the hand and the part of the
+//!   pile the remaining edges can still draw; a node is cut when the pile cards given cannot
+//!   all be drawn in time (each needs that many draws from edges between cards held before
+//!   it), or when its bound is no better: the completed edges, plus the best assignment of
+//!   distinct cards to the empty cells (per cell and card: edges to filled cells, half the
+//!   card's best edge to each empty neighbour, the runs of its lines with one or two holes
+//!   for that card's rank), plus runs of emptier lines, power plays and the penalty surely
+//!   left. A complete grid is scored exactly by [`Grids::orders`], a DP over the 2^k sets of
+//!   placed cells (the set fixes the grid, the draws made, hence the hand). When no grid can
+//!   be filled, the sequence search below finds the best loss.
+//!
+//!   The sequence search: a depth-first branch and bound over the
 //!   placements. The future of a position depends only on the grid, the hand and how many cards
 //!   were drawn, and the hand follows from the grid and that number (every card placed or held
 //!   came from the start hand or the top of the pile), so the transposition table is keyed by
@@ -688,7 +705,13 @@ impl<'a> Open<'a> {
                 }
                 let set = (1..=10).any(|r| here[r] >= 3);
                 let straight = (1..=8).any(|r| here[r] > 0 && here[r + 1] > 0 && here[r + 2] > 0);
-                bonuses += 2 * if set { 30 } else if straight { 20 } else { 0 };
+                bonuses += 2 * if set {
+                    30
+                } else if straight {
+                    20
+                } else {
+                    0
+                };
                 continue;
             }
             // No line takes more cards of one rank than it has holes.
@@ -888,14 +911,55 @@ pub fn solve_open(
     limits: &Limits,
     cancel: &AtomicBool,
 ) -> Result<OpenSolution> {
+    solve_open_with(pos, order, limits, cancel, QUICK)
+}
+
+/// Nodes of the sequence search before [`solve_open`] turns to the search over final grids.
+const QUICK: u64 = 2000;
+
+fn solve_open_with(
+    pos: &Solitaire,
+    order: &[Card],
+    limits: &Limits,
+    cancel: &AtomicBool,
+    quick: u64,
+) -> Result<OpenSolution> {
     check_order(pos, order)?;
     let mut open = Open::new(
         order,
         Budget::new("solve_open", limits, cancel, Instant::now()),
     );
     let root = Node::new(pos.grid, pos.hand);
-    let value = open.value(&root)?;
-    let line = open.line(&root, value)?;
+    // Small positions: the sequence search alone, within `quick` nodes.
+    open.effort = Some(quick);
+    open.incumbent = NEG_INF;
+    open.path = 0;
+    let first = open.search(&root, NEG_INF);
+    open.effort = None;
+    let (value, line) = match first {
+        Ok(v) => (v, open.line(&root, v)?),
+        Err(Error::Interrupted) if open.budget.nodes > quick => {
+            open.budget.check()?;
+            // The best line met is a floor: a final grid must reach its value.
+            let floor = if open.incumbent >= WIN / 2 {
+                open.incumbent - WIN - 1
+            } else {
+                NEG_INF
+            };
+            let mut grids = Grids::new(&mut open, &root, floor);
+            let mut grid = root.grid;
+            grids.search(0, &mut grid, 0, 0, 0, 0)?;
+            match grids.line.take() {
+                Some(line) => (WIN + grids.best, line),
+                None => {
+                    // No full grid: the best loss, by the sequence search.
+                    let v = open.value(&root)?;
+                    (v, open.line(&root, v)?)
+                }
+            }
+        }
+        Err(e) => return Err(e),
+    };
     let (lost, score) = outcome(pos.points, value);
     Ok(OpenSolution {
         lost,
@@ -904,6 +968,823 @@ pub fn solve_open(
         nodes: open.budget.nodes,
         seconds: open.budget.seconds(),
     })
+}
+
+// ---- open deck: final grids, then orders ----
+
+/// The most that straights and sets can score along one 4-cell line over every order of
+/// placing its cells that are not placed yet. `key`: per cell 5 bits (bits 0-3 the rank, 15 =
+/// a hole that any rank of the supply may fill; bit 4 = already placed), then from bit 20, 3
+/// bits per rank 0..=10, how many cards of that rank could fill the holes (at most 4).
+/// Bonuses depend only on ranks, so the line is scored with stand-in cards of those ranks on
+/// the top row of an otherwise empty grid (only its placed cells present).
+fn line_max(key: u64) -> i32 {
+    thread_local! {
+        static MEMO: std::cell::RefCell<FxHashMap<u64, i32>> = Default::default();
+    }
+    if let Some(v) = MEMO.with(|m| m.borrow().get(&key).copied()) {
+        return v;
+    }
+    let by_rank = rank_cards();
+    let mut used = [0usize; 11];
+    let mut grid = [NO_CARD; CELLS];
+    let mut ranks = [15usize; SIDE];
+    for i in 0..SIDE {
+        let f = (key >> (5 * i)) & 31;
+        ranks[i] = (f & 15) as usize;
+        if f & 16 != 0 {
+            let r = ranks[i];
+            grid[i] = by_rank[r][used[r].min(by_rank[r].len() - 1)];
+            used[r] += 1;
+        }
+    }
+    let mut v = 0;
+    for x in 0..SIDE {
+        let f = (key >> (5 * x)) & 31;
+        if f & 16 != 0 {
+            continue;
+        }
+        let placed = key | 16 << (5 * x);
+        if ranks[x] != 15 {
+            let r = ranks[x];
+            let card = by_rank[r][used[r].min(by_rank[r].len() - 1)];
+            let p = score_placement(&grid, SIDE, false, card, x);
+            v = v.max(p.straights + p.sets + line_max(placed));
+        } else {
+            for r in 0..11 {
+                let s = (key >> (20 + 3 * r) & 7) as usize;
+                if s == 0 || used[r] >= by_rank[r].len() {
+                    continue;
+                }
+                let p = score_placement(&grid, SIDE, false, by_rank[r][used[r]], x);
+                let child = (placed & !(15 << (5 * x))) | (r as u64) << (5 * x);
+                let child = child & !(7 << (20 + 3 * r)) | ((s - 1) as u64) << (20 + 3 * r);
+                v = v.max(p.straights + p.sets + line_max(child));
+            }
+        }
+    }
+    MEMO.with(|m| {
+        let mut m = m.borrow_mut();
+        if m.len() > 1 << 21 {
+            m.clear();
+        }
+        m.insert(key, v);
+    });
+    v
+}
+
+/// [`line_max`] with the hole at line position `i0` (bits 56-57 of `key`) given each rank in
+/// turn (0 for a rank the supply lacks), the line's other holes filled from the rest of the
+/// supply. `key` as for [`line_max`], its supply capped at the line's holes.
+fn line_by_rank(key: u64) -> [i32; 11] {
+    thread_local! {
+        static MEMO: std::cell::RefCell<FxHashMap<u64, [i32; 11]>> = Default::default();
+    }
+    if let Some(v) = MEMO.with(|m| m.borrow().get(&key).copied()) {
+        return v;
+    }
+    let i0 = (key >> 56 & 3) as usize;
+    let base = key & ((1 << 56) - 1);
+    let holes = (0..SIDE).filter(|&i| base >> (5 * i) & 31 == 15).count() as u64;
+    let mut out = [0i32; 11];
+    for (r, o) in out.iter_mut().enumerate() {
+        let n = base >> (20 + 3 * r) & 7;
+        if n == 0 {
+            continue;
+        }
+        let mut k = (base & ((1 << 20) - 1) & !(31 << (5 * i0))) | (r as u64) << (5 * i0);
+        for q in 0..11 {
+            let m = (base >> (20 + 3 * q) & 7) - u64::from(q == r);
+            k |= m.min(holes - 1) << (20 + 3 * q);
+        }
+        *o = line_max(k);
+    }
+    MEMO.with(|m| {
+        let mut m = m.borrow_mut();
+        if m.len() > 1 << 20 {
+            m.clear();
+        }
+        m.insert(key, out);
+    });
+    out
+}
+
+/// The search over final grids of [`solve_open`] (see the module doc): the empty cells are
+/// given cards one by one in a fixed order; a complete grid is then scored exactly by the best
+/// placement order ([`Grids::orders`]).
+struct Grids<'o, 'a> {
+    open: &'o mut Open<'a>,
+    /// The empty cells in the order they are given cards.
+    cells: SmallVec<[usize; CELLS]>,
+    /// The position of each empty cell in `cells` (255: filled at the root).
+    slot: [u8; CELLS],
+    /// The grid at the root.
+    root: [Card; CELLS],
+    hand: u64,
+    /// `prefix[k]`: the first `k` cards of the order.
+    prefix: Vec<u64>,
+    /// The position of each card in the order (255: not in it).
+    pidx: [u8; CARD_COUNT],
+    /// The best complete value found (future points less the final penalty), or the value a
+    /// grid must beat.
+    best: i32,
+    /// The placements of the best grid found, if any.
+    line: Option<Vec<Action>>,
+    /// Scratch for the order DP.
+    w: Vec<i32>,
+    dcount: Vec<u8>,
+}
+
+impl<'o, 'a> Grids<'o, 'a> {
+    fn new(open: &'o mut Open<'a>, root: &Node, floor: i32) -> Self {
+        let t = tables();
+        // The inner cells first (measured fastest: they have the most edges), then the rest
+        // row by row.
+        let mut cells: SmallVec<[usize; CELLS]> = bits(root.empty as u64).collect();
+        cells.sort_by_key(|&x| (t.neighbours[x].count_ones() < 4, x));
+        let mut slot = [255u8; CELLS];
+        for (i, &x) in cells.iter().enumerate() {
+            slot[x] = i as u8;
+        }
+        let mut prefix = vec![0u64];
+        let mut pidx = [255u8; CARD_COUNT];
+        for (i, &c) in open.order.iter().enumerate() {
+            prefix.push(prefix[i] | 1 << c);
+            pidx[c as usize] = i as u8;
+        }
+        let n = 1usize << cells.len();
+        Grids {
+            open,
+            cells,
+            slot,
+            root: root.grid,
+            hand: root.hand,
+            prefix,
+            pidx,
+            best: floor,
+            line: None,
+            w: vec![0; n],
+            dcount: vec![0; n],
+        }
+    }
+
+    /// Gives cards to `cells[depth..]`. `grid`: the root grid and the cards given so far;
+    /// `edges`: the points of the edges completed by the cards given; `draws`: how many of
+    /// them draw; `reach`: one past the deepest order position of a card given.
+    fn search(
+        &mut self,
+        depth: usize,
+        grid: &mut [Card; CELLS],
+        used: u64,
+        edges: i32,
+        draws: usize,
+        reach: usize,
+    ) -> Result<()> {
+        self.open.budget.tick()?;
+        let t = tables();
+        let left = self.open.order.len();
+        if depth == self.cells.len() {
+            let d = draws.min(left);
+            if reach > d || !self.draws_in_time(grid, depth, used) {
+                return Ok(());
+            }
+            let kept = (self.hand | self.prefix[d]) & !used;
+            let penalty = hand_penalty(kept);
+            if edges - penalty + self.extras_bound(grid, self.cells.len(), used) <= self.best {
+                return Ok(());
+            }
+            if let Some((extra, line)) = self.orders(grid)? {
+                let v = edges + extra - penalty;
+                if v > self.best {
+                    self.best = v;
+                    self.line = Some(line);
+                }
+            }
+            return Ok(());
+        }
+        let all = (self.hand | self.prefix[left]) & !used;
+        let dmax = (draws + self.draw_cap(grid, depth, all)).min(left);
+        let dmax =
+            (draws + self.draw_cap(grid, depth, (self.hand | self.prefix[dmax]) & !used)).min(left);
+        if reach > dmax || (self.hand | self.prefix[dmax]).count_ones() < self.cells.len() as u32 {
+            return Ok(());
+        }
+        let avail = (self.hand | self.prefix[dmax]) & !used;
+        if !self.draws_in_time(grid, depth, used) {
+            return Ok(());
+        }
+        // Lower bound of the penalty: the cards surely in hand beyond the cells left.
+        let sure = (self.hand | self.prefix[draws.min(left)]) & !used;
+        let holes = self.cells.len() - depth;
+        let extra = sure.count_ones() as usize;
+        let mut penalty = 0;
+        if extra > holes {
+            let mut costs: SmallVec<[i32; 32]> = cards::cards(sure).map(penalty_of).collect();
+            costs.sort_unstable();
+            penalty = costs[..extra - holes].iter().sum();
+        }
+        // Best partner of each available card for an edge between two cells left.
+        let mut partner = [0i32; CARD_COUNT];
+        for c in cards::cards(avail) {
+            partner[c as usize] = t.partners[c as usize]
+                .iter()
+                .find(|&&d| avail & 1 << d != 0)
+                .map_or(0, |&d| t.edge[c as usize][d as usize] as i32);
+        }
+        // Per cell left: the best any available card scores on its edges.
+        let mut per_cell = [[0i32; 11]; CELLS];
+        let (runs, power) = self.extras(grid, depth, avail | used, Some(&mut per_cell));
+        // Per cell left and card, in half points: twice its edges to filled cells and its
+        // runs, plus each edge to another cell left at its best for this card (an edge
+        // counts half at each end: it is at most the mean of its ends' bests).
+        let mut cells_bound = 0;
+        let mut first_best = 0;
+        let x0 = self.cells[depth];
+        let mut here: SmallVec<[(i32, Card); 40]> = SmallVec::new();
+        let pool: SmallVec<[Card; 40]> = cards::cards(avail).collect();
+        let mut weights: SmallVec<[[i32; 40]; CELLS]> = SmallVec::new();
+        for i in depth..self.cells.len() {
+            let x = self.cells[i];
+            let nb = t.neighbours[x];
+            let mut around: SmallVec<[usize; 4]> = SmallVec::new();
+            let mut shared = 0;
+            for m in bits(nb as u64) {
+                if grid[m] != NO_CARD {
+                    around.push(grid[m] as usize);
+                } else {
+                    shared += 1;
+                }
+            }
+            let mut best = NEG_INF;
+            let mut row_w = [0i32; 40];
+            for (j, &c) in pool.iter().enumerate() {
+                let row = &t.edge[c as usize];
+                let s = around.iter().map(|&d| row[d] as i32).sum::<i32>()
+                    + per_cell[x][cards::rank(c) as usize];
+                row_w[j] = 2 * s + shared * partner[c as usize];
+                if x == x0 {
+                    here.push((row_w[j], c));
+                }
+                best = best.max(row_w[j]);
+            }
+            weights.push(row_w);
+            cells_bound += best;
+            if x == x0 {
+                first_best = best;
+            }
+        }
+        let rest = edges + runs + power - penalty;
+        if rest + cells_bound.div_euclid(2) <= self.best {
+            return Ok(());
+        }
+        // Each card fills one cell: the best assignment of distinct cards.
+        if rest + assignment(&weights, pool.len()).div_euclid(2) <= self.best {
+            return Ok(());
+        }
+        // Cards for this cell, best first.
+        here.sort_by_key(|&(w, c)| (-w, c));
+        // A child's bound is at most this one with the first cell's best replaced by what
+        // its card scores there (its half of the edges to cells left moves to their ends).
+        let others = cells_bound - first_best;
+        for (w, c) in here {
+            if rest + (w + others).div_euclid(2) <= self.best {
+                break;
+            }
+            let mut e = edges;
+            let mut d = draws;
+            for m in bits(t.neighbours[x0] as u64) {
+                let g = grid[m];
+                if g != NO_CARD {
+                    e += t.edge[c as usize][g as usize] as i32;
+                    if t.drawers[g as usize] & 1 << c != 0 {
+                        d += 1;
+                    }
+                }
+            }
+            let p = self.pidx[c as usize];
+            let r = if p == 255 {
+                reach
+            } else {
+                reach.max(p as usize + 1)
+            };
+            grid[x0] = c;
+            let out = self.search(depth + 1, grid, used | 1 << c, e, d, r);
+            grid[x0] = NO_CARD;
+            out?;
+        }
+        Ok(())
+    }
+
+    /// The most draws the cells `cells[depth..]` can still make, filled from `cards`: per cell,
+    /// the most of its filled neighbours one card draws with, plus every edge between two
+    /// cells left.
+    fn draw_cap(&self, grid: &[Card; CELLS], depth: usize, cards_in: u64) -> usize {
+        self.draw_cap_from(grid, depth, cards_in, u16::MAX)
+    }
+
+    /// Whether every pile card given can be drawn before it is placed: the first placement
+    /// of a card at order position `p` or later comes after `p + 1` draws, all made by edges
+    /// between cells whose cards were in hand before (the start hand, order positions below
+    /// `p`), the cells left filled from those cards.
+    fn draws_in_time(&self, grid: &[Card; CELLS], depth: usize, used: u64) -> bool {
+        let t = tables();
+        let left = self.open.order.len();
+        let mut pile_used = used & self.prefix[left] & !self.hand;
+        while pile_used != 0 {
+            let c = pile_used.trailing_zeros() as usize;
+            pile_used &= pile_used - 1;
+            let p = self.pidx[c] as usize;
+            let before = self.hand | self.prefix[p];
+            let mut allowed = 0u16;
+            for x in 0..CELLS {
+                let g = grid[x];
+                if g != NO_CARD && (self.root[x] != NO_CARD || before & 1 << g != 0) {
+                    allowed |= 1 << x;
+                }
+            }
+            let mut done = 0;
+            for &(a, b) in &t.edges {
+                let (a, b) = (a as usize, b as usize);
+                if allowed & 1 << a != 0
+                    && allowed & 1 << b != 0
+                    && (self.root[a] == NO_CARD || self.root[b] == NO_CARD)
+                    && t.drawers[grid[a] as usize] & 1 << grid[b] != 0
+                {
+                    done += 1;
+                }
+            }
+            if done + self.draw_cap_from(grid, depth, before & !used, allowed) < (p + 1).min(left) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// [`Grids::draw_cap`] counting only the filled neighbours in `known`.
+    fn draw_cap_from(
+        &self,
+        grid: &[Card; CELLS],
+        depth: usize,
+        cards_in: u64,
+        known: u16,
+    ) -> usize {
+        let t = tables();
+        let mut total = 0;
+        for i in depth..self.cells.len() {
+            let x = self.cells[i];
+            // Bit sets of the cards that draw with at least 1, 2, 3, 4 filled neighbours.
+            let (mut one, mut two, mut three, mut four) = (0u64, 0u64, 0u64, 0u64);
+            let mut nb = t.neighbours[x];
+            while nb != 0 {
+                let m = nb.trailing_zeros() as usize;
+                nb &= nb - 1;
+                let g = grid[m];
+                if g != NO_CARD {
+                    if known & 1 << m != 0 {
+                        let d = t.drawers[g as usize] & cards_in;
+                        four |= three & d;
+                        three |= two & d;
+                        two |= one & d;
+                        one |= d;
+                    }
+                } else if (self.slot[m] as usize) < i {
+                    total += 1;
+                }
+            }
+            total += if four != 0 {
+                4
+            } else if three != 0 {
+                3
+            } else if two != 0 {
+                2
+            } else {
+                usize::from(one != 0)
+            };
+        }
+        total
+    }
+
+    /// An upper bound of what straights, sets and power plays add over the edges, with the
+    /// cells `cells[depth..]` to be filled from `cards` (the cards that may be in the grid).
+    fn extras_bound(&self, grid: &[Card; CELLS], depth: usize, cards_in: u64) -> i32 {
+        let (runs, power) = self.extras(grid, depth, cards_in, None);
+        runs + power
+    }
+
+    /// [`Grids::extras_bound`] in two parts: straights and sets, power plays.
+    /// With `per_cell`, a line with one or two holes is not counted in the runs but added to
+    /// `per_cell[x][r]`, `x` its hole first in the search order, `r` the rank that hole takes:
+    /// the most the line scores with `x` of rank `r` (any ranks for its other hole).
+    fn extras(
+        &self,
+        grid: &[Card; CELLS],
+        depth: usize,
+        cards_in: u64,
+        mut per_cell: Option<&mut [[i32; 11]; CELLS]>,
+    ) -> (i32, i32) {
+        let t = tables();
+        let holes_left = depth < self.cells.len();
+        let free = if holes_left {
+            cards_in & !grid_set(grid)
+        } else {
+            0
+        };
+        let mut count = [0u8; 11];
+        for c in cards::cards(free) {
+            count[cards::rank(c) as usize] += 1;
+        }
+        let mut total = 0;
+        for line in &t.lines {
+            let mut key = 0u64;
+            let mut holes = 0u8;
+            let mut todo = false;
+            for (i, &x) in line.iter().enumerate() {
+                let x = x as usize;
+                let c = grid[x];
+                let f = if c == NO_CARD {
+                    holes += 1;
+                    15
+                } else if self.root[x] != NO_CARD {
+                    16 | cards::rank(c) as u64
+                } else {
+                    cards::rank(c) as u64
+                };
+                todo |= f & 16 == 0;
+                key |= f << (5 * i);
+            }
+            if !todo {
+                continue;
+            }
+            if holes >= 3 {
+                let mut ranks = [0u8; SIDE];
+                for (i, &x) in line.iter().enumerate() {
+                    let c = grid[x as usize];
+                    ranks[i] = if c == NO_CARD { 15 } else { cards::rank(c) };
+                }
+                total += runs_cap(ranks, &count);
+                continue;
+            }
+            if let (Some(per), true) = (per_cell.as_deref_mut(), holes > 0) {
+                let (i0, x0) = line
+                    .iter()
+                    .enumerate()
+                    .filter(|&(_, &x)| grid[x as usize] == NO_CARD)
+                    .min_by_key(|&(_, &x)| self.slot[x as usize])
+                    .map(|(i, &x)| (i, x as usize))
+                    .unwrap();
+                let mut k = key | (i0 as u64) << 56;
+                for (r, &n) in count.iter().enumerate() {
+                    k |= (n.min(holes).min(4) as u64) << (20 + 3 * r);
+                }
+                let by_rank = line_by_rank(k);
+                for r in 0..11 {
+                    per[x0][r] += by_rank[r];
+                }
+                continue;
+            }
+            for (r, &n) in count.iter().enumerate() {
+                key |= (n.min(holes).min(4) as u64) << (20 + 3 * r);
+            }
+            total += line_max(key);
+        }
+        let runs = total;
+        let mut total = 0;
+        // Power plays: once per suit, when the second of its Ace and Crown lands beside the
+        // first; at most the suit's numerals that may be in the grid.
+        let in_grid = grid_set(grid);
+        let may = in_grid | free;
+        for s in 0..6u8 {
+            let (ace, crown) = (s, 30 + s);
+            let both = 1u64 << ace | 1u64 << crown;
+            if may & both != both || self.root_has(ace) && self.root_has(crown) {
+                continue;
+            }
+            let at = |c: Card| grid.iter().position(|&g| g == c);
+            let holes: u16 = (0..CELLS).fold(0, |m, y| m | u16::from(grid[y] == NO_CARD) << y);
+            let (possible, needed) = match (at(ace), at(crown)) {
+                (Some(a), Some(b)) => (t.neighbours[a] & 1 << b != 0, 0),
+                (Some(a), None) | (None, Some(a)) => (t.neighbours[a] & holes != 0, 1),
+                (None, None) => (bits(holes as u64).any(|y| t.neighbours[y] & holes != 0), 2),
+            };
+            if possible {
+                // The suit's numerals in the grid, and the best of those to come that fit in
+                // the holes the Ace and Crown leave.
+                let suit = |c: &Card| is_numeral(*c) && cards::SUITS[*c as usize] & 1 << s != 0;
+                total += cards::cards(in_grid)
+                    .filter(suit)
+                    .map(|c| cards::rank(c) as i32)
+                    .sum::<i32>();
+                let mut more: SmallVec<[i32; 8]> = cards::cards(free)
+                    .filter(suit)
+                    .map(|c| cards::rank(c) as i32)
+                    .collect();
+                more.sort_unstable_by(|a, b| b.cmp(a));
+                let room = (holes.count_ones() as usize).saturating_sub(needed);
+                total += more.iter().take(room).sum::<i32>();
+            }
+        }
+        (runs, total)
+    }
+
+    fn root_has(&self, card: Card) -> bool {
+        self.root.contains(&card)
+    }
+
+    /// The best placement order of the complete grid `grid` (cells of `cells` given cards):
+    /// the most that straights, sets and power plays add over the edges (pairs inside a set
+    /// removed), and that order, if any order keeps a card in hand until the grid is full.
+    /// A DP over the sets of cells placed: the set fixes the grid, the number of edges that
+    /// drew, hence the hand.
+    fn orders(&mut self, grid: &[Card; CELLS]) -> Result<Option<(i32, Vec<Action>)>> {
+        let t = tables();
+        let k = self.cells.len();
+        let full = (1usize << k) - 1;
+        let left = self.open.order.len();
+        // Per slot: the slots it draws with, the root cells it draws with, its card's order
+        // position, and whether its placement can ever score a run or a power play.
+        let mut dmask = [0u16; CELLS];
+        let mut droot = [0u8; CELLS];
+        let mut need = [0u8; CELLS];
+        let mut flagged = [false; CELLS];
+        for (i, &x) in self.cells.iter().enumerate() {
+            let c = grid[x];
+            for m in bits(t.neighbours[x] as u64) {
+                if t.drawers[grid[m] as usize] & 1 << c != 0 {
+                    if self.slot[m] == 255 {
+                        droot[i] += 1;
+                    } else {
+                        dmask[i] |= 1 << self.slot[m];
+                    }
+                }
+            }
+            let p = self.pidx[c as usize];
+            need[i] = if p == 255 { 0 } else { p + 1 };
+        }
+        // A cell can score a run only if one of its lines has a run through it in the full
+        // grid (a run at any time is a part of one there); a power play needs the partner
+        // beside it.
+        for (i, &x) in self.cells.iter().enumerate() {
+            let c = grid[x];
+            let power = (cards::is_ace(c) || c >= 30 && c < 36)
+                && bits(t.neighbours[x] as u64).any(|m| {
+                    let d = grid[m];
+                    cards::SUITS[d as usize] == cards::SUITS[c as usize]
+                        && (cards::is_ace(d) || d >= 30 && d < 36)
+                        && d != c
+                });
+            flagged[i] = power || run_through(grid, x);
+        }
+        for s in 1..=full {
+            let low = s.trailing_zeros() as usize;
+            let rest = s & (s - 1);
+            self.dcount[s] =
+                self.dcount[rest] + droot[low] + (dmask[low] as usize & rest).count_ones() as u8;
+        }
+        self.dcount[0] = 0;
+        self.w[full] = 0;
+        let mut sub = [NO_CARD; CELLS];
+        for s in (0..full).rev() {
+            if s & 63 == 0 {
+                self.open.budget.tick()?;
+            }
+            let drawn = (self.dcount[s] as usize).min(left);
+            let mut best = NEG_INF;
+            let mut built = false;
+            let mut free = full & !s;
+            while free != 0 {
+                let i = free.trailing_zeros() as usize;
+                free &= free - 1;
+                if need[i] as usize > drawn {
+                    continue;
+                }
+                let next = self.w[s | 1 << i];
+                if next == NEG_INF {
+                    continue;
+                }
+                let mut v = next;
+                if flagged[i] {
+                    if !built {
+                        sub = self.root;
+                        for (j, &y) in self.cells.iter().enumerate() {
+                            if s & 1 << j != 0 {
+                                sub[y] = grid[y];
+                            }
+                        }
+                        built = true;
+                    }
+                    v += self.extra(&sub, grid[self.cells[i]], self.cells[i]);
+                }
+                best = best.max(v);
+            }
+            self.w[s] = best;
+        }
+        if self.w[0] == NEG_INF {
+            return Ok(None);
+        }
+        // The line: from the empty set, a placement that keeps the value.
+        let mut line = Vec::with_capacity(k);
+        let mut s = 0usize;
+        let mut sub = self.root;
+        while s != full {
+            let drawn = (self.dcount[s] as usize).min(left);
+            let mut step = None;
+            for i in 0..k {
+                if s & 1 << i != 0 || need[i] as usize > drawn || self.w[s | 1 << i] == NEG_INF {
+                    continue;
+                }
+                let x = self.cells[i];
+                let v = self.w[s | 1 << i]
+                    + if flagged[i] {
+                        self.extra(&sub, grid[x], x)
+                    } else {
+                        0
+                    };
+                if v == self.w[s] {
+                    step = Some(i);
+                    break;
+                }
+            }
+            let i = step.expect("a set's value is reached by one of its placements");
+            let x = self.cells[i];
+            sub[x] = grid[x];
+            line.push(placement(grid[x], x));
+            s |= 1 << i;
+        }
+        Ok(Some((self.w[0], line)))
+    }
+
+    /// What placing `card` on `cell` of `sub` scores beyond its edges' basic points and pairs.
+    fn extra(&self, sub: &[Card; CELLS], card: Card, cell: usize) -> i32 {
+        let t = tables();
+        let p = score_placement(sub, SIDE, false, card, cell);
+        let edges: i32 = bits(t.neighbours[cell] as u64)
+            .filter(|&m| sub[m] != NO_CARD)
+            .map(|m| t.edge[card as usize][sub[m] as usize] as i32)
+            .sum();
+        p.points() - edges
+    }
+}
+
+fn penalty_of(c: Card) -> i32 {
+    penalty(c)
+}
+
+/// The cards in `grid`.
+fn grid_set(grid: &[Card; CELLS]) -> u64 {
+    grid.iter()
+        .filter(|&&c| c != NO_CARD)
+        .fold(0, |m, &c| m | 1 << c)
+}
+
+/// The largest total weight of giving each row of `w` a distinct column among the first `m`
+/// (Hungarian method, rows <= m).
+fn assignment(w: &[[i32; 40]], m: usize) -> i32 {
+    let n = w.len();
+    if n == 0 {
+        return 0;
+    }
+    debug_assert!(n <= m);
+    const INF: i64 = i64::MAX / 4;
+    // Minimise the cost -w; 1-based potentials as in the textbook O(n^2 m) version.
+    let mut u = [0i64; CELLS + 1];
+    let mut v = [0i64; 41];
+    let mut p = [0usize; 41];
+    let mut way = [0usize; 41];
+    for i in 1..=n {
+        p[0] = i;
+        let mut j0 = 0usize;
+        let mut minv = [INF; 41];
+        let mut used = [false; 41];
+        loop {
+            used[j0] = true;
+            let i0 = p[j0];
+            let mut delta = INF;
+            let mut j1 = 0;
+            for j in 1..=m {
+                if !used[j] {
+                    let cur = -(w[i0 - 1][j - 1] as i64) - u[i0] - v[j];
+                    if cur < minv[j] {
+                        minv[j] = cur;
+                        way[j] = j0;
+                    }
+                    if minv[j] < delta {
+                        delta = minv[j];
+                        j1 = j;
+                    }
+                }
+            }
+            for j in 0..=m {
+                if used[j] {
+                    u[p[j]] += delta;
+                    v[j] -= delta;
+                } else {
+                    minv[j] -= delta;
+                }
+            }
+            j0 = j1;
+            if p[j0] == 0 {
+                break;
+            }
+        }
+        loop {
+            let j1 = way[j0];
+            p[j0] = p[j1];
+            j0 = j1;
+            if j0 == 0 {
+                break;
+            }
+        }
+    }
+    let mut total = 0;
+    for j in 1..=m {
+        if p[j] != 0 {
+            total += w[p[j] - 1][j - 1];
+        }
+    }
+    total
+}
+
+/// An upper bound of the straights and sets one 4-cell line can still score, from what its
+/// final ranks can be: `ranks` in line order (15 = a hole), the holes filled from `supply`
+/// (cards per rank). A line scores at most twice (its third and fourth card): 60 takes four
+/// of a rank (two sets), 40 four ranks in a row (a straight, then its extension); one bonus
+/// takes three cells in a row making a set (30) or a straight (20). The Excuse (rank 0) is in
+/// no run.
+fn runs_cap(ranks: [u8; SIDE], supply: &[u8; 11]) -> i32 {
+    // Can cells `from..from + len` take ranks `want(i)`?
+    let fits = |from: usize, len: usize, want: &dyn Fn(usize) -> i32| -> bool {
+        let mut need = [0u8; 11];
+        for i in from..from + len {
+            let w = want(i);
+            if !(1..=10).contains(&w) {
+                return false;
+            }
+            if ranks[i] == 15 {
+                need[w as usize] += 1;
+            } else if ranks[i] as i32 != w {
+                return false;
+            }
+        }
+        (0..11).all(|r| need[r] <= supply[r])
+    };
+    let mut best = 0;
+    for r in 1..=10i32 {
+        if fits(0, SIDE, &|_| r) {
+            return 60;
+        }
+        for step in [1i32, -1] {
+            if fits(0, SIDE, &|i| r + step * i as i32) {
+                best = best.max(40);
+            }
+        }
+        for from in 0..=SIDE - 3 {
+            if fits(from, 3, &|_| r) {
+                best = best.max(30);
+            }
+            for step in [1i32, -1] {
+                if fits(from, 3, &|i| r + step * (i - from) as i32) {
+                    best = best.max(20);
+                }
+            }
+        }
+    }
+    best
+}
+
+/// Whether the full grid has a run of three or more (equal ranks, or ranks stepping by one)
+/// through `x` along its row or its column.
+fn run_through(grid: &[Card; CELLS], x: usize) -> bool {
+    let t = tables();
+    let (r, c) = (x / SIDE, x % SIDE);
+    for line in [&t.lines[r], &t.lines[SIDE + c]] {
+        let pos = line.iter().position(|&y| y as usize == x).unwrap();
+        let rank = |i: usize| {
+            let card = grid[line[i] as usize];
+            if card == NO_CARD || card == 36 {
+                None
+            } else {
+                Some(cards::rank(card) as i32)
+            }
+        };
+        for step in [0, 1, -1] {
+            // The longest run through `pos` where each next rank is the previous plus `step`.
+            let mut lo = pos;
+            while lo > 0 && matches!((rank(lo - 1), rank(lo)), (Some(a), Some(b)) if b - a == step)
+            {
+                lo -= 1;
+            }
+            let mut hi = pos;
+            while hi + 1 < SIDE
+                && matches!((rank(hi), rank(hi + 1)), (Some(a), Some(b)) if b - a == step)
+            {
+                hi += 1;
+            }
+            if rank(pos).is_some() && hi - lo + 1 >= 3 {
+                return true;
+            }
+        }
+    }
+    false
 }
 
 // ---- unknown order: expectimax ----
@@ -1418,6 +2299,48 @@ mod tests {
                 end.final_score()
             };
             assert_eq!(got, s.score, "deal {row}: the line scores what was claimed");
+        }
+    }
+
+    #[test]
+    fn grid_search_matches_exhaustive_search_on_late_positions() {
+        // `quick` = 0: straight to the search over final grids and their orders.
+        let cancel = AtomicBool::new(false);
+        for row in 0..60 {
+            let (pos, order) = late(row, 4 + (row % 3) as u32);
+            let s = solve_open_with(&pos, &order, &no_limits(), &cancel, 0).unwrap();
+            let (won, score) = brute(&pos, &order);
+            assert_eq!((!s.lost, s.score), (won, score), "deal {row}");
+            let end = replay(&pos, &order, &s.line).unwrap();
+            assert!(end.is_over());
+            assert_eq!(end.lost(), s.lost);
+            let got = if end.lost() {
+                end.points
+            } else {
+                end.final_score()
+            };
+            assert_eq!(got, s.score, "deal {row}: the line scores what was claimed");
+        }
+    }
+
+    #[test]
+    fn grid_search_agrees_with_the_sequence_search() {
+        // Positions with 7 empty cells: too big for the exhaustive search, both exact searches
+        // must agree.
+        let cancel = AtomicBool::new(false);
+        for row in 0..12 {
+            let (pos, order) = late(row, 7);
+            let a = solve_open_with(&pos, &order, &no_limits(), &cancel, 0).unwrap();
+            let b = solve_open_with(&pos, &order, &no_limits(), &cancel, u64::MAX).unwrap();
+            assert_eq!((a.lost, a.score), (b.lost, b.score), "deal {row}");
+            let end = replay(&pos, &order, &a.line).unwrap();
+            assert!(end.is_over());
+            let got = if end.lost() {
+                end.points
+            } else {
+                end.final_score()
+            };
+            assert_eq!(got, a.score, "deal {row}");
         }
     }
 
