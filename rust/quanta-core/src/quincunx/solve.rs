@@ -51,8 +51,8 @@ use super::{Quincunx, QuincunxState, Turn};
 use crate::erased::{DynState, Position};
 use crate::error::{Error, Result};
 use crate::game::{Action, row_rng};
-// The solvers share the budget type of the other exact solvers (and so the bindings' parsing).
-pub use crate::quantum_leap::solve::Limits;
+// The solvers share the limits of every solver (and so the bindings' parsing).
+pub use crate::search::Limits;
 use rand::seq::SliceRandom;
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
@@ -2393,38 +2393,5 @@ mod tests {
         assert_eq!(line_bonus(key([3, 15, 15, 9], &[(4, 1), (7, 2)])), 0);
         // 2 . . 2 with two more 2s: 2 2 2 2 completes a set of four once.
         assert_eq!(line_bonus(key([2, 15, 15, 2], &[(2, 1), (9, 3)])), 0);
-    }
-}
-
-#[cfg(test)]
-mod timing {
-    use super::*;
-    #[test]
-    #[ignore]
-    fn time_fresh_deals() {
-        let cancel = AtomicBool::new(false);
-        let n: u64 = std::env::var("DEALS")
-            .ok()
-            .and_then(|s| s.parse().ok())
-            .unwrap_or(10);
-        let empty: u32 = std::env::var("EMPTY")
-            .ok()
-            .and_then(|s| s.parse().ok())
-            .unwrap_or(12);
-        let limits = Limits {
-            timeout: Some(std::time::Duration::from_secs(20)),
-            ..Limits::default()
-        };
-        for row in 0..n {
-            let (mut pos, order) = deal(3, row, false);
-            let order = advance_greedily(&mut pos, &order, empty);
-            match solve_open(&pos, &order, &limits, &cancel) {
-                Ok(s) => println!(
-                    "deal {row}: lost {} score {} nodes {} {:.3}s",
-                    s.lost, s.score, s.nodes, s.seconds
-                ),
-                Err(e) => println!("deal {row}: {e}"),
-            }
-        }
     }
 }
