@@ -15,11 +15,15 @@
 //!   capture is an integer (the longest run of its captures); integers are summed into one
 //!   number that the search carries as spare moves. The largest region is never classed
 //!   (that would search it from both sides): it and the other regions still in play are
-//!   searched once, for the player to move, with the number. Spare moves are part of the
-//!   transposition table's key.
+//!   searched once, for the player to move, with the number, and that sum is itself stored in
+//!   the table, so that it is met again whatever zero and integer regions lie beside it.
+//!   Spare moves that outlast every capture the opponent has left (one per own stone) decide
+//!   at once.
 //! * **A transposition table** with Zobrist keys that starts small and grows within the
 //!   memory cap, and enhanced transposition cut-offs (a child already known lost for the
-//!   opponent is taken at once).
+//!   opponent is taken at once). An entry holds one set of stones for every number of spare
+//!   moves: more spare moves are never worse for their owner, so it keeps, per player to
+//!   move, the fewest with which White is known to win and the most with which Black is.
 //! * **Move ordering**: captures that leave the opponent the fewest replies first, ties broken
 //!   by the history of earlier refutations; at the swap decision, swaps that leave White the
 //!   fewest captures first.
@@ -88,14 +92,32 @@ enum Class {
     Second,
 }
 
-/// A slot of the transposition table: the stones (White's, Black's) and the integer part (see
-/// `Solver::wins`) of the position stored there, and flags: bit 0/1 known for White/Black to
-/// move, bit 2/3 the value (a win) for White/Black to move. One entry is one memory access.
-#[derive(Clone, Copy, Default)]
+/// A slot of the transposition table: the stones (White's, Black's) of the positions stored
+/// there, and what is known of them plus an integer part `t` (see `Solver::wins`), per player
+/// to move: White wins for every `t >= white_wins_from`, Black for every `t <= black_wins_to`.
+/// (A larger integer part is never worse for White, so one number per colour says it all.)
+/// One entry is one memory access.
+#[derive(Clone, Copy)]
 struct Entry<B> {
     stones: [B; 2],
-    tempo: i16,
-    flags: u8,
+    white_wins_from: [i16; 2],
+    black_wins_to: [i16; 2],
+}
+
+impl<B: Bits> Default for Entry<B> {
+    fn default() -> Self {
+        Entry {
+            stones: [B::EMPTY; 2],
+            white_wins_from: [i16::MAX; 2],
+            black_wins_to: [i16::MIN; 2],
+        }
+    }
+}
+
+impl<B: Bits> Entry<B> {
+    fn is_empty(&self) -> bool {
+        self.white_wins_from == [i16::MAX; 2] && self.black_wins_to == [i16::MIN; 2]
+    }
 }
 
 struct Solver<'a, B: Bits> {
@@ -121,15 +143,6 @@ struct Solver<'a, B: Bits> {
     /// Cut-offs per (from, to) capture, to break ties in move ordering (history heuristic).
     history: Vec<u32>,
     budget: Budget<'a>,
-}
-
-/// The Zobrist key of an integer part: none for 0.
-fn tempo_key(tempo: i32) -> u64 {
-    if tempo == 0 {
-        0
-    } else {
-        splitmix(0x5EED_0000 ^ tempo as u64)
-    }
 }
 
 fn splitmix(mut z: u64) -> u64 {
@@ -181,9 +194,9 @@ impl<'a, B: Bits> Solver<'a, B> {
         }
     }
 
-    /// The Zobrist key of `stones` with the integer part `tempo`.
-    fn hash(&self, stones: [B; 2], tempo: i32) -> u64 {
-        let mut h = tempo_key(tempo);
+    /// The Zobrist key of `stones` (the same for every integer part).
+    fn hash(&self, stones: [B; 2]) -> u64 {
+        let mut h = 0;
         for side in 0..2 {
             for c in stones[side].cells() {
                 h ^= self.zobrist[c][side];
@@ -213,35 +226,42 @@ impl<'a, B: Bits> Solver<'a, B> {
     }
 
     fn probe(&self, stones: [B; 2], side: u8, hash: u64, tempo: i32) -> Option<bool> {
-        let i = self.slot(hash);
-        let Entry {
-            stones: there,
-            tempo: there_tempo,
-            flags,
-        } = self.table[i];
-        let here = there == stones && i32::from(there_tempo) == tempo;
-        (here && flags & (1 << side) != 0).then_some(flags & (4 << side) != 0)
+        let entry = &self.table[self.slot(hash)];
+        if entry.stones != stones {
+            return None;
+        }
+        let s = side as usize;
+        if tempo >= i32::from(entry.white_wins_from[s]) {
+            Some(side == WHITE)
+        } else if tempo <= i32::from(entry.black_wins_to[s]) {
+            Some(side == BLACK)
+        } else {
+            None
+        }
     }
 
     fn store(&mut self, stones: [B; 2], side: u8, hash: u64, tempo: i32, win: bool) {
         let i = self.slot(hash);
-        if self.table[i].flags == 0 {
+        if self.table[i].is_empty() {
             self.table_used += 1;
             if 4 * self.table_used > 3 * self.table.len() && self.table.len() < self.table_cap {
                 self.grow();
                 return self.store(stones, side, hash, tempo, win);
             }
         }
-        let tempo = tempo as i16;
         let entry = &mut self.table[i];
-        if entry.stones != stones || entry.tempo != tempo {
+        if entry.stones != stones {
             *entry = Entry {
                 stones,
-                tempo,
-                flags: 0,
+                ..Entry::default()
             };
         }
-        entry.flags |= (1 << side) | ((win as u8) << (2 + side));
+        let (s, tempo) = (side as usize, tempo as i16);
+        if win == (side == WHITE) {
+            entry.white_wins_from[s] = entry.white_wins_from[s].min(tempo);
+        } else {
+            entry.black_wins_to[s] = entry.black_wins_to[s].max(tempo);
+        }
     }
 
     fn grow(&mut self) {
@@ -249,9 +269,9 @@ impl<'a, B: Bits> Solver<'a, B> {
         let old = std::mem::replace(&mut self.table, vec![Entry::default(); slots]);
         self.table_used = 0;
         for entry in old {
-            if entry.flags != 0 {
-                let j = self.slot(self.hash(entry.stones, entry.tempo.into()));
-                if self.table[j].flags == 0 {
+            if !entry.is_empty() {
+                let j = self.slot(self.hash(entry.stones));
+                if self.table[j].is_empty() {
                     self.table_used += 1;
                 }
                 self.table[j] = entry;
@@ -272,7 +292,9 @@ impl<'a, B: Bits> Solver<'a, B> {
             return Ok(win);
         }
         let (regions, connected) = self.split(stones, hint);
-        let win = if regions.len() <= 1 {
+        let win = if let Some(win) = Self::spare_moves_decide(stones, side, tempo) {
+            win
+        } else if regions.len() <= 1 {
             self.search(stones, side, hash, tempo, connected)?.0
         } else {
             // One colour alone never captures: such a region is a zero game.
@@ -295,17 +317,41 @@ impl<'a, B: Bits> Solver<'a, B> {
                     _ => live |= region,
                 }
             }
-            if live.is_empty() {
-                // Integers alone: the sign decides; zero is a loss for the player to move.
-                total > 0 && side == WHITE || total < 0 && side == BLACK
+            let rest = [stones[0] & live, stones[1] & live];
+            if let Some(win) = Self::spare_moves_decide(rest, side, total) {
+                win
             } else {
-                let rest = [stones[0] & live, stones[1] & live];
-                let h = self.hash(rest, total);
-                self.search(rest, side, h, total, false)?.0
+                let h = self.hash(rest);
+                match self.probe(rest, side, h, total) {
+                    Some(win) => win,
+                    None => {
+                        let win = self.search(rest, side, h, total, false)?.0;
+                        self.store(rest, side, h, total, win);
+                        win
+                    }
+                }
             }
         };
         self.store(stones, side, hash, tempo, win);
         Ok(win)
+    }
+
+    /// Whether the integer part `tempo` decides `stones` plus it for `side` to move, whatever
+    /// happens in the stones: each capture takes an enemy stone, so a colour has at most as
+    /// many captures left as there are enemy stones, and spare moves that outlast all of the
+    /// opponent's win. With no stones, zero spare moves lose for the player to move.
+    fn spare_moves_decide(stones: [B; 2], side: u8, tempo: i32) -> Option<bool> {
+        let captures_left = |c: u8| stones[1 - c as usize].count() as i32;
+        let to_move = |c: u8| (side == c) as i32;
+        if tempo > 0 && tempo - to_move(WHITE) >= captures_left(BLACK) {
+            Some(side == WHITE)
+        } else if tempo < 0 && -tempo - to_move(BLACK) >= captures_left(WHITE) {
+            Some(side == BLACK)
+        } else if stones[0].is_empty() && stones[1].is_empty() {
+            Some(false)
+        } else {
+            None
+        }
     }
 
     /// Whether `side` may spend a move of the integer part.
@@ -378,8 +424,7 @@ impl<'a, B: Bits> Solver<'a, B> {
         }
         if Self::has_tempo(side, tempo) {
             let spent = if side == WHITE { tempo - 1 } else { tempo + 1 };
-            let h = hash ^ tempo_key(tempo) ^ tempo_key(spent);
-            if !self.wins(stones, 1 - side, h, spent)? {
+            if !self.wins(stones, 1 - side, hash, spent)? {
                 return Ok((true, last));
             }
         }
@@ -477,7 +522,7 @@ impl<'a, B: Bits> Solver<'a, B> {
             self.remember(part, c);
             return Ok(c);
         }
-        let h = self.hash(part, 0);
+        let h = self.hash(part);
         let white_first = self.wins(part, WHITE, h, 0)?;
         let black_first = self.wins(part, BLACK, h, 0)?;
         let class = match (white_first, black_first) {
@@ -621,7 +666,7 @@ pub fn solve<B: Bits>(
         Phase::Move { over: true, .. } | Phase::Deal => return Err(decision_error()),
         Phase::Move { side, .. } => {
             solver.nodes += 1;
-            let h = solver.hash(state.stones, 0);
+            let h = solver.hash(state.stones);
             let (win, best) = solver.search(state.stones, side, h, 0, false)?;
             (win, best)
         }
@@ -641,7 +686,7 @@ pub fn solve<B: Bits>(
                 .collect();
             children.sort_by_key(|c| c.0);
             for (_, a, child) in children {
-                let h = solver.hash(child.stones, 0);
+                let h = solver.hash(child.stones);
                 if !solver.wins(child.stones, WHITE, h, 0)? {
                     result = (true, Some(a));
                     break;
@@ -678,7 +723,7 @@ pub fn analyze<B: Bits>(
         let Phase::Move { side, .. } = child.phase else {
             unreachable!("a decision leads to a move")
         };
-        let h = solver.hash(child.stones, 0);
+        let h = solver.hash(child.stones);
         values.push((a, !solver.wins(child.stones, side, h, 0)?));
     }
     Ok((values, solver.nodes))
