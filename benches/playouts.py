@@ -15,49 +15,21 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import pathlib
 import random
-import time
+import sys
 
 import quanta
-from quanta.batch import random_playouts
 
-
-def timed(run_once, seconds: float) -> tuple[int, int, float]:
-    """Calls ``run_once() -> (games, steps)`` until ``seconds`` have passed."""
-    games = steps = 0
-    start = time.perf_counter()
-    while (elapsed := time.perf_counter() - start) < seconds:
-        g, s = run_once()
-        games += g
-        steps += s
-    return games, steps, elapsed
-
-
-def play_out(state, rng: random.Random) -> int:
-    """One random game over any object with the State protocol; returns its steps."""
-    steps = 0
-    while not state.is_terminal:
-        if state.is_chance:
-            actions, weights = zip(*state.chance_outcomes())
-            state = state.play(rng.choices(actions, weights)[0])
-        else:
-            state = state.play(rng.choice(state.legal_actions()))
-        steps += 1
-    return steps
+sys.path.insert(0, str(pathlib.Path(__file__).parent))
+from _common import batch_playouts, play_out, timed  # noqa: E402  (the shared bench helpers)
 
 
 def bench(name: str, seconds: float) -> dict[str, float]:
     game = quanta.game(name)
     reference = importlib.import_module(f"quanta.reference.{name}").game(**game.options)
     rng = random.Random(0)
-    chunk = [0]
-
-    def batch_once():
-        out = random_playouts(game, 200_000, seed=chunk[0], threads=1)
-        chunk[0] += 1
-        return len(out["length"]), 0
-
-    b_games, _, b_time = timed(batch_once, seconds)
+    b_games, _, b_time = timed(batch_playouts(game, 200_000), seconds)
     p_games, p_steps, p_time = timed(lambda: (1, play_out(game.new_state(), rng)), seconds)
     r_games, r_steps, r_time = timed(lambda: (1, play_out(reference.new_state(), rng)), seconds)
     return {

@@ -16,8 +16,10 @@
 from __future__ import annotations
 
 import argparse
+import pathlib
 import random
 import statistics
+import sys
 import time
 
 import quanta
@@ -25,13 +27,8 @@ from quanta import SearchLimitError
 from quanta.quantum_leap import solve
 from quanta.reference import quantum_leap as reference
 
-
-def deal(game, rng):
-    s = game.new_state()
-    while s.is_chance:
-        actions, weights = zip(*s.chance_outcomes())
-        s = s.play(rng.choices(actions, weights)[0])
-    return s
+sys.path.insert(0, str(pathlib.Path(__file__).parent))
+from _common import deal, print_against_reference  # noqa: E402  (the shared bench helpers)
 
 
 def stones(state) -> int:
@@ -131,12 +128,7 @@ def movegen(rng) -> None:
     ref = sum(ref_perft(rg.from_notation(s.notation()), 2) for s in starts)
     ref_rate = ref / (time.perf_counter() - t)
     assert sum(s.perft(2) for s in starts) == ref, "perft must agree"
-    print("| engine | perft leaves/s (side 5) |")
-    print("|---|---:|")
-    print(f"| Rust | {rust_rate:,.0f} |")
-    print(f"| reference | {ref_rate:,.0f} |")
-    print(f"| ratio | {rust_rate / ref_rate:,.0f}× |")
-    print()
+    print_against_reference("perft leaves/s (side 5)", "Rust", rust_rate, ref_rate)
 
 
 def main() -> None:

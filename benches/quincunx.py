@@ -30,10 +30,14 @@ import numpy as np
 
 import quanta
 from quanta import _quincunx_solvers as solvers
-from quanta.batch import random_playouts
 
 sys.path.insert(0, str(pathlib.Path(__file__).parent))
-from playouts import play_out, timed  # noqa: E402  (the shared playout helpers)
+from _common import (  # noqa: E402  (the shared bench helpers)
+    batch_playouts,
+    play_out,
+    print_against_reference,
+    timed,
+)
 
 
 def solve_table(args) -> list:
@@ -110,26 +114,14 @@ def playout_table(args) -> None:
     from quanta.reference import quincunx as reference_rules
     reference = reference_rules.game(**game.options)
     rng = random.Random(0)
-    chunk = [0]
-
-    def batch_once():
-        out = random_playouts(game, 20_000, seed=chunk[0], threads=1)
-        chunk[0] += 1
-        return len(out["length"]), 0
 
     def reference_once():
         return 1, play_out(reference.new_state(), rng)
 
-    b_games, _, b_time = timed(batch_once, args.seconds)
+    b_games, _, b_time = timed(batch_playouts(game, 20_000), args.seconds)
     r_games, _, r_time = timed(reference_once, args.seconds)
-    b_rate, r_rate = b_games / b_time, r_games / r_time
     print("### Random solitaire playouts\n")
-    print("| engine | games/s (1 thread) |")
-    print("|---|---:|")
-    print(f"| Rust batch | {b_rate:,.0f} |")
-    print(f"| reference | {r_rate:,.0f} |")
-    print(f"| ratio | {b_rate / r_rate:,.0f}x |")
-    print()
+    print_against_reference("games/s (1 thread)", "Rust batch", b_games / b_time, r_games / r_time)
 
 
 def main() -> None:

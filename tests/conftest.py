@@ -3,7 +3,11 @@ default; `thorough` (HYPOTHESIS_PROFILE=thorough) searches harder before a relea
 
 import os
 
+import pytest
 from hypothesis import HealthCheck, settings
+
+# The comparisons in helpers.py report their operands on failure like the tests' own asserts.
+pytest.register_assert_rewrite("helpers")
 
 settings.register_profile(
     "ci", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow]

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 
 def random_step(state, rng: random.Random):
     """The state after one uniformly random action, or a chance outcome drawn by its odds.
@@ -24,3 +26,20 @@ def play(state, *texts: str):
     for t in texts:
         state = state.play(state.parse_action(t))
     return state
+
+
+def assert_same_generic(s, r) -> list[int]:
+    """Asserts that the Rust state `s` and the reference state `r` agree on what every game's
+    state has: the notation, the player to move, terminal or chance, the legal actions, the
+    returns and the chance outcomes with their odds. Returns the legal actions."""
+    assert s.notation() == r.notation()
+    assert s.current_player == r.current_player
+    assert s.is_terminal == r.is_terminal
+    assert s.is_chance == r.is_chance
+    legal = s.legal_actions()
+    assert legal == r.legal_actions()
+    assert s.returns() == r.returns()
+    rust_odds, ref_odds = s.chance_outcomes(), r.chance_outcomes()
+    assert [a for a, _ in rust_odds] == [a for a, _ in ref_odds]
+    assert [p for _, p in rust_odds] == pytest.approx([p for _, p in ref_odds])
+    return legal

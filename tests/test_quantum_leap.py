@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from helpers import moves, play, random_step
+from helpers import assert_same_generic, moves, play, random_step
 
 import quanta
 import quanta.quantum_leap as ql
@@ -53,16 +53,7 @@ def deal(s: quanta.State, rng: random.Random) -> quanta.State:
 
 
 def assert_same(s: quanta.State, r: ref.QuantumLeapState) -> None:
-    assert s.notation() == r.notation()
-    assert s.current_player == r.current_player
-    assert s.is_terminal == r.is_terminal
-    assert s.is_chance == r.is_chance
-    legal = s.legal_actions()
-    assert legal == r.legal_actions()
-    assert s.returns() == r.returns()
-    rust_odds, ref_odds = s.chance_outcomes(), r.chance_outcomes()
-    assert [a for a, _ in rust_odds] == [a for a, _ in ref_odds]
-    assert [p for _, p in rust_odds] == pytest.approx([p for _, p in ref_odds])
+    legal = assert_same_generic(s, r)
     # Jumps and deal outcomes in full; the swap (hundreds of pairs on big boards) spot-checked.
     checked = legal if len(legal) <= 200 else legal[:3] + legal[len(legal) // 2 :][:3] + legal[-3:]
     assert [s.action_to_string(a) for a in checked] == [r.action_to_string(a) for a in checked]

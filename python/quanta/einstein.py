@@ -60,9 +60,10 @@ numpy array), :func:`text` (a readable board) and :func:`svg` (a picture for not
 
 from __future__ import annotations
 
-from xml.sax.saxutils import escape
-
 import numpy as np
+
+from . import _svg
+from ._svg import FONT, num
 
 __all__ = ["board", "text", "svg", "status", "STATE_METHODS"]
 
@@ -151,41 +152,17 @@ def svg(state, size: int = 250) -> str:
     grid = cell * _SIZE
     width = left + grid + 10
     height = top + grid + 28  # room for the caption
-    font = "font-family='Helvetica, Arial, sans-serif'"
-
-    def num(x: float) -> str:
-        return f"{x:.1f}".rstrip("0").rstrip(".")
-
-    out = [
-        f"<svg xmlns='http://www.w3.org/2000/svg' width='{num(width)}' height='{num(height)}' "
-        f"viewBox='0 0 {num(width)} {num(height)}'>",
-        f"<rect x='0' y='0' width='{num(width)}' height='{num(height)}' fill='white'/>",
-        # The target corners: a1 is player 1's goal, e5 player 0's.
+    out = _svg.start(width, height)
+    # The target corners: a1 is player 1's goal, e5 player 0's.
+    out.append(
         f"<rect x='{num(left)}' y='{num(top)}' width='{num(cell)}' height='{num(cell)}' "
-        f"fill='{_ORANGE_TINT}'/>",
+        f"fill='{_ORANGE_TINT}'/>"
+    )
+    out.append(
         f"<rect x='{num(left + 4 * cell)}' y='{num(top + 4 * cell)}' width='{num(cell)}' "
-        f"height='{num(cell)}' fill='{_BLUE_TINT}'/>",
-    ]
-    # Grid lines.
-    for i in range(_SIZE + 1):
-        out.append(
-            f"<line x1='{num(left)}' y1='{num(top + i * cell)}' x2='{num(left + grid)}' "
-            f"y2='{num(top + i * cell)}' stroke='{_GRID}' stroke-width='1'/>"
-        )
-        out.append(
-            f"<line x1='{num(left + i * cell)}' y1='{num(top)}' x2='{num(left + i * cell)}' "
-            f"y2='{num(top + grid)}' stroke='{_GRID}' stroke-width='1'/>"
-        )
-    # Coordinates: column letters above, row numbers to the left.
-    for i in range(_SIZE):
-        out.append(
-            f"<text x='{num(left + (i + 0.5) * cell)}' y='{num(top - 6)}' text-anchor='middle' "
-            f"font-size='12' {font} fill='{_GRID}'>{_COLUMNS[i]}</text>"
-        )
-        out.append(
-            f"<text x='{num(left - 7)}' y='{num(top + (i + 0.5) * cell + 4)}' "
-            f"text-anchor='middle' font-size='12' {font} fill='{_GRID}'>{i + 1}</text>"
-        )
+        f"height='{num(cell)}' fill='{_BLUE_TINT}'/>"
+    )
+    out.extend(_svg.square_grid(left, top, cell, _SIZE, row_numbers_x=left - 7, colour=_GRID))
     # Stones: rounded squares with their number.
     pad = cell * 0.12
     for row in range(_SIZE):
@@ -203,14 +180,10 @@ def svg(state, size: int = 250) -> str:
             )
             out.append(
                 f"<text x='{num(x + side / 2)}' y='{num(y + side / 2 + 6)}' text-anchor='middle' "
-                f"font-size='18' font-weight='bold' {font} fill='white'>{abs(value)}</text>"
+                f"font-size='18' font-weight='bold' {FONT} fill='white'>{abs(value)}</text>"
             )
-    out.append(
-        f"<text x='{num(left - 14)}' y='{num(top + grid + 19)}' font-size='12' {font} "
-        f"fill='#222222'>{escape(status(state))}</text>"
-    )
-    out.append("</svg>")
-    return "\n".join(out)
+    out.append(_svg.caption(left - 14, top + grid + 19, status(state)))
+    return _svg.finish(out)
 
 
 #: Extra methods the generic State object exposes for this game (each takes the state first).

@@ -87,7 +87,8 @@ import math
 from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
-from . import _core
+from . import _core, _svg
+from ._svg import FONT, num
 
 __all__ = [
     "Solution",
@@ -180,7 +181,6 @@ _UNDEALT = "#c4c4c4"
 _UNDEALT_MARK = "#8a8a8a"
 _WHITE_STONE = "#fbfbf8"
 _BLACK_STONE = "#222222"
-_INK = "#222222"
 _NEXT = "#c0392b"  # outline of the next cell to deal
 
 
@@ -193,7 +193,6 @@ def svg(state, radius: float = 21.0) -> str:
     rows, side = _parse(state)
     size = (len(rows) + 1) // 2
     names = cell_names(size)
-    font = "font-family='Helvetica, Arial, sans-serif'"
     step_x = math.sqrt(3) * radius  # distance between neighbouring cells of a row
     step_y = 1.5 * radius  # distance between rows
     margin = 12.0
@@ -205,9 +204,6 @@ def svg(state, radius: float = 21.0) -> str:
     centre_x = width / 2
     centre_y = margin + radius + (size - 1) * step_y
     label_size = max(6.5, radius * 0.36)
-
-    def num(x: float) -> str:
-        return f"{x:.1f}".rstrip("0").rstrip(".")
 
     def hexagon(x: float, y: float) -> str:
         corners = []
@@ -221,14 +217,10 @@ def svg(state, radius: float = 21.0) -> str:
     def label(x: float, y: float, content: str, colour: str, font_size: float) -> str:
         return (
             f"<text x='{num(x)}' y='{num(y + font_size * 0.35)}' text-anchor='middle' "
-            f"font-size='{num(font_size)}' {font} fill='{colour}'>{escape(content)}</text>"
+            f"font-size='{num(font_size)}' {FONT} fill='{colour}'>{escape(content)}</text>"
         )
 
-    out = [
-        f"<svg xmlns='http://www.w3.org/2000/svg' width='{num(width)}' height='{num(height)}' "
-        f"viewBox='0 0 {num(width)} {num(height)}'>",
-        f"<rect x='0' y='0' width='{num(width)}' height='{num(height)}' fill='white'/>",
-    ]
+    out = _svg.start(width, height)
     # While dealing stones (not setup A's empty cell), the first '?' cell is dealt next.
     empty_cell_next = _setup(state) == "A" and not any("." in row for row in rows)
     dealing = side == "deal" and not empty_cell_next
@@ -273,12 +265,8 @@ def svg(state, radius: float = 21.0) -> str:
         out.append(
             f"<polygon points='{hexagon(x, y)}' fill='none' stroke='{_NEXT}' stroke-width='2.5'/>"
         )
-    out.append(
-        f"<text x='{num(margin)}' y='{num(margin + board_height + 18)}' font-size='12' {font} "
-        f"fill='{_INK}'>{escape(status(state))}</text>"
-    )
-    out.append("</svg>")
-    return "\n".join(out)
+    out.append(_svg.caption(margin, margin + board_height + 18, status(state)))
+    return _svg.finish(out)
 
 
 #: Extra methods the generic State object exposes for this game (each takes the state first).

@@ -110,7 +110,8 @@ from dataclasses import dataclass
 from typing import NamedTuple
 from xml.sax.saxutils import escape
 
-from . import _core
+from . import _core, _svg
+from ._svg import FONT, num
 from .exceptions import IllegalMoveError
 
 __all__ = [
@@ -271,34 +272,8 @@ def svg(state, cell: float = 64.0) -> str:
     totals = scores(state)
     width = left + size + 10
     height = top + size + 20 + 16 * (len(totals) + 1)
-    font = "font-family='Helvetica, Arial, sans-serif'"
-
-    def num(x: float) -> str:
-        return f"{x:.1f}".rstrip("0").rstrip(".")
-
-    out = [
-        f"<svg xmlns='http://www.w3.org/2000/svg' width='{num(width)}' height='{num(height)}' "
-        f"viewBox='0 0 {num(width)} {num(height)}'>",
-        f"<rect x='0' y='0' width='{num(width)}' height='{num(height)}' fill='white'/>",
-    ]
-    for i in range(side + 1):
-        out.append(
-            f"<line x1='{num(left)}' y1='{num(top + i * cell)}' x2='{num(left + size)}' "
-            f"y2='{num(top + i * cell)}' stroke='{_GRID}' stroke-width='1'/>"
-        )
-        out.append(
-            f"<line x1='{num(left + i * cell)}' y1='{num(top)}' x2='{num(left + i * cell)}' "
-            f"y2='{num(top + size)}' stroke='{_GRID}' stroke-width='1'/>"
-        )
-    for i in range(side):
-        out.append(
-            f"<text x='{num(left + (i + 0.5) * cell)}' y='{num(top - 6)}' text-anchor='middle' "
-            f"font-size='12' {font} fill='{_GRID}'>{_COLUMNS[i]}</text>"
-        )
-        out.append(
-            f"<text x='{num(left - 8)}' y='{num(top + (i + 0.5) * cell + 4)}' "
-            f"text-anchor='middle' font-size='12' {font} fill='{_GRID}'>{i + 1}</text>"
-        )
+    out = _svg.start(width, height)
+    out.extend(_svg.square_grid(left, top, cell, side, row_numbers_x=left - 8, colour=_GRID))
     pad = cell * 0.06
     for r, row in enumerate(rows):
         for c, code in enumerate(row):
@@ -315,33 +290,27 @@ def svg(state, cell: float = 64.0) -> str:
             )
             out.append(
                 f"<text x='{num(x + 5)}' y='{num(y + 17)}' font-size='16' font-weight='bold' "
-                f"{font} fill='#222222'>{_rank_label(card)}</text>"
+                f"{FONT} fill='#222222'>{_rank_label(card)}</text>"
             )
             for k, suit in enumerate(card.suits):
                 out.append(
                     f"<text x='{num(x + tile - 5)}' y='{num(y + 15 + 14 * k)}' "
-                    f"text-anchor='end' font-size='13' font-weight='bold' {font} "
+                    f"text-anchor='end' font-size='13' font-weight='bold' {FONT} "
                     f"fill='{_SUIT_COLOURS[suit]}'>{suit}</text>"
                 )
             name = card.name.removeprefix("the ")
             out.append(
                 f"<text x='{num(x + tile / 2)}' y='{num(y + tile - 6)}' text-anchor='middle' "
-                f"font-size='{num(min(9.0, tile / max(len(name), 1) * 1.7))}' {font} "
+                f"font-size='{num(min(9.0, tile / max(len(name), 1) * 1.7))}' {FONT} "
                 f"fill='#333333'>{escape(name)}</text>"
             )
     y = top + size + 18
     for p, total in enumerate(totals):
-        out.append(
-            f"<text x='{num(left)}' y='{num(y)}' font-size='12' {font} fill='#222222'>"
-            f"player {p}: {len(hand(state, p))} cards, {total} points</text>"
-        )
+        line = f"player {p}: {len(hand(state, p))} cards, {total} points"
+        out.append(_svg.caption(left, y, line))
         y += 16
-    out.append(
-        f"<text x='{num(left)}' y='{num(y)}' font-size='12' {font} fill='#222222'>"
-        f"{escape(status(state))}</text>"
-    )
-    out.append("</svg>")
-    return "\n".join(out)
+    out.append(_svg.caption(left, y, status(state)))
+    return _svg.finish(out)
 
 
 # ---- scoring one placement ----

@@ -2249,17 +2249,19 @@ mod tests {
         Limits::default()
     }
 
+    /// What a finished game counts: its final score, or only its points when it is lost.
+    fn ended_score(end: &Solitaire) -> i32 {
+        if end.lost() {
+            end.points
+        } else {
+            end.final_score()
+        }
+    }
+
     /// Plain exhaustive search: the best (won, score) over every line.
     fn brute(pos: &Solitaire, order: &[Card]) -> (bool, i32) {
         if pos.is_over() {
-            return (
-                !pos.lost(),
-                if pos.lost() {
-                    pos.points
-                } else {
-                    pos.final_score()
-                },
-            );
+            return (!pos.lost(), ended_score(pos));
         }
         let mut best = (false, i32::MIN);
         for a in pos.actions() {
@@ -2282,23 +2284,28 @@ mod tests {
         (pos, order)
     }
 
+    /// `s`, an open solution of `pos` with the pile `order` (deal `row`), reaches the best
+    /// outcome of the exhaustive search, and its line, replayed, ends the game as it claims.
+    fn assert_best_line(pos: &Solitaire, order: &[Card], s: &OpenSolution, row: u64) {
+        let (won, score) = brute(pos, order);
+        assert_eq!((!s.lost, s.score), (won, score), "deal {row}");
+        let end = replay(pos, order, &s.line).unwrap();
+        assert!(end.is_over());
+        assert_eq!(end.lost(), s.lost);
+        assert_eq!(
+            ended_score(&end),
+            s.score,
+            "deal {row}: the line scores what was claimed"
+        );
+    }
+
     #[test]
     fn open_solve_matches_exhaustive_search_on_late_positions() {
         let cancel = AtomicBool::new(false);
         for row in 0..60 {
             let (pos, order) = late(row, 4 + (row % 2) as u32);
             let s = solve_open(&pos, &order, &no_limits(), &cancel).unwrap();
-            let (won, score) = brute(&pos, &order);
-            assert_eq!((!s.lost, s.score), (won, score), "deal {row}");
-            let end = replay(&pos, &order, &s.line).unwrap();
-            assert!(end.is_over());
-            assert_eq!(end.lost(), s.lost);
-            let got = if end.lost() {
-                end.points
-            } else {
-                end.final_score()
-            };
-            assert_eq!(got, s.score, "deal {row}: the line scores what was claimed");
+            assert_best_line(&pos, &order, &s, row);
         }
     }
 
@@ -2309,17 +2316,7 @@ mod tests {
         for row in 0..60 {
             let (pos, order) = late(row, 4 + (row % 3) as u32);
             let s = solve_open_with(&pos, &order, &no_limits(), &cancel, 0).unwrap();
-            let (won, score) = brute(&pos, &order);
-            assert_eq!((!s.lost, s.score), (won, score), "deal {row}");
-            let end = replay(&pos, &order, &s.line).unwrap();
-            assert!(end.is_over());
-            assert_eq!(end.lost(), s.lost);
-            let got = if end.lost() {
-                end.points
-            } else {
-                end.final_score()
-            };
-            assert_eq!(got, s.score, "deal {row}: the line scores what was claimed");
+            assert_best_line(&pos, &order, &s, row);
         }
     }
 
@@ -2335,12 +2332,7 @@ mod tests {
             assert_eq!((a.lost, a.score), (b.lost, b.score), "deal {row}");
             let end = replay(&pos, &order, &a.line).unwrap();
             assert!(end.is_over());
-            let got = if end.lost() {
-                end.points
-            } else {
-                end.final_score()
-            };
-            assert_eq!(got, a.score, "deal {row}");
+            assert_eq!(ended_score(&end), a.score, "deal {row}");
         }
     }
 

@@ -1,0 +1,68 @@
+"""What the games' SVG pictures have in common: numbers written short, the opening tag on a white
+background, the font, the square grid with its coordinates, the caption lines and the closing tag.
+"""
+
+from __future__ import annotations
+
+from xml.sax.saxutils import escape
+
+#: The font attribute of every text in the pictures.
+FONT = "font-family='Helvetica, Arial, sans-serif'"
+
+_INK = "#222222"  # the caption's colour
+
+
+def num(x: float) -> str:
+    """``x`` rounded to one decimal, without trailing zeros: 44.0 -> ``44``, 12.34 -> ``12.3``."""
+    return f"{x:.1f}".rstrip("0").rstrip(".")
+
+
+def start(width: float, height: float) -> list[str]:
+    """The opening ``<svg>`` tag of a ``width`` x ``height`` picture and its white background."""
+    return [
+        f"<svg xmlns='http://www.w3.org/2000/svg' width='{num(width)}' height='{num(height)}' "
+        f"viewBox='0 0 {num(width)} {num(height)}'>",
+        f"<rect x='0' y='0' width='{num(width)}' height='{num(height)}' fill='white'/>",
+    ]
+
+
+def square_grid(
+    left: float, top: float, cell: float, side: int, row_numbers_x: float, colour: str
+) -> list[str]:
+    """The lines of a ``side`` x ``side`` grid of ``cell``-pixel squares, its top left corner at
+    (``left``, ``top``), with the column letters (a, b, ...) above it and the row numbers (1, 2,
+    ...) to its left, centred on ``row_numbers_x``; all in ``colour``."""
+    size = cell * side
+    out = []
+    for i in range(side + 1):
+        out.append(
+            f"<line x1='{num(left)}' y1='{num(top + i * cell)}' x2='{num(left + size)}' "
+            f"y2='{num(top + i * cell)}' stroke='{colour}' stroke-width='1'/>"
+        )
+        out.append(
+            f"<line x1='{num(left + i * cell)}' y1='{num(top)}' x2='{num(left + i * cell)}' "
+            f"y2='{num(top + size)}' stroke='{colour}' stroke-width='1'/>"
+        )
+    for i in range(side):
+        out.append(
+            f"<text x='{num(left + (i + 0.5) * cell)}' y='{num(top - 6)}' text-anchor='middle' "
+            f"font-size='12' {FONT} fill='{colour}'>{chr(ord('a') + i)}</text>"
+        )
+        out.append(
+            f"<text x='{num(row_numbers_x)}' y='{num(top + (i + 0.5) * cell + 4)}' "
+            f"text-anchor='middle' font-size='12' {FONT} fill='{colour}'>{i + 1}</text>"
+        )
+    return out
+
+
+def caption(x: float, y: float, content: str) -> str:
+    """A line of text under the picture (a status, a score), its baseline starting at (x, y)."""
+    return (
+        f"<text x='{num(x)}' y='{num(y)}' font-size='12' {FONT} fill='{_INK}'>"
+        f"{escape(content)}</text>"
+    )
+
+
+def finish(out: list[str]) -> str:
+    """The picture whose elements are ``out``, closed."""
+    return "\n".join([*out, "</svg>"])
