@@ -1,6 +1,6 @@
 """Solitaire Quincunx solvers: open-deck solve times, optimal scores, policies, playouts.
 
-    python benches/quincunx.py [--deals N] [--timeout S] [--empties 6,7,8] [--positions N]
+    python benches/quincunx.py [--fill-deals N] [--deals N] [--timeout S] [--empties 6,7,8] [--positions N]
                                [--games N] [--samples N] [--candidates N] [--effort N]
                                [--threads T] [--seconds S] [--seed SEED]
 
@@ -11,7 +11,9 @@ Prints markdown tables:
    time per solve (median, 95th percentile, max; a solve past ``--timeout`` counts with its
    time and as unsolved), the share solved, the share winnable and the mean optimal score.
    ``12`` empty cells is the fresh deal.
-2. The distribution of the optimal score over the solved fresh deals (``--deals`` of them).
+2. The share of fresh deals that can be filled with the order known (``fill_open_batch`` over
+   ``--fill-deals`` of them), and the distribution of the optimal score over the solved fresh
+   deals (``--deals`` of them).
 3. ``best_move`` against ``greedy_move`` over ``--games`` deals (the same deals for both).
 4. Random solitaire playouts: Rust batch against the pure-Python reference.
 
@@ -62,6 +64,23 @@ def solve_table(args) -> list:
             fresh = out
     print()
     return fresh
+
+
+def fill_table(args) -> None:
+    start = time.perf_counter()
+    out = solvers.fill_open_batch(args.seed, args.fill_deals, threads=args.threads,
+                                  timeout=args.timeout)
+    wall = time.perf_counter() - start
+    solved, winnable, seconds = out["solved"], out["winnable"], out["seconds"]
+    print(f"### Fresh deals that can be filled with the order known ({args.fill_deals} deals, "
+          f"seed {args.seed})\n")
+    print("| deals | answered | winnable | not winnable | median | p95 | max | max nodes |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|")
+    print(f"| {len(solved)} | {solved.mean():.1%} | {winnable.sum()} ({winnable.mean():.2%}) | "
+          f"{(solved & ~winnable).sum()} | {np.median(seconds) * 1e6:.0f} µs | "
+          f"{np.percentile(seconds, 95) * 1e6:.0f} µs | {seconds.max() * 1e3:.2f} ms | "
+          f"{out['nodes'].max()} | <!-- wall {wall:.1f} s -->")
+    print()
 
 
 def score_table(out) -> None:
@@ -127,6 +146,8 @@ def playout_table(args) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--deals", type=int, default=10_000, help="fresh deals to solve open")
+    parser.add_argument("--fill-deals", type=int, default=100_000,
+                        help="fresh deals asked whether they can be filled")
     parser.add_argument("--timeout", type=float, default=10.0, help="seconds per open solve")
     parser.add_argument("--empties", default="6,7,8,12",
                         help="empty cells to solve from, comma separated (12: fresh deal)")
@@ -139,10 +160,12 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=None)
     parser.add_argument("--seconds", type=float, default=3.0, help="per playout engine")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--skip", default="", help="sections to skip: solve,policy,playouts")
+    parser.add_argument("--skip", default="", help="sections to skip: fill,solve,policy,playouts")
     args = parser.parse_args()
     args.empties = [int(e) for e in args.empties.split(",") if e]
     skip = set(args.skip.split(","))
+    if "fill" not in skip:
+        fill_table(args)
     if "solve" not in skip:
         fresh = solve_table(args)
         if fresh is not None:

@@ -123,6 +123,55 @@ def test_the_line_replays_to_the_claimed_outcome(seed):
     assert int(state.returns()[0]) == solution.score
 
 
+@pytest.mark.parametrize("seed", range(16))
+def test_fill_open_agrees_with_the_exhaustive_search_and_its_line_fills_the_grid(seed):
+    # Greedy play loses often, so these late positions include grids no line can fill.
+    state, order = late(600 + seed, 3 + seed % 3)
+    won, _ = brute_open(as_reference(state), order)
+    fill = solvers.fill_open(state, order)
+    assert fill.winnable == won and fill.exact  # 10 of these 16 positions cannot be filled
+    assert (fill.line is not None) == won
+    if won:
+        rest = order
+        for action in fill.line:
+            state, rest = with_order(state.play(action), rest)
+        assert state.is_terminal and not lost(state)
+
+
+def test_fill_open_agrees_with_solve_open_on_larger_positions():
+    answers = []
+    for seed in range(16):
+        state, order = late(700 + seed, 6 + seed % 2)
+        fill = solvers.fill_open(state, order)
+        assert fill.winnable == (not solvers.solve_open(state, order).lost)
+        answers.append(fill.winnable)
+    assert 0 < answers.count(False) < len(answers)  # both answers were checked
+
+
+def test_fill_open_batch_is_fill_open_of_each_deal():
+    rows = solvers.fill_open_batch(0, 400, threads=2)
+    assert rows["solved"].all() and len(rows["winnable"]) == 400
+    # Deal 324 of seed 0 cannot be filled: the hand (A A 2 5 5 7 8 8 9 with corners 5 5 7 A)
+    # holds one drawing pair (2 + 9 = 11), and the card it draws (an 8) draws with nothing
+    # in reach, so the hand runs out long before the 12 cells are covered.
+    assert not rows["winnable"][324] and rows["winnable"].sum() >= 390
+    again = solvers.fill_open_batch(0, 8, first=320, threads=1)
+    assert (again["winnable"] == rows["winnable"][320:328]).all()
+    assert (again["nodes"] == rows["nodes"][320:328]).all()
+
+
+def test_fill_open_limits_and_bad_input():
+    state, _ = deal(4)
+    with pytest.raises(quanta.SearchLimitError):
+        solvers.fill_open(state, pile_of(state), max_nodes=0)
+    with pytest.raises(quanta.InvalidNotationError):
+        solvers.fill_open(state, pile_of(state)[1:])
+    with pytest.raises(ValueError):
+        solvers.fill_open(GAME.new_state(), [])
+    with pytest.raises(ValueError):
+        solvers.fill_open_batch(0, 1, threads=0)
+
+
 def greedy_outcome(state, order: list) -> tuple:
     """(won, final score) of greedy play with the draws from ``order``."""
     while not state.is_terminal:

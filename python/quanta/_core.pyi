@@ -72,6 +72,14 @@ def quincunx_solve_open(
     state: State, pile: list[str], timeout: float | None = None, max_nodes: int | None = None,
     memory_mb: int = 1024,
 ) -> tuple[bool, int, list[int], int, float]: ...
+def quincunx_fill_open(
+    state: State, pile: list[str], timeout: float | None = None, max_nodes: int | None = None,
+    memory_mb: int = 1024,
+) -> tuple[list[int] | None, int, float]: ...
+def quincunx_fill_open_batch(
+    seed: int, n: int, first: int = 0, excuse: bool = False, threads: int | None = None,
+    timeout: float | None = None, max_nodes: int | None = None, memory_mb: int = 256,
+) -> dict[str, npt.NDArray[Any]]: ...
 def quincunx_solve_expected(
     state: State, timeout: float | None = None, max_nodes: int | None = None, memory_mb: int = 1024
 ) -> tuple[float, float, int | None, list[tuple[int, float, float]], int, float]: ...

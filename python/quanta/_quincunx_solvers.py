@@ -7,10 +7,13 @@ rank a full grid above any loss, then go by the final score: the turn points les
 penalty (a lost game keeps its turn points; its hand is empty).
 
 * :func:`solve_open` -- the best line when the draw order is known (exact branch and bound).
+* :func:`fill_open` -- whether any line fills the grid when the draw order is known, and one
+  that does (its first question alone, much faster).
 * :func:`solve_expected` -- exact expectimax over the draws when the order is unknown.
 * :func:`best_move` -- a policy for any position: solves sampled draw orders (seeded).
 * :func:`greedy_move` -- the baseline: most immediate points.
-* :func:`solve_open_batch`, :func:`play_batch` -- the same over many fresh deals, in Rust threads.
+* :func:`solve_open_batch`, :func:`fill_open_batch`, :func:`play_batch` -- the same over many
+  fresh deals, in Rust threads.
 
 Limits: ``timeout`` (seconds), ``max_nodes`` and ``memory_mb`` (transposition tables); past a
 limit the solver raises :class:`quanta.SearchLimitError` with ``nodes`` and ``seconds``. Ctrl-C
@@ -26,8 +29,11 @@ from .quantum_leap import _check_limits
 
 __all__ = [
     "ExpectedSolution",
+    "FillSolution",
     "OpenSolution",
     "best_move",
+    "fill_open",
+    "fill_open_batch",
     "greedy_move",
     "play_batch",
     "solve_expected",
@@ -49,6 +55,23 @@ class OpenSolution:
     lost: bool
     score: int
     line: tuple
+    nodes: int
+    seconds: float
+    exact: bool = True
+
+
+@dataclass(frozen=True)
+class FillSolution:
+    """Whether the grid can be filled with the draw order known.
+
+    ``winnable``: some line fills the grid before the cards run out. ``line``: one such line
+    (placements as actions; the draws follow from the order), ``None`` when there is none.
+    ``nodes`` and ``seconds`` measure the work; ``exact`` is always true (a search out of
+    budget raises instead).
+    """
+
+    winnable: bool
+    line: tuple | None
     nodes: int
     seconds: float
     exact: bool = True
@@ -95,6 +118,23 @@ def solve_open(state, pile, *, timeout: float | None = None, max_nodes: int | No
     lost, score, line, nodes, seconds = _core.quincunx_solve_open(
         state, pile, timeout, max_nodes, memory_mb)
     return OpenSolution(lost, score, tuple(line), nodes, seconds)
+
+
+def fill_open(state, pile, *, timeout: float | None = None, max_nodes: int | None = None,
+              memory_mb: int = 1024) -> FillSolution:
+    """Whether some line from ``state`` fills the grid when the pile comes in the order
+    ``pile`` (card codes, top first, as for :func:`solve_open`), and one line that does.
+
+    The first question of :func:`solve_open` alone (a full grid beats any loss), without the
+    score, and far cheaper: a depth-first search that tries the placements drawing the most
+    cards first and remembers the positions from which no line fills the grid. Whether a
+    placement draws depends only on ranks (a neighbour sum of 11 or 20), so positions are
+    remembered by the ranks on the grid and in the hand, and cards of one rank in the hand
+    count as one choice. ``memory_mb`` caps that memory.
+    """
+    _check_limits(max_nodes, memory_mb)
+    line, nodes, seconds = _core.quincunx_fill_open(state, pile, timeout, max_nodes, memory_mb)
+    return FillSolution(line is not None, None if line is None else tuple(line), nodes, seconds)
 
 
 def solve_expected(state, *, timeout: float | None = None, max_nodes: int | None = None,
@@ -156,6 +196,20 @@ def solve_open_batch(seed: int, n: int, *, first: int = 0, excuse: bool = False,
     _check_limits(max_nodes, memory_mb)
     return _core.quincunx_solve_open_batch(seed, n, first, excuse, empty, threads, timeout,
                                            max_nodes, memory_mb)
+
+
+def fill_open_batch(seed: int, n: int, *, first: int = 0, excuse: bool = False,
+                    threads: int | None = None, timeout: float | None = None,
+                    max_nodes: int | None = None, memory_mb: int = 256) -> dict:
+    """:func:`fill_open` of fresh deals ``first .. first+n-1`` of ``seed`` (dealt as in
+    :func:`solve_open_batch`), in Rust threads. The limits apply to each deal; a deal past them
+    has ``solved`` false. Returns numpy arrays ``solved``, ``winnable`` (bool), ``nodes``
+    (uint64) and ``seconds`` (float64), one entry per deal."""
+    _check_limits(max_nodes, memory_mb)
+    rows = _core.quincunx_fill_open_batch(seed, n, first, excuse, threads, timeout, max_nodes,
+                                          memory_mb)
+    return {"solved": rows["solved"], "winnable": rows["solved"] & ~rows["lost"],
+            "nodes": rows["nodes"], "seconds": rows["seconds"]}
 
 
 def play_batch(policy: str, seed: int, n: int, *, first: int = 0, excuse: bool = False,

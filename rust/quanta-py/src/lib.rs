@@ -592,6 +592,8 @@ fn add_quincunx_solvers(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(quincunx_best_move, m)?)?;
     m.add_function(wrap_pyfunction!(quincunx_greedy_move, m)?)?;
     m.add_function(wrap_pyfunction!(quincunx_solve_open_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(quincunx_fill_open, m)?)?;
+    m.add_function(wrap_pyfunction!(quincunx_fill_open_batch, m)?)?;
     m.add_function(wrap_pyfunction!(quincunx_play_batch, m)?)?;
     Ok(())
 }
@@ -631,6 +633,25 @@ fn quincunx_solve_open(
     let pos = qx::Solitaire::from_dyn(&*state.inner).map_err(to_py)?;
     let s = run_detached(py, |cancel| qx::solve_open(&pos, &order, &limits, cancel))?;
     Ok((s.lost, s.score, s.line, s.nodes, s.seconds))
+}
+
+/// Whether the grid can be filled with the pile in `pile` order: (a line that fills it or
+/// None, nodes, seconds).
+#[pyfunction]
+#[pyo3(signature = (state, pile, timeout=None, max_nodes=None, memory_mb=1024))]
+fn quincunx_fill_open(
+    py: Python<'_>,
+    state: &State,
+    pile: &Bound<'_, PyAny>,
+    timeout: Option<f64>,
+    max_nodes: Option<u64>,
+    memory_mb: usize,
+) -> PyResult<(Option<Vec<Action>>, u64, f64)> {
+    let limits = solver_limits(timeout, max_nodes, memory_mb)?;
+    let order = quincunx_order(pile)?;
+    let pos = qx::Solitaire::from_dyn(&*state.inner).map_err(to_py)?;
+    let f = run_detached(py, |cancel| qx::fill_open(&pos, &order, &limits, cancel))?;
+    Ok((f.line, f.nodes, f.seconds))
 }
 
 /// Expectimax over the draws: (p_win, expected score, best action, [(action, p_win, score)],
@@ -761,6 +782,30 @@ fn quincunx_solve_open_batch<'py>(
     let limits = solver_limits(timeout, max_nodes, memory_mb)?;
     let rows = run_detached(py, |cancel| {
         qx::solve_open_batch(seed, first, n, excuse, empty, threads, &limits, cancel)
+    })?;
+    quincunx_rows(py, rows)
+}
+
+/// Fill questions of deals `first..first+n` of `seed`: arrays solved, lost, score, nodes,
+/// seconds.
+#[pyfunction]
+#[pyo3(signature = (seed, n, first=0, excuse=false, threads=None, timeout=None, max_nodes=None, memory_mb=256))]
+#[allow(clippy::too_many_arguments)]
+fn quincunx_fill_open_batch<'py>(
+    py: Python<'py>,
+    seed: u64,
+    n: usize,
+    first: u64,
+    excuse: bool,
+    threads: Option<usize>,
+    timeout: Option<f64>,
+    max_nodes: Option<u64>,
+    memory_mb: usize,
+) -> PyResult<Bound<'py, PyDict>> {
+    quincunx_threads(threads)?;
+    let limits = solver_limits(timeout, max_nodes, memory_mb)?;
+    let rows = run_detached(py, |cancel| {
+        qx::fill_open_batch(seed, first, n, excuse, threads, &limits, cancel)
     })?;
     quincunx_rows(py, rows)
 }

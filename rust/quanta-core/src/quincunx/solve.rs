@@ -34,6 +34,10 @@
 //!   The 8 symmetries of the square never apply within one solve: the four corner cards are
 //!   distinct and fixed from the deal, and every symmetry but the identity moves a corner card
 //!   to another corner, so no two positions of one search are images of each other.
+//! * [`fill_open`]: the draw order is known, and the question is only whether some line fills
+//!   the grid (see [`Fill`]): a depth-first search, drawing placements first, that reasons on
+//!   ranks alone and stops when the drawing pairs within reach cannot bring the cards still
+//!   needed ([`Fill::draws_within_reach`]).
 //! * [`solve_expected`]: the draw order is unknown. Exact expectimax over the draws (each
 //!   uniform over the unseen cards); the objective is the highest probability of filling the
 //!   grid, then the highest expected final score (see [`Expected`]).
@@ -2040,6 +2044,225 @@ fn in_pool<T: Send>(threads: Option<usize>, work: impl FnOnce() -> T + Send) -> 
     }
 }
 
+// ---- open deck: can the grid be filled at all ----
+
+/// Whether some line fills the grid with the draw order known, and one such line.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FillSolution {
+    /// A line (placements; the draws follow from the order) that fills the grid, or `None`
+    /// when every line runs out of cards first.
+    pub line: Option<Vec<Action>>,
+    pub nodes: u64,
+    pub seconds: f64,
+}
+
+/// The depth-first search of [`fill_open`].
+///
+/// Whether a card draws depends only on the ranks of it and its neighbour (a sum of 11 or 20;
+/// the Excuse never draws), so the future of a position depends only on the rank on each
+/// cell, the ranks in the hand and how many cards were drawn: that is the key under which a
+/// position that cannot be filled is remembered, and two cards of one rank in the hand are
+/// one choice.
+struct Fill<'a> {
+    /// The pile, top first.
+    order: &'a [Card],
+    /// `unseen[i]`: the cards of the pile after `i` draws, as a set.
+    unseen: Vec<u64>,
+    /// Rank keys of positions from which no line fills the grid.
+    dead: rustc_hash::FxHashSet<u128>,
+    cap: usize,
+    budget: Budget<'a>,
+    /// The placements of the line found, last first.
+    line: Vec<Action>,
+}
+
+/// The rank code of a cell or card in a [`Fill`] key: the rank, 0 for the Excuse, 15 empty.
+fn rank_code(c: Card) -> u128 {
+    if c == NO_CARD {
+        15
+    } else {
+        u128::from(cards::rank(c))
+    }
+}
+
+impl Fill<'_> {
+    /// The key: 4 bits a cell (its rank code), then 3 bits per rank for how many of the hand
+    /// have it, then the number of cards drawn.
+    fn key(grid: &[Card; CELLS], hand: u64, drawn: usize) -> u128 {
+        let mut key = grid
+            .iter()
+            .enumerate()
+            .fold(0u128, |k, (i, &c)| k | rank_code(c) << (4 * i));
+        for c in cards::cards(hand) {
+            key += 1 << (64 + 3 * rank_code(c));
+        }
+        key | (drawn as u128) << 100
+    }
+
+    /// At most how many more cards can be drawn. A draw is an edge between two cards that draw
+    /// together (ranks summing to 11 or 20), at least one of them still to be placed, and a
+    /// pile card only comes after the draws before it. The edges a card still to be placed
+    /// can make with placed cards are at most the most placed neighbours of one empty cell it
+    /// draws with; those a placed card can still make, at most its empty neighbours; a card
+    /// has four neighbours at most. So: bound the edges among the hand and the placed cards,
+    /// take that many more cards from the pile, bound again, until the bound stops growing.
+    fn draws_within_reach(
+        &self,
+        grid: &[Card; CELLS],
+        empty: u16,
+        hand: u64,
+        drawn: usize,
+    ) -> usize {
+        let t = tables();
+        // `beside_one_cell[k]`: the cards that draw with k + 1 or more placed neighbours of
+        // some one empty cell (a count kept bit by bit, per cell).
+        let mut beside_one_cell = [0u64; 4];
+        for x in bits(u64::from(empty)) {
+            let mut at_least = [0u64; 4];
+            for n in bits(u64::from(t.neighbours[x])) {
+                if grid[n] != NO_CARD {
+                    let m = t.drawers[grid[n] as usize];
+                    for k in (1..4).rev() {
+                        at_least[k] |= at_least[k - 1] & m;
+                    }
+                    at_least[0] |= m;
+                }
+            }
+            for k in 0..4 {
+                beside_one_cell[k] |= at_least[k];
+            }
+        }
+        // The placed cards that can still gain a neighbour, with how many they can gain.
+        let placed: SmallVec<[(Card, u32); 16]> = (0..CELLS)
+            .filter(|&x| grid[x] != NO_CARD)
+            .map(|x| (grid[x], (t.neighbours[x] & empty).count_ones()))
+            .filter(|&(_, free)| free > 0)
+            .collect();
+        let left = self.order.len() - drawn;
+        let mut draws = 0;
+        loop {
+            let to_place = hand | (self.unseen[drawn] & !self.unseen[drawn + draws]);
+            let by_cards_to_place: u32 = beside_one_cell
+                .iter()
+                .map(|&m| (m & to_place).count_ones())
+                .sum();
+            let by_placed_cards: u32 = placed
+                .iter()
+                .map(|&(c, free)| free.min((t.drawers[c as usize] & to_place).count_ones()))
+                .sum();
+            let among_cards_to_place: u32 = cards::cards(to_place)
+                .map(|c| 4.min((t.drawers[c as usize] & to_place).count_ones()))
+                .sum::<u32>()
+                / 2;
+            let edges = by_cards_to_place.min(by_placed_cards) + among_cards_to_place;
+            let reach = (edges as usize).min(left);
+            if reach <= draws {
+                return draws;
+            }
+            draws = reach;
+        }
+    }
+
+    /// Whether the grid can be filled from here; on success the line is in `self.line`.
+    fn search(&mut self, grid: &mut [Card; CELLS], hand: u64, drawn: usize) -> Result<bool> {
+        let empty = empty_cells(grid);
+        if empty == 0 {
+            return Ok(true);
+        }
+        if hand == 0 {
+            return Ok(false);
+        }
+        self.budget.tick()?;
+        let t = tables();
+        // Every card still to come must be drawn: at most once per edge still to be made that
+        // some card still to be had (in the hand or the pile) could make draw, and never past
+        // the end of the pile.
+        let short = empty.count_ones().saturating_sub(hand.count_ones()) as usize;
+        let to_have = hand | self.unseen[drawn];
+        let can_draw = |a: u8, b: u8| match (grid[a as usize], grid[b as usize]) {
+            (NO_CARD, NO_CARD) => true,
+            (NO_CARD, c) | (c, NO_CARD) => t.drawers[c as usize] & to_have != 0,
+            _ => false,
+        };
+        let open_edges = t.edges.iter().filter(|&&(a, b)| can_draw(a, b)).count();
+        if short > open_edges.min(self.order.len() - drawn)
+            || short > self.draws_within_reach(grid, empty, hand, drawn)
+        {
+            return Ok(false);
+        }
+        let key = Self::key(grid, hand, drawn);
+        if self.dead.contains(&key) {
+            return Ok(false);
+        }
+        // One card per rank in the hand (the lowest), tried on every empty cell, the
+        // placements that draw most first.
+        let mut moves: SmallVec<[(u32, Card, usize); 96]> = SmallVec::new();
+        let mut ranks_seen = 0u32;
+        for c in cards::cards(hand) {
+            let r = rank_code(c) as u32;
+            if ranks_seen & 1 << r != 0 {
+                continue;
+            }
+            ranks_seen |= 1 << r;
+            for x in bits(u64::from(empty)) {
+                let draws = bits(u64::from(t.neighbours[x]))
+                    .filter(|&n| grid[n] != NO_CARD && t.drawers[grid[n] as usize] & 1 << c != 0)
+                    .count() as u32;
+                moves.push((draws, c, x));
+            }
+        }
+        moves.sort_by_key(|m| std::cmp::Reverse(m.0));
+        for (draws, c, x) in moves {
+            let taken = (draws as usize).min(self.order.len() - drawn);
+            let drawn_cards = self.order[drawn..drawn + taken]
+                .iter()
+                .fold(0u64, |h, &d| h | 1 << d);
+            grid[x] = c;
+            let filled = self.search(grid, hand & !(1 << c) | drawn_cards, drawn + taken);
+            grid[x] = NO_CARD;
+            if filled? {
+                self.line.push(placement(c, x));
+                return Ok(true);
+            }
+        }
+        if self.dead.len() < self.cap {
+            self.dead.insert(key);
+        }
+        Ok(false)
+    }
+}
+
+/// Whether some line fills the grid of `pos` when the pile comes in `order` (top first), and
+/// one such line: the first question of [`solve_open`] (a full grid beats any loss), without
+/// the score. A depth-first search, placements that draw most first, remembering the
+/// positions (by ranks, see [`Fill`]) from which no line fills the grid.
+pub fn fill_open(
+    pos: &Solitaire,
+    order: &[Card],
+    limits: &Limits,
+    cancel: &AtomicBool,
+) -> Result<FillSolution> {
+    check_order(pos, order)?;
+    let mut fill = Fill {
+        order,
+        unseen: (0..=order.len())
+            .map(|i| order[i..].iter().fold(0u64, |p, &c| p | 1 << c))
+            .collect(),
+        dead: Default::default(),
+        cap: table_cap(limits.memory_mb, 32),
+        budget: Budget::new("fill_open", limits, cancel, Instant::now()),
+        line: Vec::new(),
+    };
+    let mut grid = pos.grid;
+    let filled = fill.search(&mut grid, pos.hand, 0)?;
+    fill.line.reverse();
+    Ok(FillSolution {
+        line: filled.then_some(fill.line),
+        nodes: fill.budget.nodes,
+        seconds: fill.budget.seconds(),
+    })
+}
+
 // ---- batches over fresh deals ----
 
 /// Deal `row` of the sequence seeded by `seed`: the deck shuffled by `row_rng(seed, row)`, its
@@ -2131,24 +2354,59 @@ pub fn solve_open_batch(
     batch(first, n, threads, cancel, |row| {
         let (mut pos, order) = deal(seed, row, excuse);
         let order = advance_greedily(&mut pos, &order, empty);
-        let start = Instant::now();
-        match solve_open(&pos, &order, limits, cancel) {
-            Ok(s) => Ok(Row {
+        within_limits(
+            Instant::now(),
+            solve_open(&pos, &order, limits, cancel).map(|s| Row {
                 solved: true,
                 lost: s.lost,
                 score: s.score,
                 nodes: s.nodes,
                 seconds: s.seconds,
             }),
-            Err(Error::SearchLimit { nodes, .. }) => Ok(Row {
-                solved: false,
-                lost: true,
+        )
+    })
+}
+
+/// A batch row from one deal's answer: a deal past its limits (started at `start`) is a row
+/// with `solved = false`; other errors stop the batch.
+fn within_limits(start: Instant, row: Result<Row>) -> Result<Row> {
+    match row {
+        Err(Error::SearchLimit { nodes, .. }) => Ok(Row {
+            solved: false,
+            lost: true,
+            score: 0,
+            nodes,
+            seconds: start.elapsed().as_secs_f64(),
+        }),
+        row => row,
+    }
+}
+
+/// Asks [`fill_open`] of fresh deals `first..first + n` of `seed` (each within `limits`; a
+/// deal that hits them is a row with `solved = false`): `lost` when no line fills the grid
+/// (`score` is 0: the question has no score).
+#[allow(clippy::too_many_arguments)]
+pub fn fill_open_batch(
+    seed: u64,
+    first: u64,
+    n: usize,
+    excuse: bool,
+    threads: Option<usize>,
+    limits: &Limits,
+    cancel: &AtomicBool,
+) -> Result<Vec<Row>> {
+    batch(first, n, threads, cancel, |row| {
+        let (pos, order) = deal(seed, row, excuse);
+        within_limits(
+            Instant::now(),
+            fill_open(&pos, &order, limits, cancel).map(|f| Row {
+                solved: true,
+                lost: f.line.is_none(),
                 score: 0,
-                nodes,
-                seconds: start.elapsed().as_secs_f64(),
+                nodes: f.nodes,
+                seconds: f.seconds,
             }),
-            Err(e) => Err(e),
-        }
+        )
     })
 }
 
@@ -2297,6 +2555,76 @@ mod tests {
             s.score,
             "deal {row}: the line scores what was claimed"
         );
+    }
+
+    /// `f`, a fill answer for `pos` with the pile `order`, is right about whether the grid can
+    /// be filled (`fillable`), and its line, replayed, fills it.
+    fn assert_fill(pos: &Solitaire, order: &[Card], f: &FillSolution, fillable: bool, row: u64) {
+        assert_eq!(f.line.is_some(), fillable, "deal {row}");
+        if let Some(line) = &f.line {
+            let end = replay(pos, order, line).unwrap();
+            assert_eq!(end.empty(), 0, "deal {row}: the line fills the grid");
+        }
+    }
+
+    #[test]
+    fn drawing_depends_only_on_the_ranks() {
+        // The rule fill_open's memory rests on: a neighbour sum of 11 or 20 draws, whatever
+        // the suits (the Excuse, without rank, never draws).
+        let t = tables();
+        for c in 0..CARD_COUNT as Card {
+            for d in 0..CARD_COUNT as Card {
+                let sum = cards::rank(c) + cards::rank(d);
+                let draws =
+                    c != d && c != cards::EXCUSE && d != cards::EXCUSE && (sum == 11 || sum == 20);
+                assert_eq!(t.drawers[d as usize] & 1 << c != 0, draws, "{c} beside {d}");
+            }
+        }
+    }
+
+    #[test]
+    fn fill_matches_exhaustive_search_on_late_positions() {
+        let cancel = AtomicBool::new(false);
+        let mut unfillable = 0;
+        for row in 0..80 {
+            let (pos, order) = late(row, 3 + (row % 3) as u32);
+            let (won, _) = brute(&pos, &order);
+            let f = fill_open(&pos, &order, &no_limits(), &cancel).unwrap();
+            assert_fill(&pos, &order, &f, won, row);
+            unfillable += usize::from(!won);
+        }
+        assert!(
+            unfillable >= 10,
+            "the positions include lost ones ({unfillable})"
+        );
+    }
+
+    #[test]
+    fn fill_agrees_with_the_open_solve_on_larger_positions() {
+        let cancel = AtomicBool::new(false);
+        let mut unfillable = 0;
+        for row in 0..40 {
+            let (pos, order) = late(row, 6 + (row % 3) as u32);
+            let s = solve_open(&pos, &order, &no_limits(), &cancel).unwrap();
+            let f = fill_open(&pos, &order, &no_limits(), &cancel).unwrap();
+            assert_fill(&pos, &order, &f, !s.lost, row);
+            unfillable += usize::from(s.lost);
+        }
+        assert!(
+            unfillable >= 5,
+            "the positions include lost ones ({unfillable})"
+        );
+    }
+
+    #[test]
+    fn fill_stops_at_its_node_limit() {
+        let (pos, order) = deal(3, 0, false);
+        let limits = Limits {
+            max_nodes: Some(0),
+            ..Limits::default()
+        };
+        let got = fill_open(&pos, &order, &limits, &AtomicBool::new(false));
+        assert!(matches!(got, Err(Error::SearchLimit { .. })), "{got:?}");
     }
 
     #[test]
