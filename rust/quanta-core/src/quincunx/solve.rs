@@ -14,9 +14,9 @@
 //!   all be drawn in time (each needs that many draws from edges between cards held before
 //!   it), or when its bound is no better: the completed edges, plus the best assignment of
 //!   distinct cards to the empty cells (per cell and card: edges to filled cells, half the
-//!   card's best edge to each empty neighbour, the runs of its lines with one or two holes
-//!   for that card's rank), plus runs of emptier lines, power plays and the penalty surely
-//!   left. A complete grid is scored exactly by [`Grids::orders`], a DP over the 2^k sets of
+//!   card's best edges with distinct partners to its empty neighbours, the runs of its lines
+//!   with one or two holes for that card's rank), plus runs of emptier lines, power plays and
+//!   the penalty surely left. A complete grid is scored exactly by [`Grids::orders`], a DP over the 2^k sets of
 //!   placed cells (the set fixes the grid, the draws made, hence the hand). When no grid can
 //!   be filled, the sequence search below finds the best loss.
 //!
@@ -1183,20 +1183,29 @@ impl<'o, 'a> Grids<'o, 'a> {
             costs.sort_unstable();
             penalty = costs[..extra - holes].iter().sum();
         }
-        // Best partner of each available card for an edge between two cells left.
-        let mut partner = [0i32; CARD_COUNT];
+        // The best edges of each available card with 1, 2, 3, 4 distinct other available
+        // cards, for its edges to cells left (their cards are distinct).
+        let mut partners = [[0i32; 5]; CARD_COUNT];
         for c in cards::cards(avail) {
-            partner[c as usize] = t.partners[c as usize]
-                .iter()
-                .find(|&&d| avail & 1 << d != 0)
-                .map_or(0, |&d| t.edge[c as usize][d as usize] as i32);
+            let best = &mut partners[c as usize];
+            let mut k = 0;
+            for &d in t.partners[c as usize].iter() {
+                if avail & 1 << d != 0 {
+                    best[k + 1] = best[k] + t.edge[c as usize][d as usize] as i32;
+                    k += 1;
+                    if k == 4 {
+                        break;
+                    }
+                }
+            }
         }
         // Per cell left: the best any available card scores on its edges.
         let mut per_cell = [[0i32; 11]; CELLS];
         let (runs, power) = self.extras(grid, depth, avail | used, Some(&mut per_cell));
         // Per cell left and card, in half points: twice its edges to filled cells and its
-        // runs, plus each edge to another cell left at its best for this card (an edge
-        // counts half at each end: it is at most the mean of its ends' bests).
+        // runs, plus its edges to the other cells left at their best for this card with
+        // distinct partners (an edge counts half at each end: it is at most the mean of its
+        // ends' bests).
         let mut cells_bound = 0;
         let mut first_best = 0;
         let x0 = self.cells[depth];
@@ -1207,7 +1216,7 @@ impl<'o, 'a> Grids<'o, 'a> {
             let x = self.cells[i];
             let nb = t.neighbours[x];
             let mut around: SmallVec<[usize; 4]> = SmallVec::new();
-            let mut shared = 0;
+            let mut shared = 0usize;
             for m in bits(nb as u64) {
                 if grid[m] != NO_CARD {
                     around.push(grid[m] as usize);
@@ -1221,7 +1230,7 @@ impl<'o, 'a> Grids<'o, 'a> {
                 let row = &t.edge[c as usize];
                 let s = around.iter().map(|&d| row[d] as i32).sum::<i32>()
                     + per_cell[x][cards::rank(c) as usize];
-                row_w[j] = 2 * s + shared * partner[c as usize];
+                row_w[j] = 2 * s + partners[c as usize][shared];
                 if x == x0 {
                     here.push((row_w[j], c));
                 }
