@@ -15,8 +15,9 @@
 //!   it), or when its bound is no better: the completed edges, plus the best assignment of
 //!   distinct cards to the empty cells (per cell and card: edges to filled cells, half the
 //!   card's best edges with distinct partners to its empty neighbours, the runs of its lines
-//!   with one or two holes for that card's rank), plus runs of emptier lines, power plays and
-//!   the penalty surely left. A complete grid is scored exactly by [`Grids::orders`], a DP over the 2^k sets of
+//!   with one or two holes for that card's rank, a power play still to make for the Ace or
+//!   Crown that makes it on a cell where it can), plus runs of emptier lines, the power plays
+//!   whose cards are all given, and the penalty surely left. A complete grid is scored exactly by [`Grids::orders`], a DP over the 2^k sets of
 //!   placed cells (the set fixes the grid, the draws made, hence the hand). When no grid can
 //!   be filled, the sequence search below finds the best loss.
 //!
@@ -1201,11 +1202,18 @@ impl<'o, 'a> Grids<'o, 'a> {
         }
         // Per cell left: the best any available card scores on its edges.
         let mut per_cell = [[0i32; 11]; CELLS];
-        let (runs, power) = self.extras(grid, depth, avail | used, Some(&mut per_cell));
-        // Per cell left and card, in half points: twice its edges to filled cells and its
-        // runs, plus its edges to the other cells left at their best for this card with
-        // distinct partners (an edge counts half at each end: it is at most the mean of its
-        // ends' bests).
+        let mut power_at: SmallVec<[PowerPlay; 6]> = SmallVec::new();
+        let (runs, power) = self.extras(
+            grid,
+            depth,
+            avail | used,
+            Some(&mut per_cell),
+            Some(&mut power_at),
+        );
+        // Per cell left and card, in half points: twice its edges to filled cells, its
+        // runs and the power plays it can make, plus its edges to the other cells left at
+        // their best for this card with distinct partners (an edge counts half at each end:
+        // it is at most the mean of its ends' bests).
         let mut cells_bound = 0;
         let mut first_best = 0;
         let x0 = self.cells[depth];
@@ -1229,7 +1237,12 @@ impl<'o, 'a> Grids<'o, 'a> {
             for (j, &c) in pool.iter().enumerate() {
                 let row = &t.edge[c as usize];
                 let s = around.iter().map(|&d| row[d] as i32).sum::<i32>()
-                    + per_cell[x][cards::rank(c) as usize];
+                    + per_cell[x][cards::rank(c) as usize]
+                    + power_at
+                        .iter()
+                        .filter(|p| p.card == c && p.cells & 1 << x != 0)
+                        .map(|p| p.value)
+                        .sum::<i32>();
                 row_w[j] = 2 * s + partners[c as usize][shared];
                 if x == x0 {
                     here.push((row_w[j], c));
@@ -1376,7 +1389,7 @@ impl<'o, 'a> Grids<'o, 'a> {
     /// An upper bound of what straights, sets and power plays add over the edges, with the
     /// cells `cells[depth..]` to be filled from `cards` (the cards that may be in the grid).
     fn extras_bound(&self, grid: &[Card; CELLS], depth: usize, cards_in: u64) -> i32 {
-        let (runs, power) = self.extras(grid, depth, cards_in, None);
+        let (runs, power) = self.extras(grid, depth, cards_in, None, None);
         runs + power
     }
 
@@ -1390,6 +1403,7 @@ impl<'o, 'a> Grids<'o, 'a> {
         depth: usize,
         cards_in: u64,
         mut per_cell: Option<&mut [[i32; 11]; CELLS]>,
+        mut power_at: Option<&mut SmallVec<[PowerPlay; 6]>>,
     ) -> (i32, i32) {
         let t = tables();
         let holes_left = depth < self.cells.len();
@@ -1470,7 +1484,8 @@ impl<'o, 'a> Grids<'o, 'a> {
             }
             let at = |c: Card| grid.iter().position(|&g| g == c);
             let holes: u16 = (0..CELLS).fold(0, |m, y| m | u16::from(grid[y] == NO_CARD) << y);
-            let (possible, needed) = match (at(ace), at(crown)) {
+            let (at_ace, at_crown) = (at(ace), at(crown));
+            let (possible, needed) = match (at_ace, at_crown) {
                 (Some(a), Some(b)) => (t.neighbours[a] & 1 << b != 0, 0),
                 (Some(a), None) | (None, Some(a)) => (t.neighbours[a] & holes != 0, 1),
                 (None, None) => (bits(holes as u64).any(|y| t.neighbours[y] & holes != 0), 2),
@@ -1479,17 +1494,36 @@ impl<'o, 'a> Grids<'o, 'a> {
                 // The suit's numerals in the grid, and the best of those to come that fit in
                 // the holes the Ace and Crown leave.
                 let suit = |c: &Card| is_numeral(*c) && cards::SUITS[*c as usize] & 1 << s != 0;
-                total += cards::cards(in_grid)
-                    .filter(suit)
-                    .map(|c| cards::rank(c) as i32)
-                    .sum::<i32>();
                 let mut more: SmallVec<[i32; 8]> = cards::cards(free)
                     .filter(suit)
                     .map(|c| cards::rank(c) as i32)
                     .collect();
                 more.sort_unstable_by(|a, b| b.cmp(a));
                 let room = (holes.count_ones() as usize).saturating_sub(needed);
-                total += more.iter().take(room).sum::<i32>();
+                let value = cards::cards(in_grid)
+                    .filter(suit)
+                    .map(|c| cards::rank(c) as i32)
+                    .sum::<i32>()
+                    + more.iter().take(room).sum::<i32>();
+                if let (Some(at), true) = (power_at.as_deref_mut(), needed > 0) {
+                    // The play needs its last card (the Crown or Ace missing; with both
+                    // missing, the Ace) on a cell where it can meet its partner: the value
+                    // goes to that card on those cells.
+                    let (card, cells) = match (at_ace, at_crown) {
+                        (Some(a), None) => (crown, t.neighbours[a] & holes),
+                        (None, Some(b)) => (ace, t.neighbours[b] & holes),
+                        _ => (
+                            ace,
+                            (0..CELLS).fold(0u16, |m, y| {
+                                m | u16::from(holes & 1 << y != 0 && t.neighbours[y] & holes != 0)
+                                    << y
+                            }),
+                        ),
+                    };
+                    at.push(PowerPlay { card, cells, value });
+                } else {
+                    total += value;
+                }
             }
         }
         (runs, total)
@@ -1632,6 +1666,14 @@ impl<'o, 'a> Grids<'o, 'a> {
             .sum();
         p.points() - edges
     }
+}
+
+/// A power play still to make, for the bound of [`Grids::search`]: worth at most `value`, it
+/// needs `card` placed on one of `cells`.
+struct PowerPlay {
+    card: Card,
+    cells: u16,
+    value: i32,
 }
 
 fn penalty_of(c: Card) -> i32 {
