@@ -17,7 +17,9 @@
 //!   card's best edges with distinct partners to its empty neighbours, the runs of its lines
 //!   with one or two holes for that card's rank, a power play still to make for the Ace or
 //!   Crown that makes it on a cell where it can), plus runs of emptier lines, the power plays
-//!   whose cards are all given, and the penalty surely left. A complete grid is scored exactly by [`Grids::orders`], a DP over the 2^k sets of
+//!   whose cards are all given, and the penalty surely left. A card is not tried on the
+//!   first cell left when the assignment's reduced cost of that pairing (by the Hungarian
+//!   method's dual potentials) takes the bound down to the best grid found. A complete grid is scored exactly by [`Grids::orders`], a DP over the 2^k sets of
 //!   placed cells (the set fixes the grid, the draws made, hence the hand). When no grid can
 //!   be filled, the sequence search below finds the best loss.
 //!
@@ -1217,7 +1219,7 @@ impl<'o, 'a> Grids<'o, 'a> {
         let mut cells_bound = 0;
         let mut first_best = 0;
         let x0 = self.cells[depth];
-        let mut here: SmallVec<[(i32, Card); 40]> = SmallVec::new();
+        let mut here: SmallVec<[(i32, Card, usize); 40]> = SmallVec::new();
         let pool: SmallVec<[Card; 40]> = cards::cards(avail).collect();
         let mut weights: SmallVec<[[i32; 40]; CELLS]> = SmallVec::new();
         for i in depth..self.cells.len() {
@@ -1245,7 +1247,7 @@ impl<'o, 'a> Grids<'o, 'a> {
                         .sum::<i32>();
                 row_w[j] = 2 * s + partners[c as usize][shared];
                 if x == x0 {
-                    here.push((row_w[j], c));
+                    here.push((row_w[j], c, j));
                 }
                 best = best.max(row_w[j]);
             }
@@ -1260,17 +1262,22 @@ impl<'o, 'a> Grids<'o, 'a> {
             return Ok(());
         }
         // Each card fills one cell: the best assignment of distinct cards.
-        if rest + assignment(&weights, pool.len()).div_euclid(2) <= self.best {
+        let (assigned, slack) = assignment(&weights, pool.len());
+        if rest + assigned.div_euclid(2) <= self.best {
             return Ok(());
         }
         // Cards for this cell, best first.
-        here.sort_by_key(|&(w, c)| (-w, c));
+        here.sort_by_key(|&(w, c, _)| (-w, c));
         // A child's bound is at most this one with the first cell's best replaced by what
-        // its card scores there (its half of the edges to cells left moves to their ends).
+        // its card scores there (its half of the edges to cells left moves to their ends),
+        // and at most the best assignment less what giving that card to this cell costs it.
         let others = cells_bound - first_best;
-        for (w, c) in here {
+        for (w, c, j) in here {
             if rest + (w + others).div_euclid(2) <= self.best {
                 break;
+            }
+            if rest + (assigned - slack[j]).div_euclid(2) <= self.best {
+                continue;
             }
             let mut e = edges;
             let mut d = draws;
@@ -1688,11 +1695,12 @@ fn grid_set(grid: &[Card; CELLS]) -> u64 {
 }
 
 /// The largest total weight of giving each row of `w` a distinct column among the first `m`
-/// (Hungarian method, rows <= m).
-fn assignment(w: &[[i32; 40]], m: usize) -> i32 {
+/// (Hungarian method, rows <= m), and per column `j`, a lower bound of what the total loses
+/// when the first row gets `j` (its reduced cost by the optimal dual potentials).
+fn assignment(w: &[[i32; 40]], m: usize) -> (i32, [i32; 40]) {
     let n = w.len();
     if n == 0 {
-        return 0;
+        return (0, [0; 40]);
     }
     debug_assert!(n <= m);
     const INF: i64 = i64::MAX / 4;
@@ -1752,7 +1760,14 @@ fn assignment(w: &[[i32; 40]], m: usize) -> i32 {
             total += w[p[j] - 1][j - 1];
         }
     }
-    total
+    // The potentials are dual feasible (w[i][j] <= -u[i] - v[j], v[j] = 0 for a column left
+    // out) and sum to the total, so any assignment giving the first row column j totals at
+    // most total - (-u[1] - v[j] - w[0][j]).
+    let mut slack = [0i32; 40];
+    for j in 1..=m {
+        slack[j - 1] = (-u[1] - v[j] - w[0][j - 1] as i64) as i32;
+    }
+    (total, slack)
 }
 
 /// An upper bound of the straights and sets one 4-cell line can still score, from what its
@@ -2295,6 +2310,7 @@ pub fn replay(pos: &Solitaire, order: &[Card], line: &[Action]) -> Result<Solita
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rand::Rng as _;
 
     fn no_limits() -> Limits {
         Limits::default()
@@ -2415,6 +2431,37 @@ mod tests {
             solve_open(&pos, &order, &limits, &cancel),
             Err(Error::SearchLimit { .. })
         ));
+    }
+
+    #[test]
+    fn assignment_slack_bounds_the_assignments_with_the_first_row_fixed() {
+        // Brute force over small random weight tables: the best assignment is found, and
+        // giving the first row column j loses at least slack[j].
+        fn best(w: &[[i32; 40]], m: usize, row: usize, used: u64) -> i32 {
+            if row == w.len() {
+                return 0;
+            }
+            (0..m)
+                .filter(|&j| used & 1 << j == 0)
+                .map(|j| w[row][j] + best(w, m, row + 1, used | 1 << j))
+                .max()
+                .unwrap_or(NEG_INF)
+        }
+        let mut rng = row_rng(5, 0);
+        for _ in 0..300 {
+            let n = rng.random_range(1..=4);
+            let m = rng.random_range(n..=7);
+            let w: Vec<[i32; 40]> = (0..n)
+                .map(|_| std::array::from_fn(|_| rng.random_range(-20..40)))
+                .collect();
+            let (total, slack) = assignment(&w, m);
+            assert_eq!(total, best(&w, m, 0, 0));
+            for j in 0..m {
+                assert!(slack[j] >= 0);
+                let fixed = w[0][j] + best(&w, m, 1, 1 << j);
+                assert!(fixed <= total - slack[j], "{w:?} column {j}");
+            }
+        }
     }
 
     #[test]
