@@ -9,19 +9,21 @@
 //!   feasibility (a pile card is placed after it is drawn; the hand never runs out) depend on
 //!   the order. So after a short sequence search ([`QUICK`] nodes, below; it answers small
 //!   positions outright and its best line is the floor), [`Grids`] searches final grids: the
-//!   empty cells (inner ones first) get cards one by one, from the hand and the part of the
-//!   pile the remaining edges can still draw; a node is cut when the pile cards given cannot
-//!   all be drawn in time (each needs that many draws from edges between cards held before
-//!   it), or when its bound is no better: the completed edges, plus the best assignment of
-//!   distinct cards to the empty cells (per cell and card: edges to filled cells, half the
-//!   card's best edges with distinct partners to its empty neighbours, the runs of its lines
-//!   with one or two holes for that card's rank, a power play still to make for the Ace or
-//!   Crown that makes it on a cell where it can), plus runs of emptier lines, the power plays
-//!   whose cards are all given, and the penalty surely left. A card is not tried on the
-//!   first cell left when the assignment's reduced cost of that pairing (by the Hungarian
-//!   method's dual potentials) takes the bound down to the best grid found. A complete grid is scored exactly by [`Grids::orders`], a DP over the 2^k sets of
-//!   placed cells (the set fixes the grid, the draws made, hence the hand). When no grid can
-//!   be filled, the sequence search below finds the best loss.
+//!   empty cells get cards one by one, from the hand and the part of the pile the remaining
+//!   edges can still draw. A node is cut when the pile cards given cannot all be drawn in
+//!   time (each needs that many draws from edges between cards held before it), or when its
+//!   bound is no better than the best grid found: the completed edges, plus the best
+//!   assignment of distinct cards to the empty cells (Hungarian method; per cell and card:
+//!   edges to filled cells, half the card's best edges with distinct partners to its empty
+//!   neighbours, the runs of its lines with one or two holes for that card's rank, a power
+//!   play still to make for its last card on a cell where it can meet its partner), plus
+//!   runs of emptier lines, the power plays whose cards are all given, and the penalty surely
+//!   left. A card is tried on a cell only if the bound with that pairing fixed (the
+//!   assignment less the pairing's reduced cost by the method's dual potentials) still beats
+//!   the best grid; the next cell is the one with the fewest such cards (inner cells first
+//!   on a tie). A complete grid is scored exactly by [`Grids::orders`], a DP over the 2^k
+//!   sets of placed cells (the set fixes the grid, the draws made, hence the hand). When no
+//!   grid can be filled, the sequence search below finds the best loss.
 //!
 //!   The sequence search: a depth-first branch and bound over the
 //!   placements. The future of a position depends only on the grid, the hand and how many cards
@@ -1077,7 +1079,8 @@ fn line_by_rank(key: u64) -> [i32; 11] {
 /// placement order ([`Grids::orders`]).
 struct Grids<'o, 'a> {
     open: &'o mut Open<'a>,
-    /// The empty cells in the order they are given cards.
+    /// The empty cells, inner ones first: the order of ties in choosing the next cell, of
+    /// the runs' attribution to a hole and of the order DP's sets.
     cells: SmallVec<[usize; CELLS]>,
     /// The position of each empty cell in `cells` (255: filled at the root).
     slot: [u8; CELLS],
@@ -1101,8 +1104,8 @@ struct Grids<'o, 'a> {
 impl<'o, 'a> Grids<'o, 'a> {
     fn new(open: &'o mut Open<'a>, root: &Node, floor: i32) -> Self {
         let t = tables();
-        // The inner cells first (measured fastest: they have the most edges), then the rest
-        // row by row.
+        // The inner cells first (measured fastest as a fixed order: they have the most
+        // edges), then the rest row by row.
         let mut cells: SmallVec<[usize; CELLS]> = bits(root.empty as u64).collect();
         cells.sort_by_key(|&x| (t.neighbours[x].count_ones() < 4, x));
         let mut slot = [255u8; CELLS];
@@ -1131,8 +1134,8 @@ impl<'o, 'a> Grids<'o, 'a> {
         }
     }
 
-    /// Gives cards to `cells[depth..]`. `grid`: the root grid and the cards given so far;
-    /// `edges`: the points of the edges completed by the cards given; `draws`: how many of
+    /// Gives cards to the cells left (`depth` of `cells` have one). `grid`: the root grid
+    /// and the cards given so far; `edges`: the points of the edges completed by the cards given; `draws`: how many of
     /// them draw; `reach`: one past the deepest order position of a card given.
     fn search(
         &mut self,
@@ -1148,12 +1151,12 @@ impl<'o, 'a> Grids<'o, 'a> {
         let left = self.open.order.len();
         if depth == self.cells.len() {
             let d = draws.min(left);
-            if reach > d || !self.draws_in_time(grid, depth, used) {
+            if reach > d || !self.draws_in_time(grid, used) {
                 return Ok(());
             }
             let kept = (self.hand | self.prefix[d]) & !used;
             let penalty = hand_penalty(kept);
-            if edges - penalty + self.extras_bound(grid, self.cells.len(), used) <= self.best {
+            if edges - penalty + self.extras_bound(grid, used) <= self.best {
                 return Ok(());
             }
             if let Some((extra, line)) = self.orders(grid)? {
@@ -1166,14 +1169,13 @@ impl<'o, 'a> Grids<'o, 'a> {
             return Ok(());
         }
         let all = (self.hand | self.prefix[left]) & !used;
-        let dmax = (draws + self.draw_cap(grid, depth, all)).min(left);
-        let dmax =
-            (draws + self.draw_cap(grid, depth, (self.hand | self.prefix[dmax]) & !used)).min(left);
+        let dmax = (draws + self.draw_cap(grid, all)).min(left);
+        let dmax = (draws + self.draw_cap(grid, (self.hand | self.prefix[dmax]) & !used)).min(left);
         if reach > dmax || (self.hand | self.prefix[dmax]).count_ones() < self.cells.len() as u32 {
             return Ok(());
         }
         let avail = (self.hand | self.prefix[dmax]) & !used;
-        if !self.draws_in_time(grid, depth, used) {
+        if !self.draws_in_time(grid, used) {
             return Ok(());
         }
         // Lower bound of the penalty: the cards surely in hand beyond the cells left.
@@ -1205,25 +1207,17 @@ impl<'o, 'a> Grids<'o, 'a> {
         // Per cell left: the best any available card scores on its edges.
         let mut per_cell = [[0i32; 11]; CELLS];
         let mut power_at: SmallVec<[PowerPlay; 6]> = SmallVec::new();
-        let (runs, power) = self.extras(
-            grid,
-            depth,
-            avail | used,
-            Some(&mut per_cell),
-            Some(&mut power_at),
-        );
+        let (runs, power) =
+            self.extras(grid, avail | used, Some(&mut per_cell), Some(&mut power_at));
         // Per cell left and card, in half points: twice its edges to filled cells, its
         // runs and the power plays it can make, plus its edges to the other cells left at
         // their best for this card with distinct partners (an edge counts half at each end:
         // it is at most the mean of its ends' bests).
-        let mut cells_bound = 0;
-        let mut first_best = 0;
-        let x0 = self.cells[depth];
-        let mut here: SmallVec<[(i32, Card, usize); 40]> = SmallVec::new();
         let pool: SmallVec<[Card; 40]> = cards::cards(avail).collect();
+        let mut left_cells: SmallVec<[usize; CELLS]> = SmallVec::new();
         let mut weights: SmallVec<[[i32; 40]; CELLS]> = SmallVec::new();
-        for i in depth..self.cells.len() {
-            let x = self.cells[i];
+        let mut cell_best: SmallVec<[i32; CELLS]> = SmallVec::new();
+        for &x in self.cells.iter().filter(|&&x| grid[x] == NO_CARD) {
             let nb = t.neighbours[x];
             let mut around: SmallVec<[usize; 4]> = SmallVec::new();
             let mut shared = 0usize;
@@ -1246,39 +1240,55 @@ impl<'o, 'a> Grids<'o, 'a> {
                         .map(|p| p.value)
                         .sum::<i32>();
                 row_w[j] = 2 * s + partners[c as usize][shared];
-                if x == x0 {
-                    here.push((row_w[j], c, j));
-                }
                 best = best.max(row_w[j]);
             }
+            left_cells.push(x);
             weights.push(row_w);
-            cells_bound += best;
-            if x == x0 {
-                first_best = best;
-            }
+            cell_best.push(best);
         }
+        let cells_bound: i32 = cell_best.iter().sum();
         let rest = edges + runs + power - penalty;
         if rest + cells_bound.div_euclid(2) <= self.best {
             return Ok(());
         }
         // Each card fills one cell: the best assignment of distinct cards.
-        let (assigned, slack) = assignment(&weights, pool.len());
+        let (assigned, duals) = assignment(&weights, pool.len());
         if rest + assigned.div_euclid(2) <= self.best {
             return Ok(());
         }
+        // A child's bound is at most this one with its cell's best replaced by what its card
+        // scores there (its half of the edges to cells left moves to their ends), and at most
+        // the best assignment less that pairing's reduced cost. The cell to fill next is the
+        // one with the fewest cards left by these cuts (the first in `cells` on a tie).
+        let mut pick = None;
+        let mut here: SmallVec<[(i32, Card); 40]> = SmallVec::new();
+        for (i, row_w) in weights.iter().enumerate() {
+            let others = cells_bound - cell_best[i];
+            let mut cards_here: SmallVec<[(i32, Card); 40]> = SmallVec::new();
+            for (j, &c) in pool.iter().enumerate() {
+                let w = row_w[j];
+                if rest + (w + others).div_euclid(2) > self.best
+                    && rest + (assigned - duals.reduced_cost(&weights, i, j)).div_euclid(2)
+                        > self.best
+                {
+                    cards_here.push((w, c));
+                }
+            }
+            if pick.is_none() || cards_here.len() < here.len() {
+                pick = Some(i);
+                here = cards_here;
+                if here.is_empty() {
+                    return Ok(());
+                }
+            }
+        }
+        let Some(i0) = pick else {
+            return Ok(());
+        };
+        let x0 = left_cells[i0];
         // Cards for this cell, best first.
-        here.sort_by_key(|&(w, c, _)| (-w, c));
-        // A child's bound is at most this one with the first cell's best replaced by what
-        // its card scores there (its half of the edges to cells left moves to their ends),
-        // and at most the best assignment less what giving that card to this cell costs it.
-        let others = cells_bound - first_best;
-        for (w, c, j) in here {
-            if rest + (w + others).div_euclid(2) <= self.best {
-                break;
-            }
-            if rest + (assigned - slack[j]).div_euclid(2) <= self.best {
-                continue;
-            }
+        here.sort_by_key(|&(w, c)| (-w, c));
+        for (_, c) in here {
             let mut e = edges;
             let mut d = draws;
             for m in bits(t.neighbours[x0] as u64) {
@@ -1304,18 +1314,18 @@ impl<'o, 'a> Grids<'o, 'a> {
         Ok(())
     }
 
-    /// The most draws the cells `cells[depth..]` can still make, filled from `cards`: per cell,
+    /// The most draws the cells left can still make, filled from `cards`: per cell,
     /// the most of its filled neighbours one card draws with, plus every edge between two
     /// cells left.
-    fn draw_cap(&self, grid: &[Card; CELLS], depth: usize, cards_in: u64) -> usize {
-        self.draw_cap_from(grid, depth, cards_in, u16::MAX)
+    fn draw_cap(&self, grid: &[Card; CELLS], cards_in: u64) -> usize {
+        self.draw_cap_from(grid, cards_in, u16::MAX)
     }
 
     /// Whether every pile card given can be drawn before it is placed: the first placement
     /// of a card at order position `p` or later comes after `p + 1` draws, all made by edges
     /// between cells whose cards were in hand before (the start hand, order positions below
     /// `p`), the cells left filled from those cards.
-    fn draws_in_time(&self, grid: &[Card; CELLS], depth: usize, used: u64) -> bool {
+    fn draws_in_time(&self, grid: &[Card; CELLS], used: u64) -> bool {
         let t = tables();
         let left = self.open.order.len();
         let mut pile_used = used & self.prefix[left] & !self.hand;
@@ -1342,7 +1352,7 @@ impl<'o, 'a> Grids<'o, 'a> {
                     done += 1;
                 }
             }
-            if done + self.draw_cap_from(grid, depth, before & !used, allowed) < (p + 1).min(left) {
+            if done + self.draw_cap_from(grid, before & !used, allowed) < (p + 1).min(left) {
                 return false;
             }
         }
@@ -1350,17 +1360,13 @@ impl<'o, 'a> Grids<'o, 'a> {
     }
 
     /// [`Grids::draw_cap`] counting only the filled neighbours in `known`.
-    fn draw_cap_from(
-        &self,
-        grid: &[Card; CELLS],
-        depth: usize,
-        cards_in: u64,
-        known: u16,
-    ) -> usize {
+    fn draw_cap_from(&self, grid: &[Card; CELLS], cards_in: u64, known: u16) -> usize {
         let t = tables();
         let mut total = 0;
-        for i in depth..self.cells.len() {
-            let x = self.cells[i];
+        for (i, &x) in self.cells.iter().enumerate() {
+            if grid[x] != NO_CARD {
+                continue;
+            }
             // Bit sets of the cards that draw with at least 1, 2, 3, 4 filled neighbours.
             let (mut one, mut two, mut three, mut four) = (0u64, 0u64, 0u64, 0u64);
             let mut nb = t.neighbours[x];
@@ -1394,26 +1400,25 @@ impl<'o, 'a> Grids<'o, 'a> {
     }
 
     /// An upper bound of what straights, sets and power plays add over the edges, with the
-    /// cells `cells[depth..]` to be filled from `cards` (the cards that may be in the grid).
-    fn extras_bound(&self, grid: &[Card; CELLS], depth: usize, cards_in: u64) -> i32 {
-        let (runs, power) = self.extras(grid, depth, cards_in, None, None);
+    /// cells left to be filled from `cards` (the cards that may be in the grid).
+    fn extras_bound(&self, grid: &[Card; CELLS], cards_in: u64) -> i32 {
+        let (runs, power) = self.extras(grid, cards_in, None, None);
         runs + power
     }
 
     /// [`Grids::extras_bound`] in two parts: straights and sets, power plays.
     /// With `per_cell`, a line with one or two holes is not counted in the runs but added to
-    /// `per_cell[x][r]`, `x` its hole first in the search order, `r` the rank that hole takes:
+    /// `per_cell[x][r]`, `x` its hole first in `cells`, `r` the rank that hole takes:
     /// the most the line scores with `x` of rank `r` (any ranks for its other hole).
     fn extras(
         &self,
         grid: &[Card; CELLS],
-        depth: usize,
         cards_in: u64,
         mut per_cell: Option<&mut [[i32; 11]; CELLS]>,
         mut power_at: Option<&mut SmallVec<[PowerPlay; 6]>>,
     ) -> (i32, i32) {
         let t = tables();
-        let holes_left = depth < self.cells.len();
+        let holes_left = grid.contains(&NO_CARD);
         let free = if holes_left {
             cards_in & !grid_set(grid)
         } else {
@@ -1694,13 +1699,31 @@ fn grid_set(grid: &[Card; CELLS]) -> u64 {
         .fold(0, |m, &c| m | 1 << c)
 }
 
+/// Optimal dual potentials of an assignment problem: `w[i][j] <= row[i] + column[j]` for
+/// every row and column, `column[j] >= 0`, and they sum to the best total.
+struct Duals {
+    row: [i64; CELLS],
+    column: [i64; 40],
+}
+
+impl Duals {
+    /// A lower bound of what the best total loses when row `i` gets column `j`: any
+    /// assignment doing so totals at most the best total less this.
+    fn reduced_cost(&self, w: &[[i32; 40]], i: usize, j: usize) -> i32 {
+        (self.row[i] + self.column[j] - w[i][j] as i64) as i32
+    }
+}
+
 /// The largest total weight of giving each row of `w` a distinct column among the first `m`
-/// (Hungarian method, rows <= m), and per column `j`, a lower bound of what the total loses
-/// when the first row gets `j` (its reduced cost by the optimal dual potentials).
-fn assignment(w: &[[i32; 40]], m: usize) -> (i32, [i32; 40]) {
+/// (Hungarian method, rows <= m), and optimal dual potentials.
+fn assignment(w: &[[i32; 40]], m: usize) -> (i32, Duals) {
     let n = w.len();
+    let mut duals = Duals {
+        row: [0; CELLS],
+        column: [0; 40],
+    };
     if n == 0 {
-        return (0, [0; 40]);
+        return (0, duals);
     }
     debug_assert!(n <= m);
     const INF: i64 = i64::MAX / 4;
@@ -1760,14 +1783,15 @@ fn assignment(w: &[[i32; 40]], m: usize) -> (i32, [i32; 40]) {
             total += w[p[j] - 1][j - 1];
         }
     }
-    // The potentials are dual feasible (w[i][j] <= -u[i] - v[j], v[j] = 0 for a column left
-    // out) and sum to the total, so any assignment giving the first row column j totals at
-    // most total - (-u[1] - v[j] - w[0][j]).
-    let mut slack = [0i32; 40];
-    for j in 1..=m {
-        slack[j - 1] = (-u[1] - v[j] - w[0][j - 1] as i64) as i32;
+    // The method keeps u[i] + v[j] <= -w[i][j], v[j] <= 0 (0 for a column left out), with
+    // equality on the assignment found.
+    for i in 0..n {
+        duals.row[i] = -u[i + 1];
     }
-    (total, slack)
+    for j in 0..m {
+        duals.column[j] = -v[j + 1];
+    }
+    (total, duals)
 }
 
 /// An upper bound of the straights and sets one 4-cell line can still score, from what its
@@ -2434,9 +2458,9 @@ mod tests {
     }
 
     #[test]
-    fn assignment_slack_bounds_the_assignments_with_the_first_row_fixed() {
+    fn assignment_reduced_costs_bound_the_assignments_with_a_pairing_fixed() {
         // Brute force over small random weight tables: the best assignment is found, and
-        // giving the first row column j loses at least slack[j].
+        // giving row i column j loses at least the pairing's reduced cost.
         fn best(w: &[[i32; 40]], m: usize, row: usize, used: u64) -> i32 {
             if row == w.len() {
                 return 0;
@@ -2454,12 +2478,18 @@ mod tests {
             let w: Vec<[i32; 40]> = (0..n)
                 .map(|_| std::array::from_fn(|_| rng.random_range(-20..40)))
                 .collect();
-            let (total, slack) = assignment(&w, m);
+            let (total, duals) = assignment(&w, m);
             assert_eq!(total, best(&w, m, 0, 0));
-            for j in 0..m {
-                assert!(slack[j] >= 0);
-                let fixed = w[0][j] + best(&w, m, 1, 1 << j);
-                assert!(fixed <= total - slack[j], "{w:?} column {j}");
+            for i in 0..n {
+                for j in 0..m {
+                    let cost = duals.reduced_cost(&w, i, j);
+                    assert!(cost >= 0);
+                    // The best assignment with row i given column j, rows taken in turn.
+                    let mut rows = w.clone();
+                    rows.swap(0, i);
+                    let fixed = rows[0][j] + best(&rows, m, 1, 1 << j);
+                    assert!(fixed <= total - cost, "{w:?} row {i} column {j}");
+                }
             }
         }
     }
