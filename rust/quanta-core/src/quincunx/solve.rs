@@ -17,8 +17,10 @@
 //!   edges to filled cells, half the card's best edges with distinct partners to its empty
 //!   neighbours, the runs of its lines with one or two holes for that card's rank, a power
 //!   play still to make for its last card on a cell where it can meet its partner), plus
-//!   runs of emptier lines, the power plays whose cards are all given, and the penalty surely
-//!   left. A card is tried on a cell only if the bound with that pairing fixed (the
+//!   runs of emptier lines, the power plays whose cards are all given, less the penalty of
+//!   the cards surely held at the end (the hand and the pile down to the draws made, the
+//!   deepest pile card given and the cards the cells need), each given back to its card in
+//!   the assignment. A card is tried on a cell only if the bound with that pairing fixed (the
 //!   assignment less the pairing's reduced cost by the method's dual potentials) still beats
 //!   the best grid; the next cell is the one with the fewest such cards (inner cells first
 //!   on a tie). A complete grid is scored exactly by [`Grids::orders`], a DP over the 2^k
@@ -1178,16 +1180,16 @@ impl<'o, 'a> Grids<'o, 'a> {
         if !self.draws_in_time(grid, used) {
             return Ok(());
         }
-        // Lower bound of the penalty: the cards surely in hand beyond the cells left.
-        let sure = (self.hand | self.prefix[draws.min(left)]) & !used;
-        let holes = self.cells.len() - depth;
-        let extra = sure.count_ones() as usize;
-        let mut penalty = 0;
-        if extra > holes {
-            let mut costs: SmallVec<[i32; 32]> = cards::cards(sure).map(penalty_of).collect();
-            costs.sort_unstable();
-            penalty = costs[..extra - holes].iter().sum();
-        }
+        // The cards surely held by the end: the hand, and the pile as far as the draws made,
+        // the deepest pile card given, and the cards the cells need. Each costs its penalty
+        // unless it fills a cell left: the penalty of them all is taken off, and given back
+        // to a card in the assignment below.
+        let fill = self
+            .cells
+            .len()
+            .saturating_sub(self.hand.count_ones() as usize);
+        let sure = (self.hand | self.prefix[draws.max(reach).max(fill).min(left)]) & !used;
+        let penalty = hand_penalty(sure);
         // The best edges of each available card with 1, 2, 3, 4 distinct other available
         // cards, for its edges to cells left (their cards are distinct).
         let mut partners = [[0i32; 5]; CARD_COUNT];
@@ -1214,6 +1216,10 @@ impl<'o, 'a> Grids<'o, 'a> {
         // their best for this card with distinct partners (an edge counts half at each end:
         // it is at most the mean of its ends' bests).
         let pool: SmallVec<[Card; 40]> = cards::cards(avail).collect();
+        let kept: SmallVec<[i32; 40]> = pool
+            .iter()
+            .map(|&c| if sure & 1 << c != 0 { penalty_of(c) } else { 0 })
+            .collect();
         let mut left_cells: SmallVec<[usize; CELLS]> = SmallVec::new();
         let mut weights: SmallVec<[[i32; 40]; CELLS]> = SmallVec::new();
         let mut cell_best: SmallVec<[i32; CELLS]> = SmallVec::new();
@@ -1239,7 +1245,7 @@ impl<'o, 'a> Grids<'o, 'a> {
                         .filter(|p| p.card == c && p.cells & 1 << x != 0)
                         .map(|p| p.value)
                         .sum::<i32>();
-                row_w[j] = 2 * s + partners[c as usize][shared];
+                row_w[j] = 2 * s + partners[c as usize][shared] + 2 * kept[j];
                 best = best.max(row_w[j]);
             }
             left_cells.push(x);
