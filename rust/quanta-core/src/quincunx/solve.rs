@@ -1191,17 +1191,29 @@ impl<'o, 'a> Grids<'o, 'a> {
         let sure = (self.hand | self.prefix[draws.max(reach).max(fill).min(left)]) & !used;
         let penalty = hand_penalty(sure);
         // The best edges of each available card with 1, 2, 3, 4 distinct other available
-        // cards, for its edges to cells left (their cards are distinct).
+        // cards, for its edges to cells left (their cards are distinct), as far as a cell
+        // left has such edges.
+        let holes: u16 = self
+            .cells
+            .iter()
+            .filter(|&&x| grid[x] == NO_CARD)
+            .fold(0, |m, &x| m | 1 << x);
+        let most_shared = bits(holes as u64)
+            .map(|x| (t.neighbours[x] & holes).count_ones() as usize)
+            .max()
+            .unwrap_or(0);
         let mut partners = [[0i32; 5]; CARD_COUNT];
-        for c in cards::cards(avail) {
-            let best = &mut partners[c as usize];
-            let mut k = 0;
-            for &d in t.partners[c as usize].iter() {
-                if avail & 1 << d != 0 {
-                    best[k + 1] = best[k] + t.edge[c as usize][d as usize] as i32;
-                    k += 1;
-                    if k == 4 {
-                        break;
+        if most_shared > 0 {
+            for c in cards::cards(avail) {
+                let best = &mut partners[c as usize];
+                let mut k = 0;
+                for &d in t.partners[c as usize].iter() {
+                    if avail & 1 << d != 0 {
+                        best[k + 1] = best[k] + t.edge[c as usize][d as usize] as i32;
+                        k += 1;
+                        if k == most_shared {
+                            break;
+                        }
                     }
                 }
             }
