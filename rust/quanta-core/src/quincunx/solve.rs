@@ -15,8 +15,9 @@
 //!   bound is no better than the best grid found: the completed edges, plus the best
 //!   assignment of distinct cards to the empty cells (Hungarian method; per cell and card:
 //!   edges to filled cells, half the card's best edges with distinct partners to its empty
-//!   neighbours, the runs of its lines with one or two holes for that card's rank, a power
-//!   play still to make for its last card on a cell where it can meet its partner), plus
+//!   neighbours, the runs of its lines with one hole for that card's rank and half those of
+//!   its lines with two holes (the most with either hole's rank given), a power play still
+//!   to make for its last card on a cell where it can meet its partner), plus
 //!   runs of emptier lines, the power plays whose cards are all given, less the penalty of
 //!   the cards surely held at the end (the hand and the pile down to the draws made, the
 //!   deepest pile card given and the cards the cells need), each given back to its card in
@@ -1251,13 +1252,15 @@ impl<'o, 'a> Grids<'o, 'a> {
             for (j, &c) in pool.iter().enumerate() {
                 let row = &t.edge[c as usize];
                 let s = around.iter().map(|&d| row[d] as i32).sum::<i32>()
-                    + per_cell[x][cards::rank(c) as usize]
                     + power_at
                         .iter()
                         .filter(|p| p.card == c && p.cells & 1 << x != 0)
                         .map(|p| p.value)
                         .sum::<i32>();
-                row_w[j] = 2 * s + partners[c as usize][shared] + 2 * kept[j];
+                row_w[j] = 2 * s
+                    + per_cell[x][cards::rank(c) as usize]
+                    + partners[c as usize][shared]
+                    + 2 * kept[j];
                 best = best.max(row_w[j]);
             }
             left_cells.push(x);
@@ -1425,9 +1428,11 @@ impl<'o, 'a> Grids<'o, 'a> {
     }
 
     /// [`Grids::extras_bound`] in two parts: straights and sets, power plays.
-    /// With `per_cell`, a line with one or two holes is not counted in the runs but added to
-    /// `per_cell[x][r]`, `x` its hole first in `cells`, `r` the rank that hole takes:
-    /// the most the line scores with `x` of rank `r` (any ranks for its other hole).
+    /// With `per_cell` (in half points), a line with one or two holes is not counted in the
+    /// runs but added to `per_cell[x][r]` for its holes `x` and the ranks `r` they take: the
+    /// most the line scores with `x` of rank `r` (any rank for its other hole), twice for a
+    /// line with one hole, once at each hole of a line with two (the line's value is at most
+    /// the mean of the two).
     fn extras(
         &self,
         grid: &[Card; CELLS],
@@ -1478,20 +1483,20 @@ impl<'o, 'a> Grids<'o, 'a> {
                 continue;
             }
             if let (Some(per), true) = (per_cell.as_deref_mut(), holes > 0) {
-                let (i0, x0) = line
-                    .iter()
-                    .enumerate()
-                    .filter(|&(_, &x)| grid[x as usize] == NO_CARD)
-                    .min_by_key(|&(_, &x)| self.slot[x as usize])
-                    .map(|(i, &x)| (i, x as usize))
-                    .unwrap();
-                let mut k = key | (i0 as u64) << 56;
+                let mut supply = 0;
                 for (r, &n) in count.iter().enumerate() {
-                    k |= (n.min(holes).min(4) as u64) << (20 + 3 * r);
+                    supply |= (n.min(holes).min(4) as u64) << (20 + 3 * r);
                 }
-                let by_rank = line_by_rank(k);
-                for r in 0..11 {
-                    per[x0][r] += by_rank[r];
+                // One hole: the line's value for each rank there, twice (half points). Two
+                // holes: the value is at most the mean of its bests given either hole's rank.
+                let share = if holes == 1 { 2 } else { 1 };
+                for (i, &x) in line.iter().enumerate() {
+                    if grid[x as usize] == NO_CARD {
+                        let by_rank = line_by_rank(key | supply | (i as u64) << 56);
+                        for r in 0..11 {
+                            per[x as usize][r] += share * by_rank[r];
+                        }
+                    }
                 }
                 continue;
             }
