@@ -23,8 +23,8 @@
 //!   deepest pile card given and the cards the cells need), each given back to its card in
 //!   the assignment. A card is tried on a cell only if the bound with that pairing fixed (the
 //!   assignment less the pairing's reduced cost by the method's dual potentials) still beats
-//!   the best grid; the next cell is the one with the fewest such cards (inner cells first
-//!   on a tie). A complete grid is scored exactly by [`Grids::orders`], a DP over the 2^k
+//!   the best grid; the next cell is the one with the fewest such cards, then the most empty
+//!   neighbours, then inner cells first. A complete grid is scored exactly by [`Grids::orders`], a DP over the 2^k
 //!   sets of placed cells (the set fixes the grid, the draws made, hence the hand). When no
 //!   grid can be filled, the sequence search below finds the best loss.
 //!
@@ -1280,9 +1280,11 @@ impl<'o, 'a> Grids<'o, 'a> {
         // A child's bound is at most this one with its cell's best replaced by what its card
         // scores there (its half of the edges to cells left moves to their ends), and at most
         // the best assignment less that pairing's reduced cost. The cell to fill next is the
-        // one with the fewest cards left by these cuts (the first in `cells` on a tie).
+        // one with the fewest cards left by these cuts (a cell with none cuts the node), then
+        // the most empty neighbours, then the first in `cells`.
         let mut pick = None;
         let mut here: SmallVec<[(i32, Card); 40]> = SmallVec::new();
+        let mut pick_key = (usize::MAX, 0);
         for (i, row_w) in weights.iter().enumerate() {
             let others = cells_bound - cell_best[i];
             let mut cards_here: SmallVec<[(i32, Card); 40]> = SmallVec::new();
@@ -1295,12 +1297,18 @@ impl<'o, 'a> Grids<'o, 'a> {
                     cards_here.push((w, c));
                 }
             }
-            if pick.is_none() || cards_here.len() < here.len() {
+            if cards_here.is_empty() {
+                return Ok(());
+            }
+            // Fewest cards, then most empty neighbours (their edges are bounded loosest).
+            let key = (
+                cards_here.len(),
+                4 - (t.neighbours[left_cells[i]] & holes).count_ones(),
+            );
+            if key < pick_key {
+                pick_key = key;
                 pick = Some(i);
                 here = cards_here;
-                if here.is_empty() {
-                    return Ok(());
-                }
             }
         }
         let Some(i0) = pick else {
