@@ -1042,34 +1042,62 @@ fn line_max(key: u64) -> i32 {
 }
 
 /// [`line_max`] with the hole at line position `i0` (bits 56-57 of `key`) given each rank in
-/// turn (0 for a rank the supply lacks), the line's other holes filled from the rest of the
-/// supply. `key` as for [`line_max`], its supply capped at the line's holes.
+/// turn (0 for a rank the supply lacks), the line's other hole (if any) filled from the rest
+/// of the supply. `key` as for [`line_max`] with one or two holes, its supply capped at the
+/// line's holes.
 fn line_by_rank(key: u64) -> [i32; 11] {
+    let i0 = (key >> 56 & 3) as usize;
+    let line = key & ((1 << 20) - 1);
+    let holes = (0..SIDE).filter(|&i| line >> (5 * i) & 31 == 15).count();
+    let pairs = line_pairs(line | (i0 as u64) << 56);
+    let supply = |r: usize| (key >> (20 + 3 * r) & 7) as usize;
+    let mut out = [0i32; 11];
+    for (r, o) in out.iter_mut().enumerate() {
+        if supply(r) == 0 {
+            continue;
+        }
+        *o = if holes == 1 {
+            pairs[r][0]
+        } else {
+            (0..11)
+                .filter(|&q| supply(q) > usize::from(q == r))
+                .map(|q| pairs[r][q])
+                .max()
+                .unwrap_or(0)
+        };
+    }
+    out
+}
+
+/// For a line with one or two holes (`key`: the line as for [`line_max`], no supply, the
+/// hole at line position `i0` in bits 56-57): [`line_max`] with rank `r` at `i0` and rank
+/// `q` at the other hole, as `[r][q]` (`[r][0]` with one hole). Memoised by the line alone,
+/// so the supply of a node only picks among these.
+fn line_pairs(key: u64) -> [[i32; 11]; 11] {
     thread_local! {
-        static MEMO: std::cell::RefCell<FxHashMap<u64, [i32; 11]>> = Default::default();
+        static MEMO: std::cell::RefCell<FxHashMap<u64, [[i32; 11]; 11]>> = Default::default();
     }
     if let Some(v) = MEMO.with(|m| m.borrow().get(&key).copied()) {
         return v;
     }
     let i0 = (key >> 56 & 3) as usize;
-    let base = key & ((1 << 56) - 1);
-    let holes = (0..SIDE).filter(|&i| base >> (5 * i) & 31 == 15).count() as u64;
-    let mut out = [0i32; 11];
-    for (r, o) in out.iter_mut().enumerate() {
-        let n = base >> (20 + 3 * r) & 7;
-        if n == 0 {
-            continue;
+    let line = key & ((1 << 20) - 1);
+    let other = (0..SIDE).find(|&i| i != i0 && line >> (5 * i) & 31 == 15);
+    let mut out = [[0i32; 11]; 11];
+    for (r, row) in out.iter_mut().enumerate() {
+        let k = (line & !(31 << (5 * i0))) | (r as u64) << (5 * i0);
+        match other {
+            None => row[0] = line_max(k),
+            Some(j) => {
+                for (q, v) in row.iter_mut().enumerate() {
+                    *v = line_max((k & !(31 << (5 * j))) | (q as u64) << (5 * j));
+                }
+            }
         }
-        let mut k = (base & ((1 << 20) - 1) & !(31 << (5 * i0))) | (r as u64) << (5 * i0);
-        for q in 0..11 {
-            let m = (base >> (20 + 3 * q) & 7) - u64::from(q == r);
-            k |= m.min(holes - 1) << (20 + 3 * q);
-        }
-        *o = line_max(k);
     }
     MEMO.with(|m| {
         let mut m = m.borrow_mut();
-        if m.len() > 1 << 20 {
+        if m.len() > 1 << 16 {
             m.clear();
         }
         m.insert(key, out);
