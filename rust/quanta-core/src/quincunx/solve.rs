@@ -12,21 +12,23 @@
 //!   empty cells get cards one by one, from the hand and the part of the pile the remaining
 //!   edges can still draw. A node is cut when the pile cards given cannot all be drawn in
 //!   time (each needs that many draws from edges between cards held before it), or when its
-//!   bound is no better than the best grid found: the completed edges, plus the best
-//!   assignment of distinct cards to the empty cells (Hungarian method; per cell and card:
-//!   edges to filled cells, half the card's best edges with distinct partners to its empty
-//!   neighbours, the runs of its lines with one hole for that card's rank and half those of
-//!   its lines with two holes (the most with either hole's rank given), a power play still
-//!   to make for its last card on a cell where it can meet its partner), plus
-//!   runs of emptier lines, the power plays whose cards are all given, less the penalty of
-//!   the cards surely held at the end (the hand and the pile down to the draws made, the
-//!   deepest pile card given and the cards the cells need), each given back to its card in
-//!   the assignment. A card is tried on a cell only if the bound with that pairing fixed (the
-//!   assignment less the pairing's reduced cost by the method's dual potentials) still beats
-//!   the best grid; the next cell is the one with the fewest such cards, then the most empty
-//!   neighbours, then inner cells first. A complete grid is scored exactly by [`Grids::orders`], a DP over the 2^k
-//!   sets of placed cells (the set fixes the grid, the draws made, hence the hand). When no
-//!   grid can be filled, the sequence search below finds the best loss.
+//!   bound is no better than the best grid found. The bound: the completed edges, plus the
+//!   best assignment of distinct cards to the empty cells (Hungarian method), plus the runs
+//!   of lines with three or more holes (a cheap cap) and the power plays whose cards are all
+//!   given, less the penalty of every card surely held at the end (the hand, and the pile
+//!   down to the draws made, to the deepest pile card given and to the cards the cells
+//!   need). An assignment weight, per cell and card: its edges to filled cells; half its
+//!   best edges with distinct partners to its empty neighbours (an edge is at most the mean
+//!   of its ends' bests); the runs of its lines with one hole, and half those of its lines
+//!   with two (the most with its rank given), memoised per line for every rank pair; a power
+//!   play still to make when it is the play's last card (the Ace when both are missing) on a
+//!   cell where it meets its partner; and back its penalty when it is surely held. A card is
+//!   tried on a cell only if the bound with that pairing fixed (the assignment less the
+//!   pairing's reduced cost, by the method's dual potentials) still beats the best grid; the
+//!   next cell is the one with the fewest such cards, then the most empty neighbours, then
+//!   inner cells first. A complete grid is scored exactly by [`Grids::orders`], a DP over
+//!   the 2^k sets of placed cells (the set fixes the grid, the draws made, hence the hand).
+//!   When no grid can be filled, the sequence search below finds the best loss.
 //!
 //!   The sequence search: a depth-first branch and bound over the
 //!   placements. The future of a position depends only on the grid, the hand and how many cards
@@ -1166,8 +1168,9 @@ impl<'o, 'a> Grids<'o, 'a> {
     }
 
     /// Gives cards to the cells left (`depth` of `cells` have one). `grid`: the root grid
-    /// and the cards given so far; `edges`: the points of the edges completed by the cards given; `draws`: how many of
-    /// them draw; `reach`: one past the deepest order position of a card given.
+    /// and the cards given so far; `edges`: the points of the edges completed by the cards
+    /// given; `draws`: how many of them draw; `reach`: one past the deepest order position of
+    /// a card given.
     fn search(
         &mut self,
         depth: usize,
