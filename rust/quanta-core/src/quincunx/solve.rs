@@ -9,16 +9,26 @@
 //!   feasibility (a pile card is placed after it is drawn; the hand never runs out) depend on
 //!   the order. So after a short sequence search ([`QUICK`] nodes, below; it answers small
 //!   positions outright and its best line is the floor), [`Grids`] searches final grids: the
-//!   empty cells (inner ones first) get cards one by one, from the hand and the part of the
-//!   pile the remaining edges can still draw; a node is cut when the pile cards given cannot
-//!   all be drawn in time (each needs that many draws from edges between cards held before
-//!   it), or when its bound is no better: the completed edges, plus the best assignment of
-//!   distinct cards to the empty cells (per cell and card: edges to filled cells, half the
-//!   card's best edge to each empty neighbour, the runs of its lines with one or two holes
-//!   for that card's rank), plus runs of emptier lines, power plays and the penalty surely
-//!   left. A complete grid is scored exactly by [`Grids::orders`], a DP over the 2^k sets of
-//!   placed cells (the set fixes the grid, the draws made, hence the hand). When no grid can
-//!   be filled, the sequence search below finds the best loss.
+//!   empty cells get cards one by one, from the hand and the part of the pile the remaining
+//!   edges can still draw. A node is cut when the pile cards given cannot all be drawn in
+//!   time (each needs that many draws from edges between cards held before it), or when its
+//!   bound is no better than the best grid found. The bound: the completed edges, plus the
+//!   best assignment of distinct cards to the empty cells (Hungarian method), plus the runs
+//!   of lines with three or more holes (a cheap cap) and the power plays whose cards are all
+//!   given, less the penalty of every card surely held at the end (the hand, and the pile
+//!   down to the draws made, to the deepest pile card given and to the cards the cells
+//!   need). An assignment weight, per cell and card: its edges to filled cells; half its
+//!   best edges with distinct partners to its empty neighbours (an edge is at most the mean
+//!   of its ends' bests); the runs of its lines with one hole, and half those of its lines
+//!   with two (the most with its rank given), memoised per line for every rank pair; a power
+//!   play still to make when it is the play's last card (the Ace when both are missing) on a
+//!   cell where it meets its partner; and back its penalty when it is surely held. A card is
+//!   tried on a cell only if the bound with that pairing fixed (the assignment less the
+//!   pairing's reduced cost, by the method's dual potentials) still beats the best grid; the
+//!   next cell is the one with the fewest such cards, then the most empty neighbours, then
+//!   inner cells first. A complete grid is scored exactly by [`Grids::orders`], a DP over
+//!   the 2^k sets of placed cells (the set fixes the grid, the draws made, hence the hand).
+//!   When no grid can be filled, the sequence search below finds the best loss.
 //!
 //!   The sequence search: a depth-first branch and bound over the
 //!   placements. The future of a position depends only on the grid, the hand and how many cards
@@ -1038,34 +1048,62 @@ fn line_max(key: u64) -> i32 {
 }
 
 /// [`line_max`] with the hole at line position `i0` (bits 56-57 of `key`) given each rank in
-/// turn (0 for a rank the supply lacks), the line's other holes filled from the rest of the
-/// supply. `key` as for [`line_max`], its supply capped at the line's holes.
+/// turn (0 for a rank the supply lacks), the line's other hole (if any) filled from the rest
+/// of the supply. `key` as for [`line_max`] with one or two holes, its supply capped at the
+/// line's holes.
 fn line_by_rank(key: u64) -> [i32; 11] {
+    let i0 = (key >> 56 & 3) as usize;
+    let line = key & ((1 << 20) - 1);
+    let holes = (0..SIDE).filter(|&i| line >> (5 * i) & 31 == 15).count();
+    let pairs = line_pairs(line | (i0 as u64) << 56);
+    let supply = |r: usize| (key >> (20 + 3 * r) & 7) as usize;
+    let mut out = [0i32; 11];
+    for (r, o) in out.iter_mut().enumerate() {
+        if supply(r) == 0 {
+            continue;
+        }
+        *o = if holes == 1 {
+            pairs[r][0]
+        } else {
+            (0..11)
+                .filter(|&q| supply(q) > usize::from(q == r))
+                .map(|q| pairs[r][q])
+                .max()
+                .unwrap_or(0)
+        };
+    }
+    out
+}
+
+/// For a line with one or two holes (`key`: the line as for [`line_max`], no supply, the
+/// hole at line position `i0` in bits 56-57): [`line_max`] with rank `r` at `i0` and rank
+/// `q` at the other hole, as `[r][q]` (`[r][0]` with one hole). Memoised by the line alone,
+/// so the supply of a node only picks among these.
+fn line_pairs(key: u64) -> [[i32; 11]; 11] {
     thread_local! {
-        static MEMO: std::cell::RefCell<FxHashMap<u64, [i32; 11]>> = Default::default();
+        static MEMO: std::cell::RefCell<FxHashMap<u64, [[i32; 11]; 11]>> = Default::default();
     }
     if let Some(v) = MEMO.with(|m| m.borrow().get(&key).copied()) {
         return v;
     }
     let i0 = (key >> 56 & 3) as usize;
-    let base = key & ((1 << 56) - 1);
-    let holes = (0..SIDE).filter(|&i| base >> (5 * i) & 31 == 15).count() as u64;
-    let mut out = [0i32; 11];
-    for (r, o) in out.iter_mut().enumerate() {
-        let n = base >> (20 + 3 * r) & 7;
-        if n == 0 {
-            continue;
+    let line = key & ((1 << 20) - 1);
+    let other = (0..SIDE).find(|&i| i != i0 && line >> (5 * i) & 31 == 15);
+    let mut out = [[0i32; 11]; 11];
+    for (r, row) in out.iter_mut().enumerate() {
+        let k = (line & !(31 << (5 * i0))) | (r as u64) << (5 * i0);
+        match other {
+            None => row[0] = line_max(k),
+            Some(j) => {
+                for (q, v) in row.iter_mut().enumerate() {
+                    *v = line_max((k & !(31 << (5 * j))) | (q as u64) << (5 * j));
+                }
+            }
         }
-        let mut k = (base & ((1 << 20) - 1) & !(31 << (5 * i0))) | (r as u64) << (5 * i0);
-        for q in 0..11 {
-            let m = (base >> (20 + 3 * q) & 7) - u64::from(q == r);
-            k |= m.min(holes - 1) << (20 + 3 * q);
-        }
-        *o = line_max(k);
     }
     MEMO.with(|m| {
         let mut m = m.borrow_mut();
-        if m.len() > 1 << 20 {
+        if m.len() > 1 << 16 {
             m.clear();
         }
         m.insert(key, out);
@@ -1078,7 +1116,8 @@ fn line_by_rank(key: u64) -> [i32; 11] {
 /// placement order ([`Grids::orders`]).
 struct Grids<'o, 'a> {
     open: &'o mut Open<'a>,
-    /// The empty cells in the order they are given cards.
+    /// The empty cells, inner ones first: the order of ties in choosing the next cell, of
+    /// the runs' attribution to a hole and of the order DP's sets.
     cells: SmallVec<[usize; CELLS]>,
     /// The position of each empty cell in `cells` (255: filled at the root).
     slot: [u8; CELLS],
@@ -1102,8 +1141,8 @@ struct Grids<'o, 'a> {
 impl<'o, 'a> Grids<'o, 'a> {
     fn new(open: &'o mut Open<'a>, root: &Node, floor: i32) -> Self {
         let t = tables();
-        // The inner cells first (measured fastest: they have the most edges), then the rest
-        // row by row.
+        // The inner cells first (measured fastest as a fixed order: they have the most
+        // edges), then the rest row by row.
         let mut cells: SmallVec<[usize; CELLS]> = bits(root.empty as u64).collect();
         cells.sort_by_key(|&x| (t.neighbours[x].count_ones() < 4, x));
         let mut slot = [255u8; CELLS];
@@ -1132,9 +1171,10 @@ impl<'o, 'a> Grids<'o, 'a> {
         }
     }
 
-    /// Gives cards to `cells[depth..]`. `grid`: the root grid and the cards given so far;
-    /// `edges`: the points of the edges completed by the cards given; `draws`: how many of
-    /// them draw; `reach`: one past the deepest order position of a card given.
+    /// Gives cards to the cells left (`depth` of `cells` have one). `grid`: the root grid
+    /// and the cards given so far; `edges`: the points of the edges completed by the cards
+    /// given; `draws`: how many of them draw; `reach`: one past the deepest order position of
+    /// a card given.
     fn search(
         &mut self,
         depth: usize,
@@ -1149,12 +1189,12 @@ impl<'o, 'a> Grids<'o, 'a> {
         let left = self.open.order.len();
         if depth == self.cells.len() {
             let d = draws.min(left);
-            if reach > d || !self.draws_in_time(grid, depth, used) {
+            if reach > d || !self.draws_in_time(grid, used) {
                 return Ok(());
             }
             let kept = (self.hand | self.prefix[d]) & !used;
             let penalty = hand_penalty(kept);
-            if edges - penalty + self.extras_bound(grid, self.cells.len(), used) <= self.best {
+            if edges - penalty + self.extras_bound(grid, used) <= self.best {
                 return Ok(());
             }
             if let Some((extra, line)) = self.orders(grid)? {
@@ -1167,51 +1207,74 @@ impl<'o, 'a> Grids<'o, 'a> {
             return Ok(());
         }
         let all = (self.hand | self.prefix[left]) & !used;
-        let dmax = (draws + self.draw_cap(grid, depth, all)).min(left);
-        let dmax =
-            (draws + self.draw_cap(grid, depth, (self.hand | self.prefix[dmax]) & !used)).min(left);
+        let dmax = (draws + self.draw_cap(grid, all)).min(left);
+        let dmax = (draws + self.draw_cap(grid, (self.hand | self.prefix[dmax]) & !used)).min(left);
         if reach > dmax || (self.hand | self.prefix[dmax]).count_ones() < self.cells.len() as u32 {
             return Ok(());
         }
         let avail = (self.hand | self.prefix[dmax]) & !used;
-        if !self.draws_in_time(grid, depth, used) {
+        if !self.draws_in_time(grid, used) {
             return Ok(());
         }
-        // Lower bound of the penalty: the cards surely in hand beyond the cells left.
-        let sure = (self.hand | self.prefix[draws.min(left)]) & !used;
-        let holes = self.cells.len() - depth;
-        let extra = sure.count_ones() as usize;
-        let mut penalty = 0;
-        if extra > holes {
-            let mut costs: SmallVec<[i32; 32]> = cards::cards(sure).map(penalty_of).collect();
-            costs.sort_unstable();
-            penalty = costs[..extra - holes].iter().sum();
-        }
-        // Best partner of each available card for an edge between two cells left.
-        let mut partner = [0i32; CARD_COUNT];
-        for c in cards::cards(avail) {
-            partner[c as usize] = t.partners[c as usize]
-                .iter()
-                .find(|&&d| avail & 1 << d != 0)
-                .map_or(0, |&d| t.edge[c as usize][d as usize] as i32);
+        // The cards surely held by the end: the hand, and the pile as far as the draws made,
+        // the deepest pile card given, and the cards the cells need. Each costs its penalty
+        // unless it fills a cell left: the penalty of them all is taken off, and given back
+        // to a card in the assignment below.
+        let fill = self
+            .cells
+            .len()
+            .saturating_sub(self.hand.count_ones() as usize);
+        let sure = (self.hand | self.prefix[draws.max(reach).max(fill).min(left)]) & !used;
+        let penalty = hand_penalty(sure);
+        // The best edges of each available card with 1, 2, 3, 4 distinct other available
+        // cards, for its edges to cells left (their cards are distinct), as far as a cell
+        // left has such edges.
+        let holes: u16 = self
+            .cells
+            .iter()
+            .filter(|&&x| grid[x] == NO_CARD)
+            .fold(0, |m, &x| m | 1 << x);
+        let most_shared = bits(holes as u64)
+            .map(|x| (t.neighbours[x] & holes).count_ones() as usize)
+            .max()
+            .unwrap_or(0);
+        let mut partners = [[0i32; 5]; CARD_COUNT];
+        if most_shared > 0 {
+            for c in cards::cards(avail) {
+                let best = &mut partners[c as usize];
+                let mut k = 0;
+                for &d in t.partners[c as usize].iter() {
+                    if avail & 1 << d != 0 {
+                        best[k + 1] = best[k] + t.edge[c as usize][d as usize] as i32;
+                        k += 1;
+                        if k == most_shared {
+                            break;
+                        }
+                    }
+                }
+            }
         }
         // Per cell left: the best any available card scores on its edges.
         let mut per_cell = [[0i32; 11]; CELLS];
-        let (runs, power) = self.extras(grid, depth, avail | used, Some(&mut per_cell));
-        // Per cell left and card, in half points: twice its edges to filled cells and its
-        // runs, plus each edge to another cell left at its best for this card (an edge
-        // counts half at each end: it is at most the mean of its ends' bests).
-        let mut cells_bound = 0;
-        let mut first_best = 0;
-        let x0 = self.cells[depth];
-        let mut here: SmallVec<[(i32, Card); 40]> = SmallVec::new();
+        let mut power_at: SmallVec<[PowerPlay; 6]> = SmallVec::new();
+        let (runs, power) =
+            self.extras(grid, avail | used, Some(&mut per_cell), Some(&mut power_at));
+        // Per cell left and card, in half points: twice its edges to filled cells, its
+        // runs and the power plays it can make, plus its edges to the other cells left at
+        // their best for this card with distinct partners (an edge counts half at each end:
+        // it is at most the mean of its ends' bests).
         let pool: SmallVec<[Card; 40]> = cards::cards(avail).collect();
+        let kept: SmallVec<[i32; 40]> = pool
+            .iter()
+            .map(|&c| if sure & 1 << c != 0 { penalty_of(c) } else { 0 })
+            .collect();
+        let mut left_cells: SmallVec<[usize; CELLS]> = SmallVec::new();
         let mut weights: SmallVec<[[i32; 40]; CELLS]> = SmallVec::new();
-        for i in depth..self.cells.len() {
-            let x = self.cells[i];
+        let mut cell_best: SmallVec<[i32; CELLS]> = SmallVec::new();
+        for &x in self.cells.iter().filter(|&&x| grid[x] == NO_CARD) {
             let nb = t.neighbours[x];
             let mut around: SmallVec<[usize; 4]> = SmallVec::new();
-            let mut shared = 0;
+            let mut shared = 0usize;
             for m in bits(nb as u64) {
                 if grid[m] != NO_CARD {
                     around.push(grid[m] as usize);
@@ -1224,36 +1287,72 @@ impl<'o, 'a> Grids<'o, 'a> {
             for (j, &c) in pool.iter().enumerate() {
                 let row = &t.edge[c as usize];
                 let s = around.iter().map(|&d| row[d] as i32).sum::<i32>()
-                    + per_cell[x][cards::rank(c) as usize];
-                row_w[j] = 2 * s + shared * partner[c as usize];
-                if x == x0 {
-                    here.push((row_w[j], c));
-                }
+                    + power_at
+                        .iter()
+                        .filter(|p| p.card == c && p.cells & 1 << x != 0)
+                        .map(|p| p.value)
+                        .sum::<i32>();
+                row_w[j] = 2 * s
+                    + per_cell[x][cards::rank(c) as usize]
+                    + partners[c as usize][shared]
+                    + 2 * kept[j];
                 best = best.max(row_w[j]);
             }
+            left_cells.push(x);
             weights.push(row_w);
-            cells_bound += best;
-            if x == x0 {
-                first_best = best;
-            }
+            cell_best.push(best);
         }
+        let cells_bound: i32 = cell_best.iter().sum();
         let rest = edges + runs + power - penalty;
         if rest + cells_bound.div_euclid(2) <= self.best {
             return Ok(());
         }
         // Each card fills one cell: the best assignment of distinct cards.
-        if rest + assignment(&weights, pool.len()).div_euclid(2) <= self.best {
+        let (assigned, duals) = assignment(&weights, pool.len());
+        if rest + assigned.div_euclid(2) <= self.best {
             return Ok(());
         }
+        // A child's bound is at most this one with its cell's best replaced by what its card
+        // scores there (its half of the edges to cells left moves to their ends), and at most
+        // the best assignment less that pairing's reduced cost. The cell to fill next is the
+        // one with the fewest cards left by these cuts (a cell with none cuts the node), then
+        // the most empty neighbours, then the first in `cells`.
+        let mut pick = None;
+        let mut here: SmallVec<[(i32, Card); 40]> = SmallVec::new();
+        let mut pick_key = (usize::MAX, 0);
+        for (i, row_w) in weights.iter().enumerate() {
+            let others = cells_bound - cell_best[i];
+            let mut cards_here: SmallVec<[(i32, Card); 40]> = SmallVec::new();
+            for (j, &c) in pool.iter().enumerate() {
+                let w = row_w[j];
+                if rest + (w + others).div_euclid(2) > self.best
+                    && rest + (assigned - duals.reduced_cost(&weights, i, j)).div_euclid(2)
+                        > self.best
+                {
+                    cards_here.push((w, c));
+                }
+            }
+            if cards_here.is_empty() {
+                return Ok(());
+            }
+            // Fewest cards, then most empty neighbours (their edges are bounded loosest).
+            let key = (
+                cards_here.len(),
+                4 - (t.neighbours[left_cells[i]] & holes).count_ones(),
+            );
+            if key < pick_key {
+                pick_key = key;
+                pick = Some(i);
+                here = cards_here;
+            }
+        }
+        let Some(i0) = pick else {
+            return Ok(());
+        };
+        let x0 = left_cells[i0];
         // Cards for this cell, best first.
         here.sort_by_key(|&(w, c)| (-w, c));
-        // A child's bound is at most this one with the first cell's best replaced by what
-        // its card scores there (its half of the edges to cells left moves to their ends).
-        let others = cells_bound - first_best;
-        for (w, c) in here {
-            if rest + (w + others).div_euclid(2) <= self.best {
-                break;
-            }
+        for (_, c) in here {
             let mut e = edges;
             let mut d = draws;
             for m in bits(t.neighbours[x0] as u64) {
@@ -1279,18 +1378,18 @@ impl<'o, 'a> Grids<'o, 'a> {
         Ok(())
     }
 
-    /// The most draws the cells `cells[depth..]` can still make, filled from `cards`: per cell,
+    /// The most draws the cells left can still make, filled from `cards`: per cell,
     /// the most of its filled neighbours one card draws with, plus every edge between two
     /// cells left.
-    fn draw_cap(&self, grid: &[Card; CELLS], depth: usize, cards_in: u64) -> usize {
-        self.draw_cap_from(grid, depth, cards_in, u16::MAX)
+    fn draw_cap(&self, grid: &[Card; CELLS], cards_in: u64) -> usize {
+        self.draw_cap_from(grid, cards_in, u16::MAX)
     }
 
     /// Whether every pile card given can be drawn before it is placed: the first placement
     /// of a card at order position `p` or later comes after `p + 1` draws, all made by edges
     /// between cells whose cards were in hand before (the start hand, order positions below
     /// `p`), the cells left filled from those cards.
-    fn draws_in_time(&self, grid: &[Card; CELLS], depth: usize, used: u64) -> bool {
+    fn draws_in_time(&self, grid: &[Card; CELLS], used: u64) -> bool {
         let t = tables();
         let left = self.open.order.len();
         let mut pile_used = used & self.prefix[left] & !self.hand;
@@ -1317,7 +1416,7 @@ impl<'o, 'a> Grids<'o, 'a> {
                     done += 1;
                 }
             }
-            if done + self.draw_cap_from(grid, depth, before & !used, allowed) < (p + 1).min(left) {
+            if done + self.draw_cap_from(grid, before & !used, allowed) < (p + 1).min(left) {
                 return false;
             }
         }
@@ -1325,17 +1424,13 @@ impl<'o, 'a> Grids<'o, 'a> {
     }
 
     /// [`Grids::draw_cap`] counting only the filled neighbours in `known`.
-    fn draw_cap_from(
-        &self,
-        grid: &[Card; CELLS],
-        depth: usize,
-        cards_in: u64,
-        known: u16,
-    ) -> usize {
+    fn draw_cap_from(&self, grid: &[Card; CELLS], cards_in: u64, known: u16) -> usize {
         let t = tables();
         let mut total = 0;
-        for i in depth..self.cells.len() {
-            let x = self.cells[i];
+        for (i, &x) in self.cells.iter().enumerate() {
+            if grid[x] != NO_CARD {
+                continue;
+            }
             // Bit sets of the cards that draw with at least 1, 2, 3, 4 filled neighbours.
             let (mut one, mut two, mut three, mut four) = (0u64, 0u64, 0u64, 0u64);
             let mut nb = t.neighbours[x];
@@ -1369,25 +1464,27 @@ impl<'o, 'a> Grids<'o, 'a> {
     }
 
     /// An upper bound of what straights, sets and power plays add over the edges, with the
-    /// cells `cells[depth..]` to be filled from `cards` (the cards that may be in the grid).
-    fn extras_bound(&self, grid: &[Card; CELLS], depth: usize, cards_in: u64) -> i32 {
-        let (runs, power) = self.extras(grid, depth, cards_in, None);
+    /// cells left to be filled from `cards` (the cards that may be in the grid).
+    fn extras_bound(&self, grid: &[Card; CELLS], cards_in: u64) -> i32 {
+        let (runs, power) = self.extras(grid, cards_in, None, None);
         runs + power
     }
 
     /// [`Grids::extras_bound`] in two parts: straights and sets, power plays.
-    /// With `per_cell`, a line with one or two holes is not counted in the runs but added to
-    /// `per_cell[x][r]`, `x` its hole first in the search order, `r` the rank that hole takes:
-    /// the most the line scores with `x` of rank `r` (any ranks for its other hole).
+    /// With `per_cell` (in half points), a line with one or two holes is not counted in the
+    /// runs but added to `per_cell[x][r]` for its holes `x` and the ranks `r` they take: the
+    /// most the line scores with `x` of rank `r` (any rank for its other hole), twice for a
+    /// line with one hole, once at each hole of a line with two (the line's value is at most
+    /// the mean of the two).
     fn extras(
         &self,
         grid: &[Card; CELLS],
-        depth: usize,
         cards_in: u64,
         mut per_cell: Option<&mut [[i32; 11]; CELLS]>,
+        mut power_at: Option<&mut SmallVec<[PowerPlay; 6]>>,
     ) -> (i32, i32) {
         let t = tables();
-        let holes_left = depth < self.cells.len();
+        let holes_left = grid.contains(&NO_CARD);
         let free = if holes_left {
             cards_in & !grid_set(grid)
         } else {
@@ -1429,20 +1526,20 @@ impl<'o, 'a> Grids<'o, 'a> {
                 continue;
             }
             if let (Some(per), true) = (per_cell.as_deref_mut(), holes > 0) {
-                let (i0, x0) = line
-                    .iter()
-                    .enumerate()
-                    .filter(|&(_, &x)| grid[x as usize] == NO_CARD)
-                    .min_by_key(|&(_, &x)| self.slot[x as usize])
-                    .map(|(i, &x)| (i, x as usize))
-                    .unwrap();
-                let mut k = key | (i0 as u64) << 56;
+                let mut supply = 0;
                 for (r, &n) in count.iter().enumerate() {
-                    k |= (n.min(holes).min(4) as u64) << (20 + 3 * r);
+                    supply |= (n.min(holes).min(4) as u64) << (20 + 3 * r);
                 }
-                let by_rank = line_by_rank(k);
-                for r in 0..11 {
-                    per[x0][r] += by_rank[r];
+                // One hole: the line's value for each rank there, twice (half points). Two
+                // holes: the value is at most the mean of its bests given either hole's rank.
+                let share = if holes == 1 { 2 } else { 1 };
+                for (i, &x) in line.iter().enumerate() {
+                    if grid[x as usize] == NO_CARD {
+                        let by_rank = line_by_rank(key | supply | (i as u64) << 56);
+                        for r in 0..11 {
+                            per[x as usize][r] += share * by_rank[r];
+                        }
+                    }
                 }
                 continue;
             }
@@ -1465,7 +1562,8 @@ impl<'o, 'a> Grids<'o, 'a> {
             }
             let at = |c: Card| grid.iter().position(|&g| g == c);
             let holes: u16 = (0..CELLS).fold(0, |m, y| m | u16::from(grid[y] == NO_CARD) << y);
-            let (possible, needed) = match (at(ace), at(crown)) {
+            let (at_ace, at_crown) = (at(ace), at(crown));
+            let (possible, needed) = match (at_ace, at_crown) {
                 (Some(a), Some(b)) => (t.neighbours[a] & 1 << b != 0, 0),
                 (Some(a), None) | (None, Some(a)) => (t.neighbours[a] & holes != 0, 1),
                 (None, None) => (bits(holes as u64).any(|y| t.neighbours[y] & holes != 0), 2),
@@ -1474,17 +1572,36 @@ impl<'o, 'a> Grids<'o, 'a> {
                 // The suit's numerals in the grid, and the best of those to come that fit in
                 // the holes the Ace and Crown leave.
                 let suit = |c: &Card| is_numeral(*c) && cards::SUITS[*c as usize] & 1 << s != 0;
-                total += cards::cards(in_grid)
-                    .filter(suit)
-                    .map(|c| cards::rank(c) as i32)
-                    .sum::<i32>();
                 let mut more: SmallVec<[i32; 8]> = cards::cards(free)
                     .filter(suit)
                     .map(|c| cards::rank(c) as i32)
                     .collect();
                 more.sort_unstable_by(|a, b| b.cmp(a));
                 let room = (holes.count_ones() as usize).saturating_sub(needed);
-                total += more.iter().take(room).sum::<i32>();
+                let value = cards::cards(in_grid)
+                    .filter(suit)
+                    .map(|c| cards::rank(c) as i32)
+                    .sum::<i32>()
+                    + more.iter().take(room).sum::<i32>();
+                if let (Some(at), true) = (power_at.as_deref_mut(), needed > 0) {
+                    // The play needs its last card (the Crown or Ace missing; with both
+                    // missing, the Ace) on a cell where it can meet its partner: the value
+                    // goes to that card on those cells.
+                    let (card, cells) = match (at_ace, at_crown) {
+                        (Some(a), None) => (crown, t.neighbours[a] & holes),
+                        (None, Some(b)) => (ace, t.neighbours[b] & holes),
+                        _ => (
+                            ace,
+                            (0..CELLS).fold(0u16, |m, y| {
+                                m | u16::from(holes & 1 << y != 0 && t.neighbours[y] & holes != 0)
+                                    << y
+                            }),
+                        ),
+                    };
+                    at.push(PowerPlay { card, cells, value });
+                } else {
+                    total += value;
+                }
             }
         }
         (runs, total)
@@ -1629,6 +1746,14 @@ impl<'o, 'a> Grids<'o, 'a> {
     }
 }
 
+/// A power play still to make, for the bound of [`Grids::search`]: worth at most `value`, it
+/// needs `card` placed on one of `cells`.
+struct PowerPlay {
+    card: Card,
+    cells: u16,
+    value: i32,
+}
+
 fn penalty_of(c: Card) -> i32 {
     penalty(c)
 }
@@ -1640,12 +1765,31 @@ fn grid_set(grid: &[Card; CELLS]) -> u64 {
         .fold(0, |m, &c| m | 1 << c)
 }
 
+/// Optimal dual potentials of an assignment problem: `w[i][j] <= row[i] + column[j]` for
+/// every row and column, `column[j] >= 0`, and they sum to the best total.
+struct Duals {
+    row: [i64; CELLS],
+    column: [i64; 40],
+}
+
+impl Duals {
+    /// A lower bound of what the best total loses when row `i` gets column `j`: any
+    /// assignment doing so totals at most the best total less this.
+    fn reduced_cost(&self, w: &[[i32; 40]], i: usize, j: usize) -> i32 {
+        (self.row[i] + self.column[j] - w[i][j] as i64) as i32
+    }
+}
+
 /// The largest total weight of giving each row of `w` a distinct column among the first `m`
-/// (Hungarian method, rows <= m).
-fn assignment(w: &[[i32; 40]], m: usize) -> i32 {
+/// (Hungarian method, rows <= m), and optimal dual potentials.
+fn assignment(w: &[[i32; 40]], m: usize) -> (i32, Duals) {
     let n = w.len();
+    let mut duals = Duals {
+        row: [0; CELLS],
+        column: [0; 40],
+    };
     if n == 0 {
-        return 0;
+        return (0, duals);
     }
     debug_assert!(n <= m);
     const INF: i64 = i64::MAX / 4;
@@ -1705,7 +1849,15 @@ fn assignment(w: &[[i32; 40]], m: usize) -> i32 {
             total += w[p[j] - 1][j - 1];
         }
     }
-    total
+    // The method keeps u[i] + v[j] <= -w[i][j], v[j] <= 0 (0 for a column left out), with
+    // equality on the assignment found.
+    for i in 0..n {
+        duals.row[i] = -u[i + 1];
+    }
+    for j in 0..m {
+        duals.column[j] = -v[j + 1];
+    }
+    (total, duals)
 }
 
 /// An upper bound of the straights and sets one 4-cell line can still score, from what its
@@ -2502,6 +2654,7 @@ pub fn replay(pos: &Solitaire, order: &[Card], line: &[Action]) -> Result<Solita
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rand::Rng as _;
 
     fn no_limits() -> Limits {
         Limits::default()
@@ -2692,6 +2845,43 @@ mod tests {
             solve_open(&pos, &order, &limits, &cancel),
             Err(Error::SearchLimit { .. })
         ));
+    }
+
+    #[test]
+    fn assignment_reduced_costs_bound_the_assignments_with_a_pairing_fixed() {
+        // Brute force over small random weight tables: the best assignment is found, and
+        // giving row i column j loses at least the pairing's reduced cost.
+        fn best(w: &[[i32; 40]], m: usize, row: usize, used: u64) -> i32 {
+            if row == w.len() {
+                return 0;
+            }
+            (0..m)
+                .filter(|&j| used & 1 << j == 0)
+                .map(|j| w[row][j] + best(w, m, row + 1, used | 1 << j))
+                .max()
+                .unwrap_or(NEG_INF)
+        }
+        let mut rng = row_rng(5, 0);
+        for _ in 0..300 {
+            let n = rng.random_range(1..=4);
+            let m = rng.random_range(n..=7);
+            let w: Vec<[i32; 40]> = (0..n)
+                .map(|_| std::array::from_fn(|_| rng.random_range(-20..40)))
+                .collect();
+            let (total, duals) = assignment(&w, m);
+            assert_eq!(total, best(&w, m, 0, 0));
+            for i in 0..n {
+                for j in 0..m {
+                    let cost = duals.reduced_cost(&w, i, j);
+                    assert!(cost >= 0);
+                    // The best assignment with row i given column j, rows taken in turn.
+                    let mut rows = w.clone();
+                    rows.swap(0, i);
+                    let fixed = rows[0][j] + best(&rows, m, 1, 1 << j);
+                    assert!(fixed <= total - cost, "{w:?} row {i} column {j}");
+                }
+            }
+        }
     }
 
     #[test]
