@@ -15,8 +15,9 @@ penalty (a lost game keeps its turn points; its hand is empty).
 * :func:`solve_open_batch`, :func:`fill_open_batch`, :func:`play_batch` -- the same over many
   fresh deals, in Rust threads.
 
-Limits: ``timeout`` (seconds), ``max_nodes`` and ``memory_mb`` (transposition tables); past a
-limit the solver raises :class:`quanta.SearchLimitError` with ``nodes`` and ``seconds``. Ctrl-C
+Limits: ``timeout`` (seconds), ``max_nodes`` and ``memory_mb`` (transposition tables; besides
+them each solver thread keeps at most about 26 MB of memoised bounds of single lines, which
+depend on ranks alone and serve all its solves); past a limit the solver raises :class:`quanta.SearchLimitError` with ``nodes`` and ``seconds``. Ctrl-C
 interrupts any of them; the GIL is released while Rust works.
 """
 

@@ -86,6 +86,13 @@ pub const HAND: usize = 8;
 /// Added to the value of every line that fills the grid, so that any win beats any loss.
 const WIN: i32 = 1 << 20;
 const NEG_INF: i32 = i32::MIN / 2;
+/// The bounds of one line ([`line_bonus`], [`line_max`], [`line_pairs`]) depend only on the
+/// line's ranks, so each solver thread memoises them across solves, outside `memory_mb`: at
+/// most this many entries each (about 9 MB for the two first, 8 MB for the pairs), the memo
+/// starting afresh when full. A fresh deal's open solve stays far below (about 10 MB of
+/// memory in all, table included).
+const LINE_MEMO: usize = 1 << 18;
+const LINE_PAIRS_MEMO: usize = 1 << 13;
 
 /// The action that places `card` on `cell` (contract numbering: `card * cells + cell`).
 pub fn placement(card: Card, cell: usize) -> Action {
@@ -402,7 +409,7 @@ fn line_bonus(key: u64) -> i32 {
     }
     MEMO.with(|m| {
         let mut m = m.borrow_mut();
-        if m.len() > 1 << 20 {
+        if m.len() >= LINE_MEMO {
             m.clear();
         }
         m.insert(key, v);
@@ -1039,7 +1046,7 @@ fn line_max(key: u64) -> i32 {
     }
     MEMO.with(|m| {
         let mut m = m.borrow_mut();
-        if m.len() > 1 << 21 {
+        if m.len() >= LINE_MEMO {
             m.clear();
         }
         m.insert(key, v);
@@ -1103,7 +1110,7 @@ fn line_pairs(key: u64) -> [[i32; 11]; 11] {
     }
     MEMO.with(|m| {
         let mut m = m.borrow_mut();
-        if m.len() > 1 << 16 {
+        if m.len() >= LINE_PAIRS_MEMO {
             m.clear();
         }
         m.insert(key, out);
