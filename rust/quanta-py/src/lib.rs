@@ -616,6 +616,21 @@ fn quincunx_order(codes: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
         .collect()
 }
 
+/// What the open-deck solvers take, checked: the solitaire position, the pile order and the
+/// limits.
+fn quincunx_open_args(
+    state: &State,
+    pile: &Bound<'_, PyAny>,
+    timeout: Option<f64>,
+    max_nodes: Option<u64>,
+    memory_mb: usize,
+) -> PyResult<(qx::Solitaire, Vec<u8>, qx::Limits)> {
+    let limits = solver_limits(timeout, max_nodes, memory_mb)?;
+    let order = quincunx_order(pile)?;
+    let pos = qx::Solitaire::from_dyn(&*state.inner).map_err(to_py)?;
+    Ok((pos, order, limits))
+}
+
 /// The best line of a solitaire position with the pile in `pile` order:
 /// (lost, score, line, nodes, seconds).
 #[pyfunction]
@@ -628,9 +643,7 @@ fn quincunx_solve_open(
     max_nodes: Option<u64>,
     memory_mb: usize,
 ) -> PyResult<(bool, i32, Vec<Action>, u64, f64)> {
-    let limits = solver_limits(timeout, max_nodes, memory_mb)?;
-    let order = quincunx_order(pile)?;
-    let pos = qx::Solitaire::from_dyn(&*state.inner).map_err(to_py)?;
+    let (pos, order, limits) = quincunx_open_args(state, pile, timeout, max_nodes, memory_mb)?;
     let s = run_detached(py, |cancel| qx::solve_open(&pos, &order, &limits, cancel))?;
     Ok((s.lost, s.score, s.line, s.nodes, s.seconds))
 }
@@ -647,9 +660,7 @@ fn quincunx_fill_open(
     max_nodes: Option<u64>,
     memory_mb: usize,
 ) -> PyResult<(Option<Vec<Action>>, u64, f64)> {
-    let limits = solver_limits(timeout, max_nodes, memory_mb)?;
-    let order = quincunx_order(pile)?;
-    let pos = qx::Solitaire::from_dyn(&*state.inner).map_err(to_py)?;
+    let (pos, order, limits) = quincunx_open_args(state, pile, timeout, max_nodes, memory_mb)?;
     let f = run_detached(py, |cancel| qx::fill_open(&pos, &order, &limits, cancel))?;
     Ok((f.line, f.nodes, f.seconds))
 }

@@ -2544,7 +2544,6 @@ fn within_limits(start: Instant, row: Result<Row>) -> Result<Row> {
 /// Asks [`fill_open`] of fresh deals `first..first + n` of `seed` (each within `limits`; a
 /// deal that hits them is a row with `solved = false`): `lost` when no line fills the grid
 /// (`score` is 0: the question has no score).
-#[allow(clippy::too_many_arguments)]
 pub fn fill_open_batch(
     seed: u64,
     first: u64,
