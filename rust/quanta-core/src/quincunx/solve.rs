@@ -1537,15 +1537,22 @@ impl<'o, 'a> Grids<'o, 'a> {
                 for (r, &n) in count.iter().enumerate() {
                     supply |= (n.min(holes).min(4) as u64) << (20 + 3 * r);
                 }
-                // One hole: the line's value for each rank there, twice (half points). Two
-                // holes: the value is at most the mean of its bests given either hole's rank.
-                let share = if holes == 1 { 2 } else { 1 };
-                for (i, &x) in line.iter().enumerate() {
-                    if grid[x as usize] == NO_CARD {
-                        let by_rank = line_by_rank(key | supply | (i as u64) << 56);
-                        for r in 0..11 {
-                            per[x as usize][r] += share * by_rank[r];
-                        }
+                let mut at = line.iter().enumerate().filter(|&(_, &x)| grid[x as usize] == NO_CARD);
+                let (i0, x0) = at.next().expect("a hole");
+                if holes == 1 {
+                    // One hole: the line's value for each rank there, twice (half points).
+                    let by_rank = line_by_rank(key | supply | (i0 as u64) << 56);
+                    for r in 0..11 {
+                        per[*x0 as usize][r] += 2 * by_rank[r];
+                    }
+                } else {
+                    // Two holes: the line's value split between them (see `split_pair`).
+                    let (_, x1) = at.next().expect("a second hole");
+                    let pairs = line_pairs(key | (i0 as u64) << 56);
+                    let (a, b) = split_pair(&pairs, &count);
+                    for r in 0..11 {
+                        per[*x0 as usize][r] += a[r];
+                        per[*x1 as usize][r] += b[r];
                     }
                 }
                 continue;
@@ -1751,6 +1758,38 @@ impl<'o, 'a> Grids<'o, 'a> {
             .sum();
         p.points() - edges
     }
+}
+
+/// Half-point shares `(a, b)` of a line with two holes, `pairs[r][q]` its most with rank `r`
+/// at its first hole and `q` at its second, the holes filled from `count` (cards per rank):
+/// `a[r] + b[q] >= 2 * pairs[r][q]` for every pair of ranks the supply allows, so that the
+/// assignment of [`Grids::search`] counts the line at most at its value. From the even split
+/// (each hole its best with any rank at the other, `max_q pairs[r][q]` and the like), each
+/// share is lowered to the least the other allows, first `b` then `a`: no share grows, and a
+/// hole whose rank fits no pair at the other is no longer counted at the best the line could
+/// reach (5 6 _ _ : 20 to a 7 and 20 to an 8 at the last hole, nothing to another rank there).
+fn split_pair(pairs: &[[i32; 11]; 11], count: &[u8; 11]) -> ([i32; 11], [i32; 11]) {
+    let fits = |r: usize, q: usize| count[r] > 0 && count[q] > u8::from(q == r);
+    let mut a = [0i32; 11];
+    for (r, ar) in a.iter_mut().enumerate() {
+        *ar = (0..11).filter(|&q| fits(r, q)).map(|q| pairs[r][q]).max().unwrap_or(0);
+    }
+    let mut b = [0i32; 11];
+    for (q, bq) in b.iter_mut().enumerate() {
+        *bq = (0..11)
+            .filter(|&r| fits(r, q))
+            .map(|r| 2 * pairs[r][q] - a[r])
+            .max()
+            .unwrap_or(0);
+    }
+    for (r, ar) in a.iter_mut().enumerate() {
+        *ar = (0..11)
+            .filter(|&q| fits(r, q))
+            .map(|q| 2 * pairs[r][q] - b[q])
+            .max()
+            .unwrap_or(0);
+    }
+    (a, b)
 }
 
 /// A power play still to make, for the bound of [`Grids::search`]: worth at most `value`, it
