@@ -1263,9 +1263,11 @@ impl<'o, 'a> Grids<'o, 'a> {
         }
         // Per cell left: the best any available card scores on its edges.
         let mut per_cell = [[0i32; 11]; CELLS];
-        let mut power_at: SmallVec<[PowerPlay; 6]> = SmallVec::new();
-        let (runs, power) =
-            self.extras(grid, avail | used, Some(&mut per_cell), Some(&mut power_at));
+        let mut powers = Powers {
+            plays: SmallVec::new(),
+            numeral: [0; CARD_COUNT],
+        };
+        let (runs, power) = self.extras(grid, avail | used, Some(&mut per_cell), Some(&mut powers));
         // Per cell left and card, in half points: twice its edges to filled cells, its
         // runs and the power plays it can make, plus its edges to the other cells left at
         // their best for this card with distinct partners (an edge counts half at each end:
@@ -1294,7 +1296,9 @@ impl<'o, 'a> Grids<'o, 'a> {
             for (j, &c) in pool.iter().enumerate() {
                 let row = &t.edge[c as usize];
                 let s = around.iter().map(|&d| row[d] as i32).sum::<i32>()
-                    + power_at
+                    + powers.numeral[c as usize]
+                    + powers
+                        .plays
                         .iter()
                         .filter(|p| p.card == c && p.cells & 1 << x != 0)
                         .map(|p| p.value)
@@ -1488,7 +1492,7 @@ impl<'o, 'a> Grids<'o, 'a> {
         grid: &[Card; CELLS],
         cards_in: u64,
         mut per_cell: Option<&mut [[i32; 11]; CELLS]>,
-        mut power_at: Option<&mut SmallVec<[PowerPlay; 6]>>,
+        mut powers: Option<&mut Powers>,
     ) -> (i32, i32) {
         let t = tables();
         let holes_left = grid.contains(&NO_CARD);
@@ -1582,41 +1586,53 @@ impl<'o, 'a> Grids<'o, 'a> {
                 (Some(a), None) | (None, Some(a)) => (t.neighbours[a] & holes != 0, 1),
                 (None, None) => (bits(holes as u64).any(|y| t.neighbours[y] & holes != 0), 2),
             };
-            if possible {
-                // The suit's numerals in the grid, and the best of those to come that fit in
-                // the holes the Ace and Crown leave.
-                let suit = |c: &Card| is_numeral(*c) && cards::SUITS[*c as usize] & 1 << s != 0;
+            if !possible {
+                continue;
+            }
+            let suit = |c: &Card| is_numeral(*c) && cards::SUITS[*c as usize] & 1 << s != 0;
+            // The suit's numerals in the grid.
+            let here = cards::cards(in_grid)
+                .filter(suit)
+                .map(|c| cards::rank(c) as i32)
+                .sum::<i32>();
+            let Some(powers) = powers.as_deref_mut() else {
+                // And the best of those to come that fit in the holes the Ace and Crown leave.
                 let mut more: SmallVec<[i32; 8]> = cards::cards(free)
                     .filter(suit)
                     .map(|c| cards::rank(c) as i32)
                     .collect();
                 more.sort_unstable_by(|a, b| b.cmp(a));
                 let room = (holes.count_ones() as usize).saturating_sub(needed);
-                let value = cards::cards(in_grid)
-                    .filter(suit)
-                    .map(|c| cards::rank(c) as i32)
-                    .sum::<i32>()
-                    + more.iter().take(room).sum::<i32>();
-                if let (Some(at), true) = (power_at.as_deref_mut(), needed > 0) {
-                    // The play needs its last card (the Crown or Ace missing; with both
-                    // missing, the Ace) on a cell where it can meet its partner: the value
-                    // goes to that card on those cells.
-                    let (card, cells) = match (at_ace, at_crown) {
-                        (Some(a), None) => (crown, t.neighbours[a] & holes),
-                        (None, Some(b)) => (ace, t.neighbours[b] & holes),
-                        _ => (
-                            ace,
-                            (0..CELLS).fold(0u16, |m, y| {
-                                m | u16::from(holes & 1 << y != 0 && t.neighbours[y] & holes != 0)
-                                    << y
-                            }),
-                        ),
-                    };
-                    at.push(PowerPlay { card, cells, value });
-                } else {
-                    total += value;
-                }
+                total += here + more.iter().take(room).sum::<i32>();
+                continue;
+            };
+            // Each numeral of the suit to come adds its rank when it is given a cell: the
+            // play counts it only if it is in the grid.
+            for c in cards::cards(free).filter(suit) {
+                powers.numeral[c as usize] += cards::rank(c) as i32;
             }
+            if needed == 0 {
+                total += here;
+                continue;
+            }
+            // The play needs its last card (the Crown or Ace missing; with both missing, the
+            // Ace) on a cell where it can meet its partner: the numerals in the grid go to
+            // that card on those cells.
+            let (card, cells) = match (at_ace, at_crown) {
+                (Some(a), None) => (crown, t.neighbours[a] & holes),
+                (None, Some(b)) => (ace, t.neighbours[b] & holes),
+                _ => (
+                    ace,
+                    (0..CELLS).fold(0u16, |m, y| {
+                        m | u16::from(holes & 1 << y != 0 && t.neighbours[y] & holes != 0) << y
+                    }),
+                ),
+            };
+            powers.plays.push(PowerPlay {
+                card,
+                cells,
+                value: here,
+            });
         }
         (runs, total)
     }
@@ -1790,6 +1806,16 @@ fn split_pair(pairs: &[[i32; 11]; 11], count: &[u8; 11]) -> ([i32; 11], [i32; 11
             .unwrap_or(0);
     }
     (a, b)
+}
+
+/// The power plays still possible, for the bound of [`Grids::search`]: a play is worth the
+/// ranks of its suit's numerals in the grid, those already there going to the play's last
+/// card (or to the bound, when the Ace and Crown are both given), those to come to each such
+/// numeral wherever it goes.
+struct Powers {
+    plays: SmallVec<[PowerPlay; 6]>,
+    /// Per card: the ranks it adds to the plays of its suits when in the grid.
+    numeral: [i32; CARD_COUNT],
 }
 
 /// A power play still to make, for the bound of [`Grids::search`]: worth at most `value`, it
