@@ -93,6 +93,8 @@ const NEG_INF: i32 = i32::MIN / 2;
 /// memory in all, table included).
 const LINE_MEMO: usize = 1 << 18;
 const LINE_PAIRS_MEMO: usize = 1 << 13;
+/// And at most this many splits of a two-hole line ([`line_split`], about 4 MB).
+const LINE_SPLIT_MEMO: usize = 1 << 15;
 
 /// The action that places `card` on `cell` (contract numbering: `card * cells + cell`).
 pub fn placement(card: Card, cell: usize) -> Action {
@@ -1552,8 +1554,7 @@ impl<'o, 'a> Grids<'o, 'a> {
                 } else {
                     // Two holes: the line's value split between them (see `split_pair`).
                     let (_, x1) = at.next().expect("a second hole");
-                    let pairs = line_pairs(key | (i0 as u64) << 56);
-                    let (a, b) = split_pair(&pairs, &count);
+                    let (a, b) = line_split(key | supply | (i0 as u64) << 56);
                     for r in 0..11 {
                         per[*x0 as usize][r] += a[r];
                         per[*x1 as usize][r] += b[r];
@@ -1774,6 +1775,29 @@ impl<'o, 'a> Grids<'o, 'a> {
             .sum();
         p.points() - edges
     }
+}
+
+/// [`split_pair`] of a line with two holes, memoised by `key`: the line as for [`line_max`]
+/// with its supply (capped at 2 per rank), its first hole's position in bits 56-57.
+fn line_split(key: u64) -> ([i32; 11], [i32; 11]) {
+    thread_local! {
+        static MEMO: std::cell::RefCell<FxHashMap<u64, ([i32; 11], [i32; 11])>> =
+            Default::default();
+    }
+    if let Some(v) = MEMO.with(|m| m.borrow().get(&key).copied()) {
+        return v;
+    }
+    let pairs = line_pairs(key & ((1 << 20) - 1) | key & 3 << 56);
+    let count = std::array::from_fn(|r| (key >> (20 + 3 * r) & 7) as u8);
+    let out = split_pair(&pairs, &count);
+    MEMO.with(|m| {
+        let mut m = m.borrow_mut();
+        if m.len() >= LINE_SPLIT_MEMO {
+            m.clear();
+        }
+        m.insert(key, out);
+    });
+    out
 }
 
 /// Half-point shares `(a, b)` of a line with two holes, `pairs[r][q]` its most with rank `r`
