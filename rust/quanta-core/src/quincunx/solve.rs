@@ -14,15 +14,19 @@
 //!   time (each needs that many draws from edges between cards held before it), or when its
 //!   bound is no better than the best grid found. The bound: the completed edges, plus the
 //!   best assignment of distinct cards to the empty cells (Hungarian method), plus the runs
-//!   of lines with three or more holes (a cheap cap) and the power plays whose cards are all
-//!   given, less the penalty of every card surely held at the end (the hand, and the pile
-//!   down to the draws made, to the deepest pile card given and to the cards the cells
-//!   need). An assignment weight, per cell and card: its edges to filled cells; half its
-//!   best edges with distinct partners to its empty neighbours (an edge is at most the mean
-//!   of its ends' bests); the runs of its lines with one hole, and half those of its lines
-//!   with two (the most with its rank given), memoised per line for every rank pair; a power
-//!   play still to make when it is the play's last card (the Ace when both are missing) on a
-//!   cell where it meets its partner; and back its penalty when it is surely held. A card is
+//!   of lines with three or more holes (a cheap cap) and, for the power plays whose Ace and
+//!   Crown are both given, their suit's numerals in the grid, less the penalty of every card
+//!   surely held at the end (the hand, and the pile down to the draws made, to the deepest
+//!   pile card given and to the cards the cells need). An assignment weight, per cell and
+//!   card: its edges to filled cells; half its best edges with distinct partners to its
+//!   empty neighbours (an edge is at most the mean of its ends' bests); the runs of its
+//!   lines with one hole (the most with its rank given), and its share of those of its
+//!   lines with two (shares by the two holes' ranks that add up to at least the line's
+//!   value, [`split_pair`]), memoised per line; for a power play still to make, when it is
+//!   the play's last card (the Ace when both are missing) on a cell where it meets its
+//!   partner, the suit's numerals in the grid; for a numeral, its rank for each of its
+//!   suits with a power play still possible (the play counts it only if it is in the grid);
+//!   and back its penalty when it is surely held. A card is
 //!   tried on a cell only if the bound with that pairing fixed (the assignment less the
 //!   pairing's reduced cost, by the method's dual potentials) still beats the best grid; the
 //!   next cell is the one with the fewest such cards, then the most empty neighbours, then
@@ -1543,7 +1547,10 @@ impl<'o, 'a> Grids<'o, 'a> {
                 for (r, &n) in count.iter().enumerate() {
                     supply |= (n.min(holes).min(4) as u64) << (20 + 3 * r);
                 }
-                let mut at = line.iter().enumerate().filter(|&(_, &x)| grid[x as usize] == NO_CARD);
+                let mut at = line
+                    .iter()
+                    .enumerate()
+                    .filter(|&(_, &x)| grid[x as usize] == NO_CARD);
                 let (i0, x0) = at.next().expect("a hole");
                 if holes == 1 {
                     // One hole: the line's value for each rank there, twice (half points).
@@ -1812,7 +1819,11 @@ fn split_pair(pairs: &[[i32; 11]; 11], count: &[u8; 11]) -> ([i32; 11], [i32; 11
     let fits = |r: usize, q: usize| count[r] > 0 && count[q] > u8::from(q == r);
     let mut a = [0i32; 11];
     for (r, ar) in a.iter_mut().enumerate() {
-        *ar = (0..11).filter(|&q| fits(r, q)).map(|q| pairs[r][q]).max().unwrap_or(0);
+        *ar = (0..11)
+            .filter(|&q| fits(r, q))
+            .map(|q| pairs[r][q])
+            .max()
+            .unwrap_or(0);
     }
     let mut b = [0i32; 11];
     for (q, bq) in b.iter_mut().enumerate() {
@@ -2978,6 +2989,44 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn two_hole_line_shares_cover_every_pair_and_never_exceed_the_even_split() {
+        // `split_pair` on random line tables and supplies: for every pair of ranks the supply
+        // allows, the two shares add up to at least the line's value (half points), and no
+        // share is above the even split it starts from (the hole's best with any other rank).
+        let mut rng = row_rng(7, 0);
+        for _ in 0..500 {
+            let pairs: [[i32; 11]; 11] = std::array::from_fn(|_| {
+                std::array::from_fn(|_| [0, 0, 0, 20, 30, 40, 60][rng.random_range(0..7)])
+            });
+            let count: [u8; 11] = std::array::from_fn(|_| rng.random_range(0..3));
+            let fits = |r: usize, q: usize| count[r] > 0 && count[q] > u8::from(q == r);
+            let (a, b) = split_pair(&pairs, &count);
+            for r in 0..11 {
+                for q in 0..11 {
+                    if fits(r, q) {
+                        assert!(
+                            a[r] + b[q] >= 2 * pairs[r][q],
+                            "{pairs:?} {count:?} {r} {q}"
+                        );
+                    }
+                }
+                let even_a = (0..11).filter(|&q| fits(r, q)).map(|q| pairs[r][q]).max();
+                let even_b = (0..11).filter(|&q| fits(q, r)).map(|q| pairs[q][r]).max();
+                assert!(a[r] <= even_a.unwrap_or(0) && b[r] <= even_b.unwrap_or(0));
+            }
+        }
+        // 5 6 _ _: 20 for a 7 at the third cell, 20 more with an 8 at the last, nothing else:
+        // 20 points (40 half points) to each, nothing to other ranks at the last cell.
+        let mut pairs = [[0; 11]; 11];
+        for q in 1..11 {
+            pairs[7][q] = if q == 8 { 40 } else { 20 };
+        }
+        let (a, b) = split_pair(&pairs, &[1; 11]);
+        assert_eq!((a[7], b[8]), (40, 40));
+        assert!((0..11).all(|q| q == 8 || b[q] <= 0));
     }
 
     #[test]
