@@ -1068,8 +1068,15 @@ fn line_by_rank(key: u64) -> [i32; 11] {
     let i0 = (key >> 56 & 3) as usize;
     let line = key & ((1 << 20) - 1);
     let holes = (0..SIDE).filter(|&i| line >> (5 * i) & 31 == 15).count();
-    let pairs = line_pairs(line | (i0 as u64) << 56);
     let supply = |r: usize| (key >> (20 + 3 * r) & 7) as usize;
+    if holes == 1 {
+        // Only the first column of the memoised table, read in place.
+        let first: [i32; 11] = with_line_pairs(line | (i0 as u64) << 56, |pairs| {
+            std::array::from_fn(|r| pairs[r][0])
+        });
+        return std::array::from_fn(|r| if supply(r) == 0 { 0 } else { first[r] });
+    }
+    let pairs = line_pairs(line | (i0 as u64) << 56);
     let mut out = [0i32; 11];
     for (r, o) in out.iter_mut().enumerate() {
         if supply(r) == 0 {
@@ -1093,10 +1100,16 @@ fn line_by_rank(key: u64) -> [i32; 11] {
 /// `q` at the other hole, as `[r][q]` (`[r][0]` with one hole). Memoised by the line alone,
 /// so the supply of a node only picks among these.
 fn line_pairs(key: u64) -> [[i32; 11]; 11] {
+    with_line_pairs(key, |pairs| *pairs)
+}
+
+/// `f` of [`line_pairs`]`(key)`, read in its memo.
+fn with_line_pairs<T>(key: u64, f: impl FnOnce(&[[i32; 11]; 11]) -> T) -> T {
     thread_local! {
         static MEMO: std::cell::RefCell<FxHashMap<u64, [[i32; 11]; 11]>> = Default::default();
     }
-    if let Some(v) = MEMO.with(|m| m.borrow().get(&key).copied()) {
+    let mut f = Some(f);
+    if let Some(v) = MEMO.with(|m| m.borrow().get(&key).map(|v| (f.take().unwrap())(v))) {
         return v;
     }
     let i0 = (key >> 56 & 3) as usize;
@@ -1121,7 +1134,7 @@ fn line_pairs(key: u64) -> [[i32; 11]; 11] {
         }
         m.insert(key, out);
     });
-    out
+    (f.take().unwrap())(&out)
 }
 
 /// The search over final grids of [`solve_open`] (see the module doc): the empty cells are
