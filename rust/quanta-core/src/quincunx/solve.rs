@@ -14,15 +14,19 @@
 //!   time (each needs that many draws from edges between cards held before it), or when its
 //!   bound is no better than the best grid found. The bound: the completed edges, plus the
 //!   best assignment of distinct cards to the empty cells (Hungarian method), plus the runs
-//!   of lines with three or more holes (a cheap cap) and the power plays whose cards are all
-//!   given, less the penalty of every card surely held at the end (the hand, and the pile
-//!   down to the draws made, to the deepest pile card given and to the cards the cells
-//!   need). An assignment weight, per cell and card: its edges to filled cells; half its
-//!   best edges with distinct partners to its empty neighbours (an edge is at most the mean
-//!   of its ends' bests); the runs of its lines with one hole, and half those of its lines
-//!   with two (the most with its rank given), memoised per line for every rank pair; a power
-//!   play still to make when it is the play's last card (the Ace when both are missing) on a
-//!   cell where it meets its partner; and back its penalty when it is surely held. A card is
+//!   of lines with three or more holes (a cheap cap) and, for the power plays whose Ace and
+//!   Crown are both given, their suit's numerals in the grid, less the penalty of every card
+//!   surely held at the end (the hand, and the pile down to the draws made, to the deepest
+//!   pile card given and to the cards the cells need). An assignment weight, per cell and
+//!   card: its edges to filled cells; half its best edges with distinct partners to its
+//!   empty neighbours (an edge is at most the mean of its ends' bests); the runs of its
+//!   lines with one hole (the most with its rank given), and its share of those of its
+//!   lines with two (shares by the two holes' ranks that add up to at least the line's
+//!   value, [`split_pair`]), memoised per line; for a power play still to make, when it is
+//!   the play's last card (the Ace when both are missing) on a cell where it meets its
+//!   partner, the suit's numerals in the grid; for a numeral, its rank for each of its
+//!   suits with a power play still possible (the play counts it only if it is in the grid);
+//!   and back its penalty when it is surely held. A card is
 //!   tried on a cell only if the bound with that pairing fixed (the assignment less the
 //!   pairing's reduced cost, by the method's dual potentials) still beats the best grid; the
 //!   next cell is the one with the fewest such cards, then the most empty neighbours, then
@@ -93,6 +97,8 @@ const NEG_INF: i32 = i32::MIN / 2;
 /// memory in all, table included).
 const LINE_MEMO: usize = 1 << 18;
 const LINE_PAIRS_MEMO: usize = 1 << 13;
+/// And at most this many splits of a two-hole line ([`line_split`], about 4 MB).
+const LINE_SPLIT_MEMO: usize = 1 << 15;
 
 /// The action that places `card` on `cell` (contract numbering: `card * cells + cell`).
 pub fn placement(card: Card, cell: usize) -> Action {
@@ -1062,8 +1068,15 @@ fn line_by_rank(key: u64) -> [i32; 11] {
     let i0 = (key >> 56 & 3) as usize;
     let line = key & ((1 << 20) - 1);
     let holes = (0..SIDE).filter(|&i| line >> (5 * i) & 31 == 15).count();
-    let pairs = line_pairs(line | (i0 as u64) << 56);
     let supply = |r: usize| (key >> (20 + 3 * r) & 7) as usize;
+    if holes == 1 {
+        // Only the first column of the memoised table, read in place.
+        let first: [i32; 11] = with_line_pairs(line | (i0 as u64) << 56, |pairs| {
+            std::array::from_fn(|r| pairs[r][0])
+        });
+        return std::array::from_fn(|r| if supply(r) == 0 { 0 } else { first[r] });
+    }
+    let pairs = line_pairs(line | (i0 as u64) << 56);
     let mut out = [0i32; 11];
     for (r, o) in out.iter_mut().enumerate() {
         if supply(r) == 0 {
@@ -1087,10 +1100,16 @@ fn line_by_rank(key: u64) -> [i32; 11] {
 /// `q` at the other hole, as `[r][q]` (`[r][0]` with one hole). Memoised by the line alone,
 /// so the supply of a node only picks among these.
 fn line_pairs(key: u64) -> [[i32; 11]; 11] {
+    with_line_pairs(key, |pairs| *pairs)
+}
+
+/// `f` of [`line_pairs`]`(key)`, read in its memo.
+fn with_line_pairs<T>(key: u64, f: impl FnOnce(&[[i32; 11]; 11]) -> T) -> T {
     thread_local! {
         static MEMO: std::cell::RefCell<FxHashMap<u64, [[i32; 11]; 11]>> = Default::default();
     }
-    if let Some(v) = MEMO.with(|m| m.borrow().get(&key).copied()) {
+    let mut f = Some(f);
+    if let Some(v) = MEMO.with(|m| m.borrow().get(&key).map(|v| (f.take().unwrap())(v))) {
         return v;
     }
     let i0 = (key >> 56 & 3) as usize;
@@ -1115,7 +1134,7 @@ fn line_pairs(key: u64) -> [[i32; 11]; 11] {
         }
         m.insert(key, out);
     });
-    out
+    (f.take().unwrap())(&out)
 }
 
 /// The search over final grids of [`solve_open`] (see the module doc): the empty cells are
@@ -1263,9 +1282,11 @@ impl<'o, 'a> Grids<'o, 'a> {
         }
         // Per cell left: the best any available card scores on its edges.
         let mut per_cell = [[0i32; 11]; CELLS];
-        let mut power_at: SmallVec<[PowerPlay; 6]> = SmallVec::new();
-        let (runs, power) =
-            self.extras(grid, avail | used, Some(&mut per_cell), Some(&mut power_at));
+        let mut powers = Powers {
+            plays: SmallVec::new(),
+            numeral: [0; CARD_COUNT],
+        };
+        let (runs, power) = self.extras(grid, avail | used, Some(&mut per_cell), Some(&mut powers));
         // Per cell left and card, in half points: twice its edges to filled cells, its
         // runs and the power plays it can make, plus its edges to the other cells left at
         // their best for this card with distinct partners (an edge counts half at each end:
@@ -1294,7 +1315,9 @@ impl<'o, 'a> Grids<'o, 'a> {
             for (j, &c) in pool.iter().enumerate() {
                 let row = &t.edge[c as usize];
                 let s = around.iter().map(|&d| row[d] as i32).sum::<i32>()
-                    + power_at
+                    + powers.numeral[c as usize]
+                    + powers
+                        .plays
                         .iter()
                         .filter(|p| p.card == c && p.cells & 1 << x != 0)
                         .map(|p| p.value)
@@ -1488,7 +1511,7 @@ impl<'o, 'a> Grids<'o, 'a> {
         grid: &[Card; CELLS],
         cards_in: u64,
         mut per_cell: Option<&mut [[i32; 11]; CELLS]>,
-        mut power_at: Option<&mut SmallVec<[PowerPlay; 6]>>,
+        mut powers: Option<&mut Powers>,
     ) -> (i32, i32) {
         let t = tables();
         let holes_left = grid.contains(&NO_CARD);
@@ -1537,15 +1560,24 @@ impl<'o, 'a> Grids<'o, 'a> {
                 for (r, &n) in count.iter().enumerate() {
                     supply |= (n.min(holes).min(4) as u64) << (20 + 3 * r);
                 }
-                // One hole: the line's value for each rank there, twice (half points). Two
-                // holes: the value is at most the mean of its bests given either hole's rank.
-                let share = if holes == 1 { 2 } else { 1 };
-                for (i, &x) in line.iter().enumerate() {
-                    if grid[x as usize] == NO_CARD {
-                        let by_rank = line_by_rank(key | supply | (i as u64) << 56);
-                        for r in 0..11 {
-                            per[x as usize][r] += share * by_rank[r];
-                        }
+                let mut at = line
+                    .iter()
+                    .enumerate()
+                    .filter(|&(_, &x)| grid[x as usize] == NO_CARD);
+                let (i0, x0) = at.next().expect("a hole");
+                if holes == 1 {
+                    // One hole: the line's value for each rank there, twice (half points).
+                    let by_rank = line_by_rank(key | supply | (i0 as u64) << 56);
+                    for r in 0..11 {
+                        per[*x0 as usize][r] += 2 * by_rank[r];
+                    }
+                } else {
+                    // Two holes: the line's value split between them (see `split_pair`).
+                    let (_, x1) = at.next().expect("a second hole");
+                    let (a, b) = line_split(key | supply | (i0 as u64) << 56);
+                    for r in 0..11 {
+                        per[*x0 as usize][r] += a[r];
+                        per[*x1 as usize][r] += b[r];
                     }
                 }
                 continue;
@@ -1575,41 +1607,53 @@ impl<'o, 'a> Grids<'o, 'a> {
                 (Some(a), None) | (None, Some(a)) => (t.neighbours[a] & holes != 0, 1),
                 (None, None) => (bits(holes as u64).any(|y| t.neighbours[y] & holes != 0), 2),
             };
-            if possible {
-                // The suit's numerals in the grid, and the best of those to come that fit in
-                // the holes the Ace and Crown leave.
-                let suit = |c: &Card| is_numeral(*c) && cards::SUITS[*c as usize] & 1 << s != 0;
+            if !possible {
+                continue;
+            }
+            let suit = |c: &Card| is_numeral(*c) && cards::SUITS[*c as usize] & 1 << s != 0;
+            // The suit's numerals in the grid.
+            let here = cards::cards(in_grid)
+                .filter(suit)
+                .map(|c| cards::rank(c) as i32)
+                .sum::<i32>();
+            let Some(powers) = powers.as_deref_mut() else {
+                // And the best of those to come that fit in the holes the Ace and Crown leave.
                 let mut more: SmallVec<[i32; 8]> = cards::cards(free)
                     .filter(suit)
                     .map(|c| cards::rank(c) as i32)
                     .collect();
                 more.sort_unstable_by(|a, b| b.cmp(a));
                 let room = (holes.count_ones() as usize).saturating_sub(needed);
-                let value = cards::cards(in_grid)
-                    .filter(suit)
-                    .map(|c| cards::rank(c) as i32)
-                    .sum::<i32>()
-                    + more.iter().take(room).sum::<i32>();
-                if let (Some(at), true) = (power_at.as_deref_mut(), needed > 0) {
-                    // The play needs its last card (the Crown or Ace missing; with both
-                    // missing, the Ace) on a cell where it can meet its partner: the value
-                    // goes to that card on those cells.
-                    let (card, cells) = match (at_ace, at_crown) {
-                        (Some(a), None) => (crown, t.neighbours[a] & holes),
-                        (None, Some(b)) => (ace, t.neighbours[b] & holes),
-                        _ => (
-                            ace,
-                            (0..CELLS).fold(0u16, |m, y| {
-                                m | u16::from(holes & 1 << y != 0 && t.neighbours[y] & holes != 0)
-                                    << y
-                            }),
-                        ),
-                    };
-                    at.push(PowerPlay { card, cells, value });
-                } else {
-                    total += value;
-                }
+                total += here + more.iter().take(room).sum::<i32>();
+                continue;
+            };
+            // Each numeral of the suit to come adds its rank when it is given a cell: the
+            // play counts it only if it is in the grid.
+            for c in cards::cards(free).filter(suit) {
+                powers.numeral[c as usize] += cards::rank(c) as i32;
             }
+            if needed == 0 {
+                total += here;
+                continue;
+            }
+            // The play needs its last card (the Crown or Ace missing; with both missing, the
+            // Ace) on a cell where it can meet its partner: the numerals in the grid go to
+            // that card on those cells.
+            let (card, cells) = match (at_ace, at_crown) {
+                (Some(a), None) => (crown, t.neighbours[a] & holes),
+                (None, Some(b)) => (ace, t.neighbours[b] & holes),
+                _ => (
+                    ace,
+                    (0..CELLS).fold(0u16, |m, y| {
+                        m | u16::from(holes & 1 << y != 0 && t.neighbours[y] & holes != 0) << y
+                    }),
+                ),
+            };
+            powers.plays.push(PowerPlay {
+                card,
+                cells,
+                value: here,
+            });
         }
         (runs, total)
     }
@@ -1751,6 +1795,75 @@ impl<'o, 'a> Grids<'o, 'a> {
             .sum();
         p.points() - edges
     }
+}
+
+/// [`split_pair`] of a line with two holes, memoised by `key`: the line as for [`line_max`]
+/// with its supply (capped at 2 per rank), its first hole's position in bits 56-57.
+fn line_split(key: u64) -> ([i32; 11], [i32; 11]) {
+    thread_local! {
+        static MEMO: std::cell::RefCell<FxHashMap<u64, ([i32; 11], [i32; 11])>> =
+            Default::default();
+    }
+    if let Some(v) = MEMO.with(|m| m.borrow().get(&key).copied()) {
+        return v;
+    }
+    let pairs = line_pairs(key & ((1 << 20) - 1) | key & 3 << 56);
+    let count = std::array::from_fn(|r| (key >> (20 + 3 * r) & 7) as u8);
+    let out = split_pair(&pairs, &count);
+    MEMO.with(|m| {
+        let mut m = m.borrow_mut();
+        if m.len() >= LINE_SPLIT_MEMO {
+            m.clear();
+        }
+        m.insert(key, out);
+    });
+    out
+}
+
+/// Half-point shares `(a, b)` of a line with two holes, `pairs[r][q]` its most with rank `r`
+/// at its first hole and `q` at its second, the holes filled from `count` (cards per rank):
+/// `a[r] + b[q] >= 2 * pairs[r][q]` for every pair of ranks the supply allows, so that the
+/// assignment of [`Grids::search`] counts the line at most at its value. From the even split
+/// (each hole its best with any rank at the other, `max_q pairs[r][q]` and the like), each
+/// share is lowered to the least the other allows, first `b` then `a`: no share grows, and a
+/// hole whose rank fits no pair at the other is no longer counted at the best the line could
+/// reach (5 6 _ _ : 20 to a 7 and 20 to an 8 at the last hole, nothing to another rank there).
+fn split_pair(pairs: &[[i32; 11]; 11], count: &[u8; 11]) -> ([i32; 11], [i32; 11]) {
+    let fits = |r: usize, q: usize| count[r] > 0 && count[q] > u8::from(q == r);
+    let mut a = [0i32; 11];
+    for (r, ar) in a.iter_mut().enumerate() {
+        *ar = (0..11)
+            .filter(|&q| fits(r, q))
+            .map(|q| pairs[r][q])
+            .max()
+            .unwrap_or(0);
+    }
+    let mut b = [0i32; 11];
+    for (q, bq) in b.iter_mut().enumerate() {
+        *bq = (0..11)
+            .filter(|&r| fits(r, q))
+            .map(|r| 2 * pairs[r][q] - a[r])
+            .max()
+            .unwrap_or(0);
+    }
+    for (r, ar) in a.iter_mut().enumerate() {
+        *ar = (0..11)
+            .filter(|&q| fits(r, q))
+            .map(|q| 2 * pairs[r][q] - b[q])
+            .max()
+            .unwrap_or(0);
+    }
+    (a, b)
+}
+
+/// The power plays still possible, for the bound of [`Grids::search`]: a play is worth the
+/// ranks of its suit's numerals in the grid, those already there going to the play's last
+/// card (or to the bound, when the Ace and Crown are both given), those to come to each such
+/// numeral wherever it goes.
+struct Powers {
+    plays: SmallVec<[PowerPlay; 6]>,
+    /// Per card: the ranks it adds to the plays of its suits when in the grid.
+    numeral: [i32; CARD_COUNT],
 }
 
 /// A power play still to make, for the bound of [`Grids::search`]: worth at most `value`, it
@@ -2888,6 +3001,44 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn two_hole_line_shares_cover_every_pair_and_never_exceed_the_even_split() {
+        // `split_pair` on random line tables and supplies: for every pair of ranks the supply
+        // allows, the two shares add up to at least the line's value (half points), and no
+        // share is above the even split it starts from (the hole's best with any other rank).
+        let mut rng = row_rng(7, 0);
+        for _ in 0..500 {
+            let pairs: [[i32; 11]; 11] = std::array::from_fn(|_| {
+                std::array::from_fn(|_| [0, 0, 0, 20, 30, 40, 60][rng.random_range(0..7)])
+            });
+            let count: [u8; 11] = std::array::from_fn(|_| rng.random_range(0..3));
+            let fits = |r: usize, q: usize| count[r] > 0 && count[q] > u8::from(q == r);
+            let (a, b) = split_pair(&pairs, &count);
+            for r in 0..11 {
+                for q in 0..11 {
+                    if fits(r, q) {
+                        assert!(
+                            a[r] + b[q] >= 2 * pairs[r][q],
+                            "{pairs:?} {count:?} {r} {q}"
+                        );
+                    }
+                }
+                let even_a = (0..11).filter(|&q| fits(r, q)).map(|q| pairs[r][q]).max();
+                let even_b = (0..11).filter(|&q| fits(q, r)).map(|q| pairs[q][r]).max();
+                assert!(a[r] <= even_a.unwrap_or(0) && b[r] <= even_b.unwrap_or(0));
+            }
+        }
+        // 5 6 _ _: 20 for a 7 at the third cell, 20 more with an 8 at the last, nothing else:
+        // 20 points (40 half points) to each, nothing to other ranks at the last cell.
+        let mut pairs = [[0; 11]; 11];
+        for q in 1..11 {
+            pairs[7][q] = if q == 8 { 40 } else { 20 };
+        }
+        let (a, b) = split_pair(&pairs, &[1; 11]);
+        assert_eq!((a[7], b[8]), (40, 40));
+        assert!((0..11).all(|q| q == 8 || b[q] <= 0));
     }
 
     #[test]
