@@ -16,7 +16,7 @@ penalty (a lost game keeps its turn points; its hand is empty).
   fresh deals, in Rust threads.
 
 Limits: ``timeout`` (seconds), ``max_nodes`` and ``memory_mb`` (transposition tables; besides
-them each solver thread keeps at most about 26 MB of memoised bounds of single lines, which
+them each solver thread keeps at most about 30 MB of memoised bounds of single lines, which
 depend on ranks alone and serve all its solves); past a limit the solver raises :class:`quanta.SearchLimitError` with ``nodes`` and ``seconds``. Ctrl-C
 interrupts any of them; the GIL is released while Rust works.
 """
