@@ -130,8 +130,8 @@ def fill_open(state, pile, *, timeout: float | None = None, max_nodes: int | Non
     score, and far cheaper: a depth-first search that tries the placements drawing the most
     cards first and remembers the positions from which no line fills the grid. Whether a
     placement draws depends only on ranks (a neighbour sum of 11 or 20), so positions are
-    remembered by the ranks on the grid and in the hand, and cards of one rank in the hand
-    count as one choice. ``memory_mb`` caps that memory.
+    remembered by the ranks on the grid alone (the cards drawn and the hand's ranks follow from
+    them), and cards of one rank in the hand count as one choice. ``memory_mb`` caps that memory.
     """
     _check_limits(max_nodes, memory_mb)
     line, nodes, seconds = _core.quincunx_fill_open(state, pile, timeout, max_nodes, memory_mb)

@@ -2332,16 +2332,18 @@ pub struct FillSolution {
 ///
 /// Whether a card draws depends only on the ranks of it and its neighbour (a sum of 11 or 20;
 /// the Excuse never draws), so the future of a position depends only on the rank on each
-/// cell, the ranks in the hand and how many cards were drawn: that is the key under which a
-/// position that cannot be filled is remembered, and two cards of one rank in the hand are
-/// one choice.
+/// cell, the ranks in the hand and how many cards were drawn. The last two follow from the
+/// first within one search: every edge made since its start drew once (while the pile
+/// lasted), and the hand is the start hand and the cards drawn, less those placed. So the
+/// rank on each cell is the key under which a position that cannot be filled is remembered,
+/// and two cards of one rank in the hand are one choice.
 struct Fill<'a> {
     /// The pile, top first.
     order: &'a [Card],
     /// `unseen[i]`: the cards of the pile after `i` draws, as a set.
     unseen: Vec<u64>,
     /// Rank keys of positions from which no line fills the grid.
-    dead: rustc_hash::FxHashSet<u128>,
+    dead: rustc_hash::FxHashSet<u64>,
     cap: usize,
     budget: Budget<'a>,
     /// The placements of the line found, last first.
@@ -2349,26 +2351,20 @@ struct Fill<'a> {
 }
 
 /// The rank code of a cell or card in a [`Fill`] key: the rank, 0 for the Excuse, 15 empty.
-fn rank_code(c: Card) -> u128 {
+fn rank_code(c: Card) -> u64 {
     if c == NO_CARD {
         15
     } else {
-        u128::from(cards::rank(c))
+        u64::from(cards::rank(c))
     }
 }
 
 impl Fill<'_> {
-    /// The key: 4 bits a cell (its rank code), then 3 bits per rank for how many of the hand
-    /// have it, then the number of cards drawn.
-    fn key(grid: &[Card; CELLS], hand: u64, drawn: usize) -> u128 {
-        let mut key = grid
-            .iter()
+    /// The key: 4 bits a cell, its rank code.
+    fn key(grid: &[Card; CELLS]) -> u64 {
+        grid.iter()
             .enumerate()
-            .fold(0u128, |k, (i, &c)| k | rank_code(c) << (4 * i));
-        for c in cards::cards(hand) {
-            key += 1 << (64 + 3 * rank_code(c));
-        }
-        key | (drawn as u128) << 100
+            .fold(0, |k, (i, &c)| k | rank_code(c) << (4 * i))
     }
 
     /// At most how many more cards can be drawn. A draw is an edge between two cards that draw
@@ -2462,7 +2458,7 @@ impl Fill<'_> {
         {
             return Ok(false);
         }
-        let key = Self::key(grid, hand, drawn);
+        let key = Self::key(grid);
         if self.dead.contains(&key) {
             return Ok(false);
         }
@@ -2521,7 +2517,7 @@ pub fn fill_open(
             .map(|i| order[i..].iter().fold(0u64, |p, &c| p | 1 << c))
             .collect(),
         dead: Default::default(),
-        cap: table_cap(limits.memory_mb, 32),
+        cap: table_cap(limits.memory_mb, 16),
         budget: Budget::new("fill_open", limits, cancel, Instant::now()),
         line: Vec::new(),
     };
