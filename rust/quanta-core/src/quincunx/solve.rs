@@ -2359,7 +2359,21 @@ fn rank_code(c: Card) -> u64 {
     }
 }
 
-impl Fill<'_> {
+impl<'a> Fill<'a> {
+    /// A search of the pile `order`, remembering at most `cap` dead positions.
+    fn new(order: &'a [Card], cap: usize, limits: &'a Limits, cancel: &'a AtomicBool) -> Self {
+        Fill {
+            order,
+            unseen: (0..=order.len())
+                .map(|i| order[i..].iter().fold(0u64, |p, &c| p | 1 << c))
+                .collect(),
+            dead: Default::default(),
+            cap,
+            budget: Budget::new("fill_open", limits, cancel, Instant::now()),
+            line: Vec::new(),
+        }
+    }
+
     /// The key: 4 bits a cell, its rank code.
     fn key(grid: &[Card; CELLS]) -> u64 {
         grid.iter()
@@ -2511,16 +2525,7 @@ pub fn fill_open(
     cancel: &AtomicBool,
 ) -> Result<FillSolution> {
     check_order(pos, order)?;
-    let mut fill = Fill {
-        order,
-        unseen: (0..=order.len())
-            .map(|i| order[i..].iter().fold(0u64, |p, &c| p | 1 << c))
-            .collect(),
-        dead: Default::default(),
-        cap: table_cap(limits.memory_mb, 16),
-        budget: Budget::new("fill_open", limits, cancel, Instant::now()),
-        line: Vec::new(),
-    };
+    let mut fill = Fill::new(order, table_cap(limits.memory_mb, 16), limits, cancel);
     let mut grid = pos.grid;
     let filled = fill.search(&mut grid, pos.hand, 0)?;
     fill.line.reverse();
@@ -2881,6 +2886,43 @@ mod tests {
         assert!(
             unfillable >= 5,
             "the positions include lost ones ({unfillable})"
+        );
+    }
+
+    #[test]
+    fn dead_positions_remembered_by_ranks_hide_no_line() {
+        // fill_open remembers a position from which no line fills the grid by the rank on each
+        // cell. A search that remembers nothing must find no line where it found none: on
+        // these deals a key coarser than the ranks (occupied or not) wrongly loses some.
+        let cancel = AtomicBool::new(false);
+        let limits = Limits {
+            max_nodes: Some(200_000),
+            ..Limits::default()
+        };
+        let (mut lost, mut checked) = (0, 0);
+        for row in 6300..6400 {
+            let (pos, order) = deal(0, row, false);
+            if fill_open(&pos, &order, &no_limits(), &cancel)
+                .unwrap()
+                .line
+                .is_some()
+            {
+                continue;
+            }
+            lost += 1;
+            let mut forgetful = Fill::new(&order, 0, &limits, &cancel);
+            match forgetful.search(&mut pos.grid.clone(), pos.hand, 0) {
+                Ok(filled) => {
+                    assert!(!filled, "deal {row}: a line fills the grid");
+                    checked += 1;
+                }
+                Err(Error::SearchLimit { .. }) => {}
+                Err(e) => panic!("{e}"),
+            }
+        }
+        assert!(
+            checked >= 1 && checked == lost,
+            "{checked} of {lost} lost deals checked"
         );
     }
 
