@@ -2,6 +2,7 @@
 
 use crate::error::{Error, Result};
 use crate::game::{Game, row_rng};
+use crate::search::in_pool;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -49,14 +50,7 @@ pub fn random_playouts<G: Game>(
                 }
             });
     };
-    match threads {
-        None => work(&mut returns, &mut length),
-        Some(t) => rayon::ThreadPoolBuilder::new()
-            .num_threads(t.max(1))
-            .build()
-            .map_err(|e| Error::InvalidOption(format!("cannot start {t} threads: {e}")))?
-            .install(|| work(&mut returns, &mut length)),
-    }
+    in_pool(threads, || work(&mut returns, &mut length))?;
     if cancel.load(Ordering::Relaxed) {
         return Err(Error::Interrupted);
     }

@@ -80,3 +80,15 @@ impl<'a> Budget<'a> {
         }
     }
 }
+
+/// Runs `work` on `threads` threads (`None`: rayon's global pool).
+pub fn in_pool<T: Send>(threads: Option<usize>, work: impl FnOnce() -> T + Send) -> Result<T> {
+    match threads {
+        None => Ok(work()),
+        Some(t) => Ok(rayon::ThreadPoolBuilder::new()
+            .num_threads(t.max(1))
+            .build()
+            .map_err(|e| Error::InvalidOption(format!("cannot start {t} threads: {e}")))?
+            .install(work)),
+    }
+}

@@ -69,6 +69,7 @@ use super::{Quincunx, QuincunxState, Turn};
 use crate::erased::{DynState, Position};
 use crate::error::{Error, Result};
 use crate::game::{Action, row_rng};
+use crate::search::in_pool;
 // The solvers share the limits of every solver (and so the bindings' parsing).
 pub use crate::search::Limits;
 use rand::seq::SliceRandom;
@@ -2302,18 +2303,6 @@ pub fn best_move(
         nodes: shared.load(Ordering::Relaxed),
         seconds: start.elapsed().as_secs_f64(),
     })
-}
-
-/// Runs `work` on `threads` threads (`None`: rayon's global pool).
-fn in_pool<T: Send>(threads: Option<usize>, work: impl FnOnce() -> T + Send) -> Result<T> {
-    match threads {
-        None => Ok(work()),
-        Some(t) => Ok(rayon::ThreadPoolBuilder::new()
-            .num_threads(t.max(1))
-            .build()
-            .map_err(|e| Error::InvalidOption(format!("cannot start {t} threads: {e}")))?
-            .install(work)),
-    }
 }
 
 // ---- open deck: can the grid be filled at all ----
