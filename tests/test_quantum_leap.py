@@ -538,6 +538,33 @@ def test_solver_raises_search_limit_error_past_max_nodes():
         ql.analyze(s, max_nodes=1000)
 
 
+def test_solver_answer_is_the_same_at_any_thread_count():
+    # With threads the search shares out its captures near the root; the action it returns is
+    # still the first winning one in an order fixed by the position, and every value agrees.
+    g = game(5, "B")
+    rng = random.Random(7)
+    solved = 0
+    while solved < 3:
+        s = deal(g.new_state(), rng)
+        for _ in range(25):
+            if not s.is_terminal:
+                s = s.play(rng.choice(s.legal_actions()))
+        if s.is_terminal:
+            continue
+        one, two = ql.solve(s, threads=1), ql.solve(s, threads=2)
+        assert (one.win, one.best_action) == (two.win, two.best_action), s.notation()
+        assert ql.analyze(s, threads=1) == ql.analyze(s, threads=2), s.notation()
+        solved += 1
+
+
+def test_solver_node_limit_is_exact_with_one_thread():
+    s = early_side_5_position()
+    for limit in [1, 1000, 4321]:
+        with pytest.raises(SearchLimitError) as info:
+            ql.solve(s, max_nodes=limit, threads=1)
+        assert info.value.nodes == limit + 1
+
+
 def test_solver_raises_search_limit_error_at_timeout_zero():
     s = early_side_5_position()
     with pytest.raises(SearchLimitError) as info:
@@ -572,6 +599,9 @@ def test_solver_rejects_bad_limits():
         {"memory_mb": 0},
         {"memory_mb": 2**40},
         {"max_nodes": -1},
+        {"threads": 0},
+        {"threads": -1},
+        {"threads": 1.5},
     ]:
         with pytest.raises(ValueError):
             ql.solve(s, **bad)

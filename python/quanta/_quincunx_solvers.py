@@ -170,7 +170,7 @@ def best_move(state, *, samples: int = 8, seed: int = 0, candidates: int | None 
     found (``None``: exact solves, slow with many empty cells). The same ``seed`` gives the
     same move at any ``threads``.
     """
-    _check_limits(max_nodes, memory_mb)
+    _check_limits(max_nodes, memory_mb, threads)
     _check_counts(samples=samples, candidates=candidates, effort=effort)
     action, _candidates, _nodes, _seconds = _core.quincunx_best_move(
         state, samples, seed, candidates, effort, threads, timeout, max_nodes, memory_mb)
@@ -194,7 +194,7 @@ def solve_open_batch(seed: int, n: int, *, first: int = 0, excuse: bool = False,
     many cells are empty (or the game ends), and solved from there. The limits apply to each deal; a deal past them has ``solved`` false. Returns
     numpy arrays ``solved``, ``lost`` (bool), ``score`` (int32), ``nodes`` (uint64) and
     ``seconds`` (float64), one entry per deal."""
-    _check_limits(max_nodes, memory_mb)
+    _check_limits(max_nodes, memory_mb, threads)
     return _core.quincunx_solve_open_batch(seed, n, first, excuse, empty, threads, timeout,
                                            max_nodes, memory_mb)
 
@@ -206,7 +206,7 @@ def fill_open_batch(seed: int, n: int, *, first: int = 0, excuse: bool = False,
     :func:`solve_open_batch`), in Rust threads. The limits apply to each deal; a deal past them
     has ``solved`` false. Returns numpy arrays ``solved``, ``winnable`` (bool), ``nodes``
     (uint64) and ``seconds`` (float64), one entry per deal."""
-    _check_limits(max_nodes, memory_mb)
+    _check_limits(max_nodes, memory_mb, threads)
     rows = _core.quincunx_fill_open_batch(seed, n, first, excuse, threads, timeout, max_nodes,
                                           memory_mb)
     return {"solved": rows["solved"], "winnable": rows["solved"] & ~rows["lost"],

@@ -295,7 +295,9 @@ class Solution:
     exact: bool = True
 
 
-def _check_limits(max_nodes, memory_mb) -> None:
+def _check_limits(max_nodes, memory_mb, threads=None) -> None:
+    if threads is not None and not (isinstance(threads, int) and threads >= 1):
+        raise ValueError(f"threads must be at least 1 (or None for all cores), not {threads!r}")
     if max_nodes is not None and not 0 <= max_nodes < 2**64:
         raise ValueError(f"max_nodes must be a non-negative integer, not {max_nodes!r}")
     if not 1 <= memory_mb <= 2**24:
@@ -303,7 +305,7 @@ def _check_limits(max_nodes, memory_mb) -> None:
 
 
 def solve(state, *, timeout: float | None = None, max_nodes: int | None = None,
-          memory_mb: int = 1024) -> Solution:
+          memory_mb: int = 1024, threads: int | None = None) -> Solution:
     """Solves ``state`` exactly: does the player to act win with perfect play, and how.
 
     Works for White or Black to move and for Black's swap decision (the best swap, or "no
@@ -316,22 +318,29 @@ def solve(state, *, timeout: float | None = None, max_nodes: int | None = None,
     Ctrl-C interrupts it; the GIL is released meanwhile. Raises ``ValueError`` at a chance node
     (the deal) or a finished game.
 
+    ``threads`` (``None``: every core) share out the search of big positions near the root.
+    The answer (``win`` and ``best_action``: the first winning action in an order that depends
+    on the position alone) is the same at any thread count; ``nodes`` and ``seconds`` are not,
+    and with more than one thread ``max_nodes`` is checked now and then rather than exactly.
+
     >>> import quanta
     >>> g = quanta.game("quantum_leap", size=2)
     >>> s = g.from_notation("wb/w.b/wb w")
     >>> solve(s).best_move
     'b1xb3'
     """
-    _check_limits(max_nodes, memory_mb)
-    win, best, nodes, seconds = _core.quantum_leap_solve(state, timeout, max_nodes, memory_mb)
+    _check_limits(max_nodes, memory_mb, threads)
+    win, best, nodes, seconds = _core.quantum_leap_solve(state, timeout, max_nodes, memory_mb,
+                                                         threads)
     move = state.action_to_string(best) if best is not None else None
     return Solution(win, best, move, nodes, seconds)
 
 
 def analyze(state, *, timeout: float | None = None, max_nodes: int | None = None,
-            memory_mb: int = 1024) -> dict[int, bool]:
+            memory_mb: int = 1024, threads: int | None = None) -> dict[int, bool]:
     """The value of every legal action of a decision node: ``{action: wins}``, where ``wins``
-    says whether the action wins for the player who takes it. Limits as in :func:`solve`."""
-    _check_limits(max_nodes, memory_mb)
-    values, _nodes = _core.quantum_leap_analyze(state, timeout, max_nodes, memory_mb)
+    says whether the action wins for the player who takes it. Limits and ``threads`` as in
+    :func:`solve`."""
+    _check_limits(max_nodes, memory_mb, threads)
+    values, _nodes = _core.quantum_leap_analyze(state, timeout, max_nodes, memory_mb, threads)
     return dict(values)

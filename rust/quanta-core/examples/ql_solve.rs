@@ -2,7 +2,8 @@
 //!
 //!     cargo run --release --example ql_solve -- 5 20 < positions.txt
 //!
-//! Arguments: board side, time limit per position in seconds; `MEMORY_MB` sets the memory cap.
+//! Arguments: board side, time limit per position in seconds; `MEMORY_MB` sets the memory cap
+//! and `THREADS` the threads (default 1).
 
 use quanta_core::game::Game;
 use quanta_core::options::{OptionValue, Options};
@@ -29,7 +30,8 @@ fn main() {
             memory_mb: std::env::var("MEMORY_MB").map_or(1024, |m| m.parse().expect("MEMORY_MB")),
             ..Limits::default()
         };
-        match solve(&game, &state, limits, &cancel) {
+        let threads = std::env::var("THREADS").map_or(1, |t| t.parse().expect("THREADS"));
+        match solve(&game, &state, limits, Some(threads), &cancel) {
             Ok(s) => {
                 println!(
                     "{} {:>10} {:8.3}s",

@@ -432,11 +432,7 @@ fn random_playouts<'py>(
     threads: Option<usize>,
     first: u64,
 ) -> PyResult<Bound<'py, PyDict>> {
-    if threads == Some(0) {
-        return Err(PyValueError::new_err(
-            "threads must be at least 1 (or None for all cores)",
-        ));
-    }
+    check_threads(threads)?;
     let g = game.inner.clone();
     let result = run_detached(py, move |cancel| {
         g.random_playouts(first, n, seed, threads, cancel)
@@ -481,38 +477,52 @@ fn solver_limits(
     })
 }
 
+/// `threads` for a solver or a batch: at least 1, or None for every core.
+fn check_threads(threads: Option<usize>) -> PyResult<()> {
+    if threads == Some(0) {
+        return Err(PyValueError::new_err(
+            "threads must be at least 1 (or None for all cores)",
+        ));
+    }
+    Ok(())
+}
+
 /// Solves a Quantum Leap decision node: (win, best_action, nodes, seconds).
 #[pyfunction]
-#[pyo3(signature = (state, timeout=None, max_nodes=None, memory_mb=1024))]
+#[pyo3(signature = (state, timeout=None, max_nodes=None, memory_mb=1024, threads=None))]
 fn quantum_leap_solve(
     py: Python<'_>,
     state: &State,
     timeout: Option<f64>,
     max_nodes: Option<u64>,
     memory_mb: usize,
+    threads: Option<usize>,
 ) -> PyResult<(bool, Option<Action>, u64, f64)> {
     let limits = solver_limits(timeout, max_nodes, memory_mb)?;
+    check_threads(threads)?;
     let s = &*state.inner;
     let sol = run_detached(py, |cancel| {
-        quantum_leap::solve::solve_dyn(s, limits, cancel)
+        quantum_leap::solve::solve_dyn(s, limits, threads, cancel)
     })?;
     Ok((sol.win, sol.best_action, sol.nodes, sol.seconds))
 }
 
 /// Every legal action of a Quantum Leap decision node with whether it wins for its player.
 #[pyfunction]
-#[pyo3(signature = (state, timeout=None, max_nodes=None, memory_mb=1024))]
+#[pyo3(signature = (state, timeout=None, max_nodes=None, memory_mb=1024, threads=None))]
 fn quantum_leap_analyze(
     py: Python<'_>,
     state: &State,
     timeout: Option<f64>,
     max_nodes: Option<u64>,
     memory_mb: usize,
+    threads: Option<usize>,
 ) -> PyResult<(Vec<(Action, bool)>, u64)> {
     let limits = solver_limits(timeout, max_nodes, memory_mb)?;
+    check_threads(threads)?;
     let s = &*state.inner;
     run_detached(py, |cancel| {
-        quantum_leap::solve::analyze_dyn(s, limits, cancel)
+        quantum_leap::solve::analyze_dyn(s, limits, threads, cancel)
     })
 }
 
@@ -707,6 +717,7 @@ fn quincunx_best_move(
     memory_mb: usize,
 ) -> PyResult<(Option<Action>, Vec<(Action, f64, f64)>, u64, f64)> {
     let limits = solver_limits(timeout, max_nodes, memory_mb)?;
+    check_threads(threads)?;
     let pos = qx::Solitaire::from_dyn(&*state.inner).map_err(to_py)?;
     let a = run_detached(py, |cancel| {
         qx::best_move(
@@ -764,15 +775,6 @@ fn quincunx_rows<'py>(py: Python<'py>, rows: Vec<qx::Row>) -> PyResult<Bound<'py
     Ok(out)
 }
 
-fn quincunx_threads(threads: Option<usize>) -> PyResult<()> {
-    if threads == Some(0) {
-        return Err(PyValueError::new_err(
-            "threads must be at least 1 (or None for all cores)",
-        ));
-    }
-    Ok(())
-}
-
 /// Open solves of deals `first..first+n` of `seed`: arrays solved, lost, score, nodes, seconds.
 #[pyfunction]
 #[pyo3(signature = (seed, n, first=0, excuse=false, empty=12, threads=None, timeout=None, max_nodes=None, memory_mb=256))]
@@ -789,7 +791,7 @@ fn quincunx_solve_open_batch<'py>(
     max_nodes: Option<u64>,
     memory_mb: usize,
 ) -> PyResult<Bound<'py, PyDict>> {
-    quincunx_threads(threads)?;
+    check_threads(threads)?;
     let limits = solver_limits(timeout, max_nodes, memory_mb)?;
     let rows = run_detached(py, |cancel| {
         qx::solve_open_batch(seed, first, n, excuse, empty, threads, &limits, cancel)
@@ -813,7 +815,7 @@ fn quincunx_fill_open_batch<'py>(
     max_nodes: Option<u64>,
     memory_mb: usize,
 ) -> PyResult<Bound<'py, PyDict>> {
-    quincunx_threads(threads)?;
+    check_threads(threads)?;
     let limits = solver_limits(timeout, max_nodes, memory_mb)?;
     let rows = run_detached(py, |cancel| {
         qx::fill_open_batch(seed, first, n, excuse, threads, &limits, cancel)
@@ -837,7 +839,7 @@ fn quincunx_play_batch<'py>(
     candidates: Option<usize>,
     effort: Option<u64>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    quincunx_threads(threads)?;
+    check_threads(threads)?;
     let policy = match policy {
         "greedy" => qx::Policy::Greedy,
         "best_move" => qx::Policy::BestMove {

@@ -28,6 +28,14 @@
 //!   by the history of earlier refutations; at the swap decision, swaps that leave White the
 //!   fewest captures first.
 //!
+//! * **Threads** (young brothers wait): near the root, a node whose first capture fails is
+//!   probably lost, so its other captures must all be searched; the threads of the pool take
+//!   them in order and share the table. A capture found winning stops the searches of the
+//!   captures after it (`Fork`). The table grows by unwinding every thread and starting again
+//!   from the root (`Halt::Regrow`), keeping what is stored. The root's captures are ordered by
+//!   the position alone and the first winning one is returned, so the answer does not depend
+//!   on the threads.
+//!
 //! Depth-first proof-number search was tried in place of the negamax and measured slower on
 //! the same positions (benches/README.md).
 //!
@@ -40,11 +48,14 @@ use crate::bits::Bits;
 use crate::erased::{DynState, Position};
 use crate::error::{Error, Result};
 use crate::game::{Action, Game};
-use crate::search::Budget;
 pub use crate::search::Limits;
+use crate::search::{Budget, in_pool};
+use crossbeam_utils::atomic::AtomicCell;
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
-use std::sync::atomic::AtomicBool;
+use std::sync::Mutex;
+use std::sync::atomic::Ordering::Relaxed;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize};
 
 /// `ONE_ARC[ring]`: the set bits of a 6-bit ring (neighbours in direction order, each next to
 /// the one before) form at most one unbroken arc.
@@ -92,6 +103,10 @@ enum Class {
     Second,
 }
 
+/// What a region alone is: its outcome class, and the integer it is worth when only one
+/// colour can ever capture in it.
+type RegionValue = (Class, Option<i32>);
+
 /// A slot of the transposition table: the stones (White's, Black's) of the positions stored
 /// there, and what is known of them plus an integer part `t` (see `Solver::wins`), per player
 /// to move: White wins for every `t >= white_wins_from`, Black for every `t <= black_wins_to`.
@@ -120,40 +135,131 @@ impl<B: Bits> Entry<B> {
     }
 }
 
-struct Solver<'a, B: Bits> {
+/// The transposition table, shared by every thread of a solve: one entry per hash. An entry
+/// is read and written whole (a sequence lock per entry, `AtomicCell`), so a thread never sees
+/// half of another's write; two threads writing one slot at once may lose one of the writes,
+/// which costs only a repeated search.
+struct Table<B: Bits> {
+    slots: Vec<AtomicCell<Entry<B>>>,
+    /// Slots in use, and the most slots the memory cap allows.
+    used: AtomicUsize,
+    cap: usize,
+}
+
+impl<B: Bits> Table<B> {
+    fn new(slots: usize, cap: usize) -> Self {
+        Table {
+            slots: (0..slots)
+                .map(|_| AtomicCell::new(Entry::default()))
+                .collect(),
+            used: AtomicUsize::new(0),
+            cap,
+        }
+    }
+
+    fn slot(&self, hash: u64) -> &AtomicCell<Entry<B>> {
+        &self.slots[hash as usize & (self.slots.len() - 1)]
+    }
+
+    /// Whether three quarters of the slots are in use and the cap allows more.
+    fn wants_to_grow(&self) -> bool {
+        4 * self.used.load(Relaxed) > 3 * self.slots.len() && self.slots.len() < self.cap
+    }
+
+    /// Asks the processor to bring the slot of `hash` into the cache.
+    #[inline]
+    fn prefetch(&self, hash: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let entry: *const AtomicCell<Entry<B>> = self.slot(hash);
+            // SAFETY: a prefetch is only a hint; the pointer is to a live table entry.
+            #[allow(unused_unsafe)]
+            unsafe {
+                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(entry.cast());
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = hash;
+    }
+
+    fn probe(&self, stones: [B; 2], side: u8, hash: u64, tempo: i32) -> Option<bool> {
+        let entry = self.slot(hash).load();
+        if entry.stones != stones {
+            return None;
+        }
+        let s = side as usize;
+        if tempo >= i32::from(entry.white_wins_from[s]) {
+            Some(side == WHITE)
+        } else if tempo <= i32::from(entry.black_wins_to[s]) {
+            Some(side == BLACK)
+        } else {
+            None
+        }
+    }
+
+    fn store(&self, stones: [B; 2], side: u8, hash: u64, tempo: i32, win: bool) {
+        let slot = self.slot(hash);
+        let mut entry = slot.load();
+        if entry.is_empty() {
+            self.used.fetch_add(1, Relaxed);
+        }
+        if entry.stones != stones {
+            entry = Entry {
+                stones,
+                ..Entry::default()
+            };
+        }
+        let (s, tempo) = (side as usize, tempo as i16);
+        if win == (side == WHITE) {
+            entry.white_wins_from[s] = entry.white_wins_from[s].min(tempo);
+        } else {
+            entry.black_wins_to[s] = entry.black_wins_to[s].max(tempo);
+        }
+        slot.store(entry);
+    }
+
+    /// The table four times larger (within the cap), with every entry of this one.
+    fn grown(self, hash: impl Fn([B; 2]) -> u64) -> Self {
+        let bigger = Table::new((self.slots.len() * 4).min(self.cap), self.cap);
+        let mut used = 0;
+        for entry in self.slots {
+            let entry = entry.into_inner();
+            if !entry.is_empty() {
+                let slot = bigger.slot(hash(entry.stones));
+                used += slot.load().is_empty() as usize;
+                slot.store(entry);
+            }
+        }
+        bigger.used.store(used, Relaxed);
+        bigger
+    }
+}
+
+/// What every thread of a solve shares.
+struct Shared<'a, B: Bits> {
     game: &'a QuantumLeap<B>,
     zobrist: Vec<[u64; 2]>,
-    /// The transposition table, one entry per hash.
-    table: Vec<Entry<B>>,
-    /// Slots in use, and the most slots the memory cap allows: the table starts small and
-    /// grows fourfold when three quarters full.
-    table_used: usize,
-    table_cap: usize,
-    /// Region classes by shape (any translation, rotation or reflection) ...
-    regions: FxHashMap<Vec<u16>, (Class, Option<i32>)>,
-    /// ... and by the exact stones, which is cheaper to look up.
-    placed: FxHashMap<[B; 2], (Class, Option<i32>)>,
-    region_budget: usize,
     /// `reach[c][b]`: cells within `b` steps of `c` along the six lines (b = 0..=6).
     reach: Vec<[B; 7]>,
-    nodes: u64,
-    /// Set by `search` just before it asks about a child: the cell the move left, when the
-    /// parent's stones were connected through neighbours. `wins` takes it at once.
-    left_connected: Option<usize>,
-    /// Cut-offs per (from, to) capture, to break ties in move ordering (history heuristic).
-    history: Vec<u32>,
+    table: Table<B>,
+    /// Region classes by shape (any translation, rotation or reflection).
+    regions: Mutex<FxHashMap<Vec<u16>, RegionValue>>,
+    /// Bytes the region caches may still take.
+    region_budget: AtomicUsize,
+    /// Nodes searched by every thread (each adds its count now and then).
+    nodes: AtomicU64,
     budget: Budget<'a>,
+    /// Threads of the pool the solve runs in: with more than one, the search forks.
+    threads: usize,
 }
 
-fn splitmix(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
-impl<'a, B: Bits> Solver<'a, B> {
-    fn new(game: &'a QuantumLeap<B>, limits: Limits, cancel: &'a AtomicBool) -> Self {
+impl<'a, B: Bits> Shared<'a, B> {
+    fn new(
+        game: &'a QuantumLeap<B>,
+        limits: Limits,
+        threads: usize,
+        cancel: &'a AtomicBool,
+    ) -> Self {
         let board = &*game.board;
         let zobrist = (0..board.cells)
             .map(|c| [splitmix(2 * c as u64 + 1), splitmix(2 * c as u64 + 2)])
@@ -174,121 +280,195 @@ impl<'a, B: Bits> Solver<'a, B> {
             })
             .collect();
         let bytes = limits.memory_mb.max(1) << 20;
-        let entry = std::mem::size_of::<Entry<B>>();
+        let entry = std::mem::size_of::<AtomicCell<Entry<B>>>();
         let cap = ((bytes / 2) / entry).max(1024).next_power_of_two() / 2;
-        let slots = cap.min(1 << 14);
-        Solver {
+        Shared {
             game,
             zobrist,
-            table: vec![Entry::default(); slots],
-            table_used: 0,
-            table_cap: cap,
-            regions: FxHashMap::default(),
-            placed: FxHashMap::default(),
-            region_budget: bytes / 2,
             reach,
-            nodes: 0,
-            history: vec![0; board.cells * board.cells],
-            left_connected: None,
+            table: Table::new(cap.min(1 << 14), cap),
+            regions: Mutex::new(FxHashMap::default()),
+            region_budget: AtomicUsize::new(bytes / 2),
+            nodes: AtomicU64::new(0),
             budget: Budget::new("quantum_leap solver", limits, cancel),
+            threads,
         }
     }
 
-    /// The Zobrist key of `stones` (the same for every integer part).
     fn hash(&self, stones: [B; 2]) -> u64 {
-        let mut h = 0;
-        for side in 0..2 {
-            for c in stones[side].cells() {
-                h ^= self.zobrist[c][side];
-            }
-        }
-        h
+        zobrist_hash(&self.zobrist, stones)
     }
 
-    fn slot(&self, hash: u64) -> usize {
-        hash as usize & (self.table.len() - 1)
+    /// Takes `bytes` from the region caches' budget, if it has them.
+    fn take_region_bytes(&self, bytes: usize) -> bool {
+        self.region_budget
+            .fetch_update(Relaxed, Relaxed, |left| left.checked_sub(bytes))
+            .is_ok()
     }
 
-    /// Asks the processor to bring the table slot of `hash` into the cache.
-    #[inline]
-    fn prefetch(&self, hash: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let entry: *const Entry<B> = &self.table[self.slot(hash)];
-            // SAFETY: a prefetch is only a hint; the pointer is to a live table entry.
-            #[allow(unused_unsafe)]
-            unsafe {
-                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(entry.cast());
-            }
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = hash;
-    }
-
-    fn probe(&self, stones: [B; 2], side: u8, hash: u64, tempo: i32) -> Option<bool> {
-        let entry = &self.table[self.slot(hash)];
-        if entry.stones != stones {
-            return None;
-        }
-        let s = side as usize;
-        if tempo >= i32::from(entry.white_wins_from[s]) {
-            Some(side == WHITE)
-        } else if tempo <= i32::from(entry.black_wins_to[s]) {
-            Some(side == BLACK)
-        } else {
-            None
-        }
-    }
-
-    fn store(&mut self, stones: [B; 2], side: u8, hash: u64, tempo: i32, win: bool) {
-        let i = self.slot(hash);
-        if self.table[i].is_empty() {
-            self.table_used += 1;
-            if 4 * self.table_used > 3 * self.table.len() && self.table.len() < self.table_cap {
-                self.grow();
-                return self.store(stones, side, hash, tempo, win);
-            }
-        }
-        let entry = &mut self.table[i];
-        if entry.stones != stones {
-            *entry = Entry {
-                stones,
-                ..Entry::default()
-            };
-        }
-        let (s, tempo) = (side as usize, tempo as i16);
-        if win == (side == WHITE) {
-            entry.white_wins_from[s] = entry.white_wins_from[s].min(tempo);
-        } else {
-            entry.black_wins_to[s] = entry.black_wins_to[s].max(tempo);
-        }
-    }
-
-    fn grow(&mut self) {
-        let slots = (self.table.len() * 4).min(self.table_cap);
-        let old = std::mem::replace(&mut self.table, vec![Entry::default(); slots]);
-        self.table_used = 0;
-        for entry in old {
-            if !entry.is_empty() {
-                let j = self.slot(self.hash(entry.stones));
-                if self.table[j].is_empty() {
-                    self.table_used += 1;
+    /// Runs `attempt` until it ends other than by the table's wish to grow, growing the table
+    /// in between: an attempt keeps everything earlier ones stored.
+    fn run<T>(&mut self, mut attempt: impl FnMut(&Self) -> Searched<T>) -> Result<T> {
+        loop {
+            match attempt(self) {
+                Ok(answer) => return Ok(answer),
+                Err(Halt::Error(e)) => return Err(e),
+                Err(Halt::Regrow) => {
+                    let table = std::mem::replace(&mut self.table, Table::new(1, 1));
+                    self.table = table.grown(|stones| zobrist_hash(&self.zobrist, stones));
                 }
-                self.table[j] = entry;
+                Err(Halt::Stopped) => unreachable!("only a fork stops a search, and it is inside"),
             }
         }
+    }
+}
+
+/// Why a search ended without its answer.
+enum Halt {
+    /// A limit, or the cancel flag: the solve ends with this error.
+    Error(Error),
+    /// The table wants to grow: every thread unwinds, the table grows, the solve starts again.
+    Regrow,
+    /// A sibling's search already decided the fork this search was working for.
+    Stopped,
+}
+
+impl From<Error> for Halt {
+    fn from(e: Error) -> Self {
+        Halt::Error(e)
+    }
+}
+
+type Searched<T> = std::result::Result<T, Halt>;
+
+/// A node whose captures (after the first) are searched by several threads at once. The
+/// captures are taken in order; once capture `found` wins, the later ones are not needed.
+struct Fork {
+    found: AtomicUsize,
+    /// A thread met an error: the fork's answer is not needed any more.
+    failed: AtomicBool,
+}
+
+impl Fork {
+    /// Whether capture `index` of the fork is no longer needed.
+    fn decided_before(&self, index: usize) -> bool {
+        self.failed.load(Relaxed) || self.found.load(Relaxed) < index
+    }
+}
+
+/// Forks happen only this close to the root, and only with this many stones or more: below,
+/// a subtree is too small to be worth sharing out.
+const FORK_PLIES: u32 = 8;
+const FORK_STONES: u32 = 20;
+
+/// A capture in move ordering: (the opponent's replies, our captures after it (counted down
+/// from `u32::MAX`), from, direction, to).
+type Capture = (u32, u32, usize, usize, usize);
+
+/// One thread's search: its own move-ordering history and cache of placed regions, and the
+/// forks it works under.
+struct Solver<'s, 'a, B: Bits> {
+    shared: &'s Shared<'a, B>,
+    game: &'a QuantumLeap<B>,
+    table: &'s Table<B>,
+    /// Region classes by the exact stones, which is cheaper to look up than by shape.
+    placed: FxHashMap<[B; 2], RegionValue>,
+    /// Nodes searched since the count was last added to `shared.nodes`, and that total then.
+    nodes: u64,
+    nodes_before: u64,
+    /// Set by `search` just before it asks about a child: the cell the move left, when the
+    /// parent's stones were connected through neighbours. `wins` takes it at once.
+    left_connected: Option<usize>,
+    /// Cut-offs per (from, to) capture, to break ties in move ordering (history heuristic).
+    history: Vec<u32>,
+    /// Moves from the position the solve started from.
+    ply: u32,
+    /// The forks this thread works under, with the index of its capture in each.
+    forks: Vec<(&'s Fork, usize)>,
+}
+
+/// The Zobrist key of `stones` (the same for every integer part).
+fn zobrist_hash<B: Bits>(zobrist: &[[u64; 2]], stones: [B; 2]) -> u64 {
+    let mut h = 0;
+    for side in 0..2 {
+        for c in stones[side].cells() {
+            h ^= zobrist[c][side];
+        }
+    }
+    h
+}
+
+impl<B: Bits> Drop for Solver<'_, '_, B> {
+    fn drop(&mut self) {
+        self.flush_nodes();
+    }
+}
+
+fn splitmix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
+    fn new(shared: &'s Shared<'a, B>) -> Self {
+        let cells = shared.game.board.cells;
+        Solver {
+            shared,
+            game: shared.game,
+            table: &shared.table,
+            placed: FxHashMap::default(),
+            nodes: 0,
+            nodes_before: shared.nodes.load(Relaxed),
+            left_connected: None,
+            history: vec![0; cells * cells],
+            ply: 0,
+            forks: Vec::new(),
+        }
+    }
+
+    fn hash(&self, stones: [B; 2]) -> u64 {
+        self.shared.hash(stones)
+    }
+
+    /// Adds this thread's nodes to the shared count.
+    fn flush_nodes(&mut self) {
+        self.nodes_before = self.shared.nodes.fetch_add(self.nodes, Relaxed) + self.nodes;
+        self.nodes = 0;
+    }
+
+    /// Counts a node, and now and then checks the limits, the table and the forks above.
+    /// With one thread the node limit is exact.
+    #[inline]
+    fn count_node(&mut self) -> Searched<()> {
+        self.nodes += 1;
+        let budget = &self.shared.budget;
+        if self.nodes >= 0x400 || budget.over_nodes(self.nodes_before + self.nodes) {
+            self.flush_nodes();
+            budget.check(self.nodes_before)?;
+            if self.table.wants_to_grow() {
+                return Err(Halt::Regrow);
+            }
+            if self.stopped() {
+                return Err(Halt::Stopped);
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether a fork above this thread no longer needs its work.
+    fn stopped(&self) -> bool {
+        self.forks.iter().any(|(fork, i)| fork.decided_before(*i))
     }
 
     /// Whether `side` to move wins the position plus `tempo`: an integer game worth `tempo`
     /// moves for White (negative: for Black), standing for regions in which only one colour
     /// can ever move.
-    fn wins(&mut self, stones: [B; 2], side: u8, hash: u64, tempo: i32) -> Result<bool> {
+    fn wins(&mut self, stones: [B; 2], side: u8, hash: u64, tempo: i32) -> Searched<bool> {
         let hint = self.left_connected.take();
-        self.nodes += 1;
-        if self.nodes & 0xFFF == 0 || self.budget.over_nodes(self.nodes) {
-            self.budget.check(self.nodes)?;
-        }
-        if let Some(win) = self.probe(stones, side, hash, tempo) {
+        self.count_node()?;
+        if let Some(win) = self.table.probe(stones, side, hash, tempo) {
             return Ok(win);
         }
         let (regions, connected) = self.split(stones, hint);
@@ -322,17 +502,17 @@ impl<'a, B: Bits> Solver<'a, B> {
                 win
             } else {
                 let h = self.hash(rest);
-                match self.probe(rest, side, h, total) {
+                match self.table.probe(rest, side, h, total) {
                     Some(win) => win,
                     None => {
                         let win = self.search(rest, side, h, total, false)?.0;
-                        self.store(rest, side, h, total, win);
+                        self.table.store(rest, side, h, total, win);
                         win
                     }
                 }
             }
         };
-        self.store(stones, side, hash, tempo, win);
+        self.table.store(stones, side, hash, tempo, win);
         Ok(win)
     }
 
@@ -360,7 +540,9 @@ impl<'a, B: Bits> Solver<'a, B> {
     }
 
     /// Negamax over the captures of `side` (and a move of the integer part, if it has one):
-    /// (win, the winning or last capture tried).
+    /// (win, the winning or last capture tried). Captures are tried in a fixed order and the
+    /// first that wins is the one returned, whether or not the search forks; at the root the
+    /// order depends on the position alone, so the answer does not depend on the threads.
     fn search(
         &mut self,
         stones: [B; 2],
@@ -368,15 +550,12 @@ impl<'a, B: Bits> Solver<'a, B> {
         hash: u64,
         tempo: i32,
         connected: bool,
-    ) -> Result<(bool, Option<Action>)> {
-        // (the opponent's replies, our captures after them, from, direction, to)
-        let mut moves: SmallVec<[(u32, u32, usize, usize, usize); 48]> = SmallVec::new();
+    ) -> Searched<(bool, Option<Action>)> {
+        let mut moves: SmallVec<[Capture; 48]> = SmallVec::new();
         self.game
             .for_each_capture(stones, side, |from, d, to| moves.push((0, 0, from, d, to)));
         let s = side as usize;
-        let child_hash = |solver: &Self, from: usize, to: usize| {
-            hash ^ solver.zobrist[from][s] ^ solver.zobrist[to][s] ^ solver.zobrist[to][1 - s]
-        };
+        let at_root = self.ply == 0;
         // The opponent with a move of the integer part left is never out of moves.
         let opponent_can_pass = Self::has_tempo(1 - side, tempo);
         if moves.len() > 1 {
@@ -385,17 +564,18 @@ impl<'a, B: Bits> Solver<'a, B> {
             let child_hashes: SmallVec<[u64; 48]> = moves
                 .iter()
                 .map(|m| {
-                    let h = child_hash(self, m.2, m.4);
-                    self.prefetch(h);
+                    let h = self.child_hash(hash, s, m.2, m.4);
+                    self.table.prefetch(h);
                     h
                 })
                 .collect();
             for (m, &h) in moves.iter_mut().zip(&child_hashes) {
-                let child = self.child(stones, side, m.2, m.4);
+                let child = Self::child(stones, side, m.2, m.4);
                 let action = Some((m.2 * 6 + m.3) as Action);
-                // A child the table already knows lost for the opponent wins at once, and so
-                // does a capture that leaves the opponent without a reply.
-                if self.probe(child, 1 - side, h, tempo) == Some(false) {
+                // A child the table already knows lost for the opponent wins at once (not at
+                // the root, where what the table holds depends on the threads), and so does a
+                // capture that leaves the opponent without a reply.
+                if !at_root && self.table.probe(child, 1 - side, h, tempo) == Some(false) {
                     return Ok((true, action));
                 }
                 m.0 = opponent_can_pass as u32 + self.game.count_captures(child, 1 - side);
@@ -404,34 +584,143 @@ impl<'a, B: Bits> Solver<'a, B> {
                 }
                 m.1 = u32::MAX - self.game.count_captures(child, side);
             }
-            // Fewest replies first, then most captures of our own kept, then the moves that
-            // refuted most often before (history heuristic).
+            // Fewest replies first, then most captures of our own kept, then (below the root)
+            // the moves that refuted most often before (history heuristic).
             let cells = self.game.board.cells;
             let history = &self.history;
-            moves.sort_by_key(|m| (m.0, m.1, u32::MAX - history[m.2 * cells + m.4]));
+            moves.sort_by_key(|m| {
+                let refuted = if at_root {
+                    0
+                } else {
+                    history[m.2 * cells + m.4]
+                };
+                (m.0, m.1, u32::MAX - refuted)
+            });
         }
-        let mut last = None;
-        for &(_, _, from, d, to) in &moves {
-            last = Some((from * 6 + d) as Action);
-            let child = self.child(stones, side, from, to);
-            let h = child_hash(self, from, to);
+        // The first capture is searched alone; if it fails, the node is likely lost and the
+        // rest must all be searched: near the root, they are shared out among the threads.
+        let alone = if self.shared.threads > 1
+            && self.ply < FORK_PLIES
+            && moves.len() > 2
+            && (stones[0] | stones[1]).count() >= FORK_STONES
+        {
+            1
+        } else {
+            moves.len()
+        };
+        let action = |m: &Capture| Some((m.2 * 6 + m.3) as Action);
+        for m in &moves[..alone] {
+            let &(_, _, from, _, to) = m;
+            let child = Self::child(stones, side, from, to);
+            let h = self.child_hash(hash, s, from, to);
             self.left_connected = connected.then_some(from);
-            if !self.wins(child, 1 - side, h, tempo)? {
+            if !self.wins_child(child, 1 - side, h, tempo)? {
                 let cells = self.game.board.cells;
                 self.history[from * cells + to] += 1;
-                return Ok((true, last));
+                return Ok((true, action(m)));
             }
         }
+        if alone < moves.len() {
+            if let Some(i) = self.fork(stones, side, hash, tempo, connected, &moves[alone..])? {
+                let (_, _, from, _, to) = moves[alone + i];
+                let cells = self.game.board.cells;
+                self.history[from * cells + to] += 1;
+                return Ok((true, action(&moves[alone + i])));
+            }
+        }
+        let last = moves.last().and_then(action);
         if Self::has_tempo(side, tempo) {
             let spent = if side == WHITE { tempo - 1 } else { tempo + 1 };
-            if !self.wins(stones, 1 - side, hash, spent)? {
+            if !self.wins_child(stones, 1 - side, hash, spent)? {
                 return Ok((true, last));
             }
         }
         Ok((false, last))
     }
 
-    fn child(&self, mut stones: [B; 2], side: u8, from: usize, to: usize) -> [B; 2] {
+    /// `wins` for a child, one ply further from the root.
+    fn wins_child(&mut self, stones: [B; 2], side: u8, hash: u64, tempo: i32) -> Searched<bool> {
+        self.ply += 1;
+        let win = self.wins(stones, side, hash, tempo);
+        self.ply -= 1;
+        win
+    }
+
+    /// Searches `moves` of `side` on all the threads, in order: the index of the first that
+    /// wins, if one does. Each thread takes the next capture not yet taken; captures after one
+    /// found winning are dropped, and their searches stopped.
+    fn fork(
+        &mut self,
+        stones: [B; 2],
+        side: u8,
+        hash: u64,
+        tempo: i32,
+        connected: bool,
+        moves: &[Capture],
+    ) -> Searched<Option<usize>> {
+        let fork = Fork {
+            found: AtomicUsize::new(usize::MAX),
+            failed: AtomicBool::new(false),
+        };
+        let next = AtomicUsize::new(0);
+        let first_halt: Mutex<Option<Halt>> = Mutex::new(None);
+        let (shared, history, forks, ply) = (self.shared, &self.history, &self.forks, self.ply);
+        let s = side as usize;
+        rayon::scope(|scope| {
+            for _ in 0..shared.threads.min(moves.len()) {
+                scope.spawn(|_| {
+                    let mut solver = Solver::new(shared);
+                    solver.history.clone_from(history);
+                    solver.ply = ply + 1;
+                    solver.forks = forks.clone();
+                    solver.forks.push((&fork, 0));
+                    loop {
+                        let i = next.fetch_add(1, Relaxed);
+                        if i >= moves.len() || fork.decided_before(i) {
+                            break;
+                        }
+                        solver.forks.last_mut().expect("pushed above").1 = i;
+                        let (_, _, from, _, to) = moves[i];
+                        let child = Self::child(stones, side, from, to);
+                        let h = solver.child_hash(hash, s, from, to);
+                        solver.left_connected = connected.then_some(from);
+                        match solver.wins(child, 1 - side, h, tempo) {
+                            Ok(true) => {}
+                            Ok(false) => {
+                                fork.found.fetch_min(i, Relaxed);
+                            }
+                            // Stopped by this fork (a capture before it won) or by one above,
+                            // which the caller finds out below.
+                            Err(Halt::Stopped) => break,
+                            Err(halt) => {
+                                fork.failed.store(true, Relaxed);
+                                let mut first =
+                                    first_halt.lock().unwrap_or_else(|e| e.into_inner());
+                                first.get_or_insert(halt);
+                                break;
+                            }
+                        }
+                    }
+                });
+            }
+        });
+        if let Some(halt) = first_halt.into_inner().unwrap_or_else(|e| e.into_inner()) {
+            return Err(halt);
+        }
+        if self.stopped() {
+            return Err(Halt::Stopped);
+        }
+        let found = fork.found.into_inner();
+        Ok((found != usize::MAX).then_some(found))
+    }
+
+    /// The Zobrist key of the child where `side` captures from `from` to `to`.
+    fn child_hash(&self, hash: u64, side: usize, from: usize, to: usize) -> u64 {
+        let z = &self.shared.zobrist;
+        hash ^ z[from][side] ^ z[to][side] ^ z[to][1 - side]
+    }
+
+    fn child(mut stones: [B; 2], side: u8, from: usize, to: usize) -> [B; 2] {
         stones[side as usize] ^= B::cell(from) | B::cell(to);
         stones[1 - side as usize] ^= B::cell(to);
         stones
@@ -488,7 +777,7 @@ impl<'a, B: Bits> Solver<'a, B> {
             let mut out = board.neighbours[c];
             for (b, group) in by_bound.iter().enumerate() {
                 if !group.is_empty() {
-                    out |= self.reach[c][b.max(own)] & *group;
+                    out |= self.shared.reach[c][b.max(own)] & *group;
                 }
             }
             out & occupied
@@ -513,12 +802,19 @@ impl<'a, B: Bits> Solver<'a, B> {
     }
 
     /// The outcome class of a region played alone, cached by its shape.
-    fn class(&mut self, part: [B; 2]) -> Result<(Class, Option<i32>)> {
+    fn class(&mut self, part: [B; 2]) -> Searched<RegionValue> {
         if let Some(&c) = self.placed.get(&part) {
             return Ok(c);
         }
         let key = self.shape_key(part);
-        if let Some(&c) = self.regions.get(&key) {
+        let known = self
+            .shared
+            .regions
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&key)
+            .copied();
+        if let Some(c) = known {
             self.remember(part, c);
             return Ok(c);
         }
@@ -537,10 +833,13 @@ impl<'a, B: Bits> Solver<'a, B> {
             _ => None,
         };
         let value = (class, integer);
-        let cost = key.len() * 2 + 64;
-        if self.region_budget >= cost {
-            self.region_budget -= cost;
-            self.regions.insert(key, value);
+        if self.shared.take_region_bytes(key.len() * 2 + 64) {
+            let mut regions = self
+                .shared
+                .regions
+                .lock()
+                .unwrap_or_else(|e| e.into_inner());
+            regions.insert(key, value);
         }
         self.remember(part, value);
         Ok(value)
@@ -601,10 +900,11 @@ impl<'a, B: Bits> Solver<'a, B> {
         )
     }
 
-    fn remember(&mut self, part: [B; 2], value: (Class, Option<i32>)) {
-        let cost = 2 * std::mem::size_of::<B>() + 24;
-        if self.region_budget >= cost {
-            self.region_budget -= cost;
+    fn remember(&mut self, part: [B; 2], value: RegionValue) {
+        if self
+            .shared
+            .take_region_bytes(2 * std::mem::size_of::<B>() + 24)
+        {
             self.placed.insert(part, value);
         }
     }
@@ -654,90 +954,119 @@ fn decision_error() -> Error {
     )
 }
 
-/// Solves a decision node: whether the player to act wins, and a winning action.
+/// Runs `work` with the number of threads it may use: `threads`, or every core for `None`.
+/// One thread needs no pool.
+fn in_threads<T: Send>(
+    threads: Option<usize>,
+    work: impl FnOnce(usize) -> Result<T> + Send,
+) -> Result<T> {
+    match threads {
+        Some(1) => work(1),
+        _ => in_pool(threads, || work(rayon::current_num_threads()))?,
+    }
+}
+
+/// Solves a decision node: whether the player to act wins, and a winning action. `threads`
+/// (`None`: every core) changes only the time and the node count, never the answer.
 pub fn solve<B: Bits>(
     game: &QuantumLeap<B>,
     state: &QuantumLeapState<B>,
     limits: Limits,
+    threads: Option<usize>,
     cancel: &AtomicBool,
 ) -> Result<Solution> {
-    let mut solver = Solver::new(game, limits, cancel);
-    let (win, best_action) = match state.phase {
-        Phase::Move { over: true, .. } | Phase::Deal => return Err(decision_error()),
-        Phase::Move { side, .. } => {
-            solver.nodes += 1;
-            let h = solver.hash(state.stones);
-            let (win, best) = solver.search(state.stones, side, h, 0, false)?;
-            (win, best)
-        }
-        Phase::Swap => {
-            // Black wins if some swap (or none) leaves White, to move, lost.
-            let mut actions = Vec::new();
-            game.legal_actions(state, &mut actions);
-            let mut result = (false, actions.first().copied());
-            // Swaps that leave White the fewest captures first.
-            let mut children: Vec<(u32, Action, QuantumLeapState<B>)> = actions
-                .iter()
-                .map(|&a| {
-                    let mut child = *state;
-                    game.apply(&mut child, a);
-                    (game.count_captures(child.stones, WHITE), a, child)
-                })
-                .collect();
-            children.sort_by_key(|c| c.0);
-            for (_, a, child) in children {
-                let h = solver.hash(child.stones);
-                if !solver.wins(child.stones, WHITE, h, 0)? {
-                    result = (true, Some(a));
-                    break;
+    if matches!(state.phase, Phase::Deal | Phase::Move { over: true, .. }) {
+        return Err(decision_error());
+    }
+    in_threads(threads, |threads| {
+        let mut shared = Shared::new(game, limits, threads, cancel);
+        let (win, best_action) = shared.run(|shared| {
+            let mut solver = Solver::new(shared);
+            solver.count_node()?;
+            match state.phase {
+                Phase::Move { side, .. } => {
+                    let h = solver.hash(state.stones);
+                    solver.search(state.stones, side, h, 0, false)
                 }
+                Phase::Swap => {
+                    // Black wins if some swap (or none) leaves White, to move, lost.
+                    let mut actions = Vec::new();
+                    game.legal_actions(state, &mut actions);
+                    let mut result = (false, actions.first().copied());
+                    // Swaps that leave White the fewest captures first.
+                    let mut children: Vec<(u32, Action, QuantumLeapState<B>)> = actions
+                        .iter()
+                        .map(|&a| {
+                            let mut child = *state;
+                            game.apply(&mut child, a);
+                            (game.count_captures(child.stones, WHITE), a, child)
+                        })
+                        .collect();
+                    children.sort_by_key(|c| c.0);
+                    for (_, a, child) in children {
+                        let h = solver.hash(child.stones);
+                        if !solver.wins_child(child.stones, WHITE, h, 0)? {
+                            result = (true, Some(a));
+                            break;
+                        }
+                    }
+                    Ok(result)
+                }
+                Phase::Deal => unreachable!("checked above"),
             }
-            result
-        }
-    };
-    Ok(Solution {
-        win,
-        best_action,
-        nodes: solver.nodes,
-        seconds: solver.budget.seconds(),
+        })?;
+        Ok(Solution {
+            win,
+            best_action,
+            nodes: shared.nodes.into_inner(),
+            seconds: shared.budget.seconds(),
+        })
     })
 }
 
-/// Every legal action of a decision node with whether it wins for the player who takes it.
+/// Every legal action of a decision node with whether it wins for the player who takes it,
+/// and the nodes searched.
 pub fn analyze<B: Bits>(
     game: &QuantumLeap<B>,
     state: &QuantumLeapState<B>,
     limits: Limits,
+    threads: Option<usize>,
     cancel: &AtomicBool,
 ) -> Result<(Vec<(Action, bool)>, u64)> {
     if matches!(state.phase, Phase::Deal | Phase::Move { over: true, .. }) {
         return Err(decision_error());
     }
-    let mut solver = Solver::new(game, limits, cancel);
-    let mut actions = Vec::new();
-    game.legal_actions(state, &mut actions);
-    let mut values = Vec::with_capacity(actions.len());
-    for a in actions {
-        let mut child = *state;
-        game.apply(&mut child, a);
-        let Phase::Move { side, .. } = child.phase else {
-            unreachable!("a decision leads to a move")
-        };
-        let h = solver.hash(child.stones);
-        values.push((a, !solver.wins(child.stones, side, h, 0)?));
-    }
-    Ok((values, solver.nodes))
+    in_threads(threads, |threads| {
+        let mut shared = Shared::new(game, limits, threads, cancel);
+        let values = shared.run(|shared| {
+            let mut solver = Solver::new(shared);
+            let mut actions = Vec::new();
+            game.legal_actions(state, &mut actions);
+            let mut values = Vec::with_capacity(actions.len());
+            for a in actions {
+                let mut child = *state;
+                game.apply(&mut child, a);
+                let Phase::Move { side, .. } = child.phase else {
+                    unreachable!("a decision leads to a move")
+                };
+                let h = solver.hash(child.stones);
+                values.push((a, !solver.wins_child(child.stones, side, h, 0)?));
+            }
+            Ok(values)
+        })?;
+        Ok((values, shared.nodes.into_inner()))
+    })
 }
 
-/// Calls `$f(game, state, limits, cancel)` with the game and state behind `$state` at
-/// whichever bitboard width the game was made with.
+/// Calls `$f(game, state, limits, threads, cancel)` with the game and state behind `$state`
+/// at whichever bitboard width the game was made with.
 macro_rules! at_either_width {
-    ($f:ident, $state:expr, $limits:expr, $cancel:expr) => {{
+    ($f:ident, $state:expr, $($arg:expr),*) => {{
         let any = $state.as_any();
         if let Some(p) = any.downcast_ref::<Position<QuantumLeap<u64>>>() {
-            $f(&p.game.0, &p.state, $limits, $cancel)
+            $f(&p.game.0, &p.state, $($arg),*)
         } else if let Some(p) = any.downcast_ref::<Position<QuantumLeap<u128>>>() {
-            $f(&p.game.0, &p.state, $limits, $cancel)
+            $f(&p.game.0, &p.state, $($arg),*)
         } else {
             Err(not_quantum_leap($state))
         }
@@ -745,17 +1074,23 @@ macro_rules! at_either_width {
 }
 
 /// `solve` for a state of either bitboard width, as the bindings hold it.
-pub fn solve_dyn(state: &dyn DynState, limits: Limits, cancel: &AtomicBool) -> Result<Solution> {
-    at_either_width!(solve, state, limits, cancel)
+pub fn solve_dyn(
+    state: &dyn DynState,
+    limits: Limits,
+    threads: Option<usize>,
+    cancel: &AtomicBool,
+) -> Result<Solution> {
+    at_either_width!(solve, state, limits, threads, cancel)
 }
 
 /// `analyze` for a state of either bitboard width, as the bindings hold it.
 pub fn analyze_dyn(
     state: &dyn DynState,
     limits: Limits,
+    threads: Option<usize>,
     cancel: &AtomicBool,
 ) -> Result<(Vec<(Action, bool)>, u64)> {
-    at_either_width!(analyze, state, limits, cancel)
+    at_either_width!(analyze, state, limits, threads, cancel)
 }
 
 fn not_quantum_leap(state: &dyn DynState) -> Error {

@@ -173,13 +173,13 @@ fn solver_agrees_with_plain_negamax() {
             if matches!(g.to_move(&s), ToMove::Terminal) {
                 continue;
             }
-            let sol = solve(&g, &s, Limits::default(), &cancel).unwrap();
+            let sol = solve(&g, &s, Limits::default(), Some(1), &cancel).unwrap();
             assert_eq!(sol.win, brute(&g, &s), "{}", g.notation(&s));
             if sol.win {
                 let t = g.play(&s, sol.best_action.unwrap()).unwrap();
                 assert!(!brute(&g, &t), "best action must win in {}", g.notation(&s));
             }
-            let (values, _) = analyze(&g, &s, Limits::default(), &cancel).unwrap();
+            let (values, _) = analyze(&g, &s, Limits::default(), Some(1), &cancel).unwrap();
             for (a, v) in values {
                 let t = g.play(&s, a).unwrap();
                 assert_eq!(v, !brute(&g, &t));
@@ -198,7 +198,7 @@ fn solver_stops_at_its_node_limit() {
         ..Limits::default()
     };
     assert!(matches!(
-        solve(&g, &s, limits, &cancel),
+        solve(&g, &s, limits, Some(1), &cancel),
         Err(Error::SearchLimit { .. })
     ));
 }
@@ -239,8 +239,43 @@ fn solver_agrees_with_plain_negamax_on_scattered_stones() {
             if g.to_move(&s) == ToMove::Terminal {
                 continue;
             }
-            let sol = solve(&g, &s, Limits::default(), &cancel).unwrap();
+            let sol = solve(&g, &s, Limits::default(), Some(1), &cancel).unwrap();
             assert_eq!(sol.win, brute(&g, &s), "{}", g.notation(&s));
         }
     }
+}
+
+#[test]
+fn threads_and_table_growth_change_the_time_but_never_the_answer() {
+    // Positions big enough for the search to fork near the root. The capture returned is the
+    // first winning one in the root's order, whatever the threads; a table that grows (the
+    // search starting again each time) and one too small to grow give the same answers.
+    let g = game(5, "B");
+    let cancel = AtomicBool::new(false);
+    let small = Limits {
+        memory_mb: 1,
+        ..Limits::default()
+    };
+    let mut forked = 0;
+    for seed in 0..6 {
+        let s = random_position(&g, seed, 25);
+        if g.to_move(&s) == ToMove::Terminal {
+            continue;
+        }
+        let one = solve(&g, &s, Limits::default(), Some(1), &cancel).unwrap();
+        for (limits, threads) in [(Limits::default(), Some(2)), (small.clone(), Some(2))] {
+            let other = solve(&g, &s, limits, threads, &cancel).unwrap();
+            assert_eq!(
+                (one.win, one.best_action),
+                (other.win, other.best_action),
+                "{}",
+                g.notation(&s)
+            );
+        }
+        let (values, _) = analyze(&g, &s, Limits::default(), Some(1), &cancel).unwrap();
+        let (values_2, _) = analyze(&g, &s, Limits::default(), Some(2), &cancel).unwrap();
+        assert_eq!(values, values_2, "{}", g.notation(&s));
+        forked += (one.nodes > 10_000) as usize;
+    }
+    assert!(forked >= 3, "the positions must be big enough to fork");
 }
