@@ -11,6 +11,8 @@
 3. Side 4 from the start (setup A at the swap, setup B at White's first move) within
    ``--moonshot`` seconds each: solved or not.
 4. Move generation: perft leaves per second, Rust vs the pure-Python reference.
+
+Solves run with the solver's default threads (every core).
 """
 
 from __future__ import annotations

@@ -34,7 +34,7 @@ fn main() {
         match solve(&game, &state, limits, Some(threads), &cancel) {
             Ok(s) => {
                 println!(
-                    "{} {:>10} {:8.3}s",
+                    "{} {:>10} {:10.6}s",
                     if s.win { "win " } else { "loss" },
                     s.nodes,
                     s.seconds
