@@ -136,8 +136,8 @@ impl<B: Bits> Entry<B> {
 }
 
 /// The transposition table, shared by every thread of a solve: one entry per hash. An entry
-/// is read and written whole (a sequence lock per entry, `AtomicCell`), so a thread never sees
-/// half of another's write; two threads writing one slot at once may lose one of the writes,
+/// is read and written whole (crossbeam's `AtomicCell` guards it with a sequence lock), so a
+/// thread never sees half of another's write; two threads writing one slot at once may lose one of the writes,
 /// which costs only a repeated search.
 struct Table<B: Bits> {
     slots: Vec<AtomicCell<Entry<B>>>,
