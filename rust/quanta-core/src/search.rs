@@ -2,7 +2,7 @@
 //! search with `SearchLimit` or `Interrupted`.
 
 use crate::error::{Error, Result};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// Budgets of one solve.
@@ -25,6 +25,7 @@ impl Default for Limits {
 }
 
 /// A running search's limits, clock and cancel flag (set by Ctrl-C in the bindings).
+#[derive(Clone)]
 pub struct Budget<'a> {
     pub limits: Limits,
     pub start: Instant,
@@ -35,9 +36,19 @@ pub struct Budget<'a> {
 
 impl<'a> Budget<'a> {
     pub fn new(what: &'static str, limits: Limits, cancel: &'a AtomicBool) -> Self {
+        Self::started(what, limits, cancel, Instant::now())
+    }
+
+    /// A budget whose clock started at `start` (several searches of one call share it).
+    pub fn started(
+        what: &'static str,
+        limits: Limits,
+        cancel: &'a AtomicBool,
+        start: Instant,
+    ) -> Self {
         Budget {
             limits,
-            start: Instant::now(),
+            start,
             cancel,
             what,
         }
@@ -78,6 +89,87 @@ impl<'a> Budget<'a> {
             nodes,
             seconds: self.seconds(),
         }
+    }
+}
+
+/// One search's count of nodes against a `Budget`. `tick` at every node: every `FLUSH` nodes,
+/// and at once past the node limit, the count is added to the call's total (when several
+/// searches or threads share one) and the limits are checked. The node limit is exact while
+/// one search counts; with several it is checked against the total each last saw.
+pub struct Meter<'a> {
+    pub budget: Budget<'a>,
+    total: Option<&'a AtomicU64>,
+    /// Nodes this search counted, and those not yet added to `total`.
+    own: u64,
+    fresh: u64,
+    /// The total when this search last added to it (its own count without a total).
+    seen: u64,
+}
+
+/// Nodes between two checks of the limits.
+pub const FLUSH: u64 = 1024;
+
+impl<'a> Meter<'a> {
+    pub fn new(budget: Budget<'a>, total: Option<&'a AtomicU64>) -> Self {
+        Meter {
+            budget,
+            total,
+            own: 0,
+            fresh: 0,
+            seen: total.map_or(0, |t| t.load(Ordering::Relaxed)),
+        }
+    }
+
+    /// Nodes this search counted.
+    pub fn own(&self) -> u64 {
+        self.own
+    }
+
+    /// Nodes of the whole call, as far as this search knows.
+    pub fn nodes(&self) -> u64 {
+        self.seen + self.fresh
+    }
+
+    /// Counts a node; says whether the limits were checked (the search may check its own
+    /// conditions then too).
+    #[inline]
+    pub fn tick(&mut self) -> Result<bool> {
+        self.own += 1;
+        self.fresh += 1;
+        if self.fresh >= FLUSH || self.budget.over_nodes(self.seen + self.fresh) {
+            self.check()?;
+            return Ok(true);
+        }
+        Ok(false)
+    }
+
+    /// Adds the count to the total and checks the limits.
+    pub fn check(&mut self) -> Result<()> {
+        self.flush();
+        self.budget.check(self.seen)
+    }
+
+    fn flush(&mut self) {
+        self.seen = match self.total {
+            Some(total) => total.fetch_add(self.fresh, Ordering::Relaxed) + self.fresh,
+            None => self.seen + self.fresh,
+        };
+        self.fresh = 0;
+    }
+
+    /// The `SearchLimit` error for `reason`.
+    pub fn limit(&self, reason: &str) -> Error {
+        self.budget.limit(reason, self.nodes())
+    }
+
+    pub fn seconds(&self) -> f64 {
+        self.budget.seconds()
+    }
+}
+
+impl Drop for Meter<'_> {
+    fn drop(&mut self) {
+        self.flush();
     }
 }
 

@@ -49,7 +49,7 @@ use crate::erased::{DynState, Position};
 use crate::error::{Error, Result};
 use crate::game::{Action, Game};
 pub use crate::search::Limits;
-use crate::search::{Budget, in_pool};
+use crate::search::{Budget, Meter, in_pool};
 use crossbeam_utils::atomic::AtomicCell;
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
@@ -373,9 +373,8 @@ struct Solver<'s, 'a, B: Bits> {
     table: &'s Table<B>,
     /// Region classes by the exact stones, which is cheaper to look up than by shape.
     placed: FxHashMap<[B; 2], RegionValue>,
-    /// Nodes searched since the count was last added to `shared.nodes`, and that total then.
-    nodes: u64,
-    nodes_before: u64,
+    /// This thread's nodes, added to `shared.nodes` now and then.
+    meter: Meter<'s>,
     /// Set by `search` just before it asks about a child: the cell the move left, when the
     /// parent's stones were connected through neighbours. `wins` takes it at once.
     left_connected: Option<usize>,
@@ -398,12 +397,6 @@ fn zobrist_hash<B: Bits>(zobrist: &[[u64; 2]], stones: [B; 2]) -> u64 {
     h
 }
 
-impl<B: Bits> Drop for Solver<'_, '_, B> {
-    fn drop(&mut self) {
-        self.flush_nodes();
-    }
-}
-
 fn splitmix(mut z: u64) -> u64 {
     z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -419,8 +412,7 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
             game: shared.game,
             table: &shared.table,
             placed: FxHashMap::default(),
-            nodes: 0,
-            nodes_before: shared.nodes.load(Relaxed),
+            meter: Meter::new(shared.budget.clone(), Some(&shared.nodes)),
             left_connected: None,
             history: vec![0; cells * cells],
             ply: 0,
@@ -432,21 +424,11 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
         self.shared.hash(stones)
     }
 
-    /// Adds this thread's nodes to the shared count.
-    fn flush_nodes(&mut self) {
-        self.nodes_before = self.shared.nodes.fetch_add(self.nodes, Relaxed) + self.nodes;
-        self.nodes = 0;
-    }
-
     /// Counts a node, and now and then checks the limits, the table and the forks above.
     /// With one thread the node limit is exact.
     #[inline]
     fn count_node(&mut self) -> Searched<()> {
-        self.nodes += 1;
-        let budget = &self.shared.budget;
-        if self.nodes >= 0x400 || budget.over_nodes(self.nodes_before + self.nodes) {
-            self.flush_nodes();
-            budget.check(self.nodes_before)?;
+        if self.meter.tick()? {
             if self.table.wants_to_grow() {
                 return Err(Halt::Regrow);
             }

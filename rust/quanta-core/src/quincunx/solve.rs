@@ -69,7 +69,7 @@ use super::{Quincunx, QuincunxState, Turn};
 use crate::erased::{DynState, Position};
 use crate::error::{Error, Result};
 use crate::game::{Action, row_rng};
-use crate::search::in_pool;
+use crate::search::{Budget, Meter, in_pool};
 // The solvers share the limits of every solver (and so the bindings' parsing).
 pub use crate::search::Limits;
 use rand::seq::SliceRandom;
@@ -426,81 +426,16 @@ fn line_bonus(key: u64) -> i32 {
 
 // ---- budget ----
 
-/// Nodes, time and the cancel flag of one search (or of several searches sharing `shared`).
-struct Budget<'a> {
-    nodes: u64,
-    start: Instant,
-    limits: &'a Limits,
-    cancel: &'a AtomicBool,
-    /// Nodes of every search of one call (best_move runs one search per sample and thread).
-    shared: Option<&'a AtomicU64>,
+/// The meter of one quincunx search named `what`, its clock started at `start`, adding its
+/// nodes to `total` when several searches of one call share it.
+fn meter<'a>(
     what: &'static str,
-}
-
-const FLUSH: u64 = 1024;
-
-impl<'a> Budget<'a> {
-    fn new(what: &'static str, limits: &'a Limits, cancel: &'a AtomicBool, start: Instant) -> Self {
-        Budget {
-            nodes: 0,
-            start,
-            limits,
-            cancel,
-            shared: None,
-            what,
-        }
-    }
-
-    #[inline]
-    fn tick(&mut self) -> Result<()> {
-        self.nodes += 1;
-        if self.shared.is_none() && self.limits.max_nodes.is_some_and(|m| self.nodes > m) {
-            return Err(self.limit("node limit reached"));
-        }
-        if self.nodes % FLUSH == 0 {
-            self.check()?;
-        }
-        Ok(())
-    }
-
-    fn total(&self) -> u64 {
-        match self.shared {
-            Some(s) => s.load(Ordering::Relaxed) + self.nodes % FLUSH,
-            None => self.nodes,
-        }
-    }
-
-    fn check(&self) -> Result<()> {
-        if let Some(s) = self.shared {
-            let total = s.fetch_add(FLUSH, Ordering::Relaxed) + FLUSH;
-            if self.limits.max_nodes.is_some_and(|m| total > m) {
-                return Err(self.limit("node limit reached"));
-            }
-        }
-        if self.cancel.load(Ordering::Relaxed) {
-            return Err(Error::Interrupted);
-        }
-        if self
-            .limits
-            .timeout
-            .is_some_and(|t| self.start.elapsed() >= t)
-        {
-            return Err(self.limit("time limit reached"));
-        }
-        Ok(())
-    }
-
-    fn limit(&self, reason: &str) -> Error {
-        Error::SearchLimit {
-            reason: format!("quincunx {}: {reason}", self.what),
-            nodes: self.total(),
-            seconds: self.start.elapsed().as_secs_f64(),
-        }
-    }
-
-    fn seconds(&self) -> f64 {
-        self.start.elapsed().as_secs_f64()
-    }
+    limits: &Limits,
+    cancel: &'a AtomicBool,
+    start: Instant,
+    total: Option<&'a AtomicU64>,
+) -> Meter<'a> {
+    Meter::new(Budget::started(what, limits.clone(), cancel, start), total)
 }
 
 /// Table entries that fit in `memory_mb` (an entry with the hash table's overhead).
@@ -573,7 +508,7 @@ struct Open<'a> {
     order: &'a [Card],
     table: FxHashMap<u128, Entry>,
     cap: usize,
-    budget: Budget<'a>,
+    budget: Meter<'a>,
     /// Points of the moves from the root of the current search to the node being searched.
     path: i32,
     /// The best value from the root of a line met so far (a real line, so a lower bound).
@@ -583,8 +518,8 @@ struct Open<'a> {
 }
 
 impl<'a> Open<'a> {
-    fn new(order: &'a [Card], budget: Budget<'a>) -> Self {
-        let cap = table_cap(budget.limits.memory_mb, 48);
+    fn new(order: &'a [Card], budget: Meter<'a>) -> Self {
+        let cap = table_cap(budget.budget.limits.memory_mb, 48);
         Open {
             order,
             table: FxHashMap::default(),
@@ -787,7 +722,7 @@ impl<'a> Open<'a> {
             return Ok(v);
         }
         self.budget.tick()?;
-        if self.effort.is_some_and(|e| self.budget.nodes > e) {
+        if self.effort.is_some_and(|e| self.budget.own() > e) {
             return Err(Error::Interrupted);
         }
         let mut first = None;
@@ -856,11 +791,11 @@ impl<'a> Open<'a> {
     /// The value of `n` if a search of at most `effort` more nodes finds it; otherwise the
     /// best value of a line it met. Deterministic: the cut is by nodes, not time.
     fn value_within(&mut self, n: &Node, effort: Option<u64>) -> Result<i32> {
-        self.effort = effort.map(|e| self.budget.nodes + e);
+        self.effort = effort.map(|e| self.budget.own() + e);
         self.incumbent = NEG_INF;
         self.path = 0;
         let v = match self.search(n, NEG_INF) {
-            Err(Error::Interrupted) if self.effort.is_some_and(|e| self.budget.nodes > e) => {
+            Err(Error::Interrupted) if self.effort.is_some_and(|e| self.budget.own() > e) => {
                 self.budget.check()?;
                 Ok(self.incumbent)
             }
@@ -955,7 +890,7 @@ fn solve_open_with(
     check_order(pos, order)?;
     let mut open = Open::new(
         order,
-        Budget::new("solve_open", limits, cancel, Instant::now()),
+        meter("quincunx solve_open", limits, cancel, Instant::now(), None),
     );
     let root = Node::new(pos.grid, pos.hand);
     // Small positions: the sequence search alone, within `quick` nodes.
@@ -966,7 +901,7 @@ fn solve_open_with(
     open.effort = None;
     let (value, line) = match first {
         Ok(v) => (v, open.line(&root, v)?),
-        Err(Error::Interrupted) if open.budget.nodes > quick => {
+        Err(Error::Interrupted) if open.budget.own() > quick => {
             open.budget.check()?;
             // The best line met is a floor: a final grid must reach its value.
             let floor = if open.incumbent >= WIN / 2 {
@@ -993,7 +928,7 @@ fn solve_open_with(
         lost,
         score,
         line,
-        nodes: open.budget.nodes,
+        nodes: open.budget.own(),
         seconds: open.budget.seconds(),
     })
 }
@@ -2094,7 +2029,7 @@ fn better(a: (f64, f64), b: (f64, f64)) -> bool {
 struct Expect<'a> {
     table: FxHashMap<(u128, u64), (f64, f64)>,
     cap: usize,
-    budget: Budget<'a>,
+    budget: Meter<'a>,
 }
 
 impl Expect<'_> {
@@ -2156,7 +2091,13 @@ impl Expect<'_> {
 
 /// Expectimax over every draw from `pos` (see [`Expected`] for the objective).
 pub fn solve_expected(pos: &Solitaire, limits: &Limits, cancel: &AtomicBool) -> Result<Expected> {
-    let budget = Budget::new("solve_expected", limits, cancel, Instant::now());
+    let budget = meter(
+        "quincunx solve_expected",
+        limits,
+        cancel,
+        Instant::now(),
+        None,
+    );
     let mut ex = Expect {
         table: FxHashMap::default(),
         cap: table_cap(limits.memory_mb, 64),
@@ -2181,7 +2122,7 @@ pub fn solve_expected(pos: &Solitaire, limits: &Limits, cancel: &AtomicBool) -> 
         score: pos.points as f64 + e,
         best_action: best.map(|b| b.0),
         actions,
-        nodes: ex.budget.nodes,
+        nodes: ex.budget.own(),
         seconds: ex.budget.seconds(),
     })
 }
@@ -2252,15 +2193,17 @@ pub fn best_move(
     let shared = AtomicU64::new(0);
     let root = Node::new(pos.grid, pos.hand);
     let moves: Vec<Move> = {
-        let dummy = Open::new(&[], Budget::new("best_move", limits, cancel, start));
+        let dummy = Open::new(
+            &[],
+            meter("quincunx best_move", limits, cancel, start, None),
+        );
         let mut m = dummy.moves(&root).into_vec();
         m.truncate(candidates.unwrap_or(usize::MAX).max(1));
         m
     };
     let per_sample = |i: usize| -> Result<Vec<i32>> {
         let order = sample_order(pos.pile, seed, i as u64);
-        let mut budget = Budget::new("best_move", limits, cancel, start);
-        budget.shared = Some(&shared);
+        let budget = meter("quincunx best_move", limits, cancel, start, Some(&shared));
         let mut open = Open::new(&order, budget);
         let mut values = Vec::with_capacity(moves.len());
         for m in &moves {
@@ -2334,7 +2277,7 @@ struct Fill<'a> {
     /// Rank keys of positions from which no line fills the grid.
     dead: rustc_hash::FxHashSet<u64>,
     cap: usize,
-    budget: Budget<'a>,
+    budget: Meter<'a>,
     /// The placements of the line found, last first.
     line: Vec<Action>,
 }
@@ -2358,7 +2301,7 @@ impl<'a> Fill<'a> {
                 .collect(),
             dead: Default::default(),
             cap,
-            budget: Budget::new("fill_open", limits, cancel, Instant::now()),
+            budget: meter("quincunx fill_open", limits, cancel, Instant::now(), None),
             line: Vec::new(),
         }
     }
@@ -2520,7 +2463,7 @@ pub fn fill_open(
     fill.line.reverse();
     Ok(FillSolution {
         line: filled.then_some(fill.line),
-        nodes: fill.budget.nodes,
+        nodes: fill.budget.own(),
         seconds: fill.budget.seconds(),
     })
 }
