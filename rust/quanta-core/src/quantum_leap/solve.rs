@@ -554,11 +554,17 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
             for (m, &h) in moves.iter_mut().zip(&child_hashes) {
                 let child = Self::child(stones, side, m.2, m.4);
                 let action = Some((m.2 * 6 + m.3) as Action);
-                // A child the table already knows lost for the opponent wins at once (not at
-                // the root, where what the table holds depends on the threads), and so does a
-                // capture that leaves the opponent without a reply.
-                if !at_root && self.table.probe(child, 1 - side, h, tempo) == Some(false) {
-                    return Ok((true, action));
+                // A child the table already knows lost for the opponent wins at once, and so
+                // does a capture that leaves the opponent without a reply.
+                // (Not at the root, where what the table holds depends on the threads.)
+                match self.table.probe(child, 1 - side, h, tempo) {
+                    Some(false) if !at_root => return Ok((true, action)),
+                    // A child known won for the opponent goes last, uncounted.
+                    Some(true) if !at_root => {
+                        m.0 = u32::MAX;
+                        continue;
+                    }
+                    _ => {}
                 }
                 m.0 = opponent_can_pass as u32 + self.game.count_captures(child, 1 - side);
                 if m.0 == 0 {
