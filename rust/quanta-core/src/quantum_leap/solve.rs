@@ -21,7 +21,8 @@
 //!   at once.
 //! * **A transposition table** with Zobrist keys that starts small and grows within the
 //!   memory cap, and enhanced transposition cut-offs (a child already known lost for the
-//!   opponent is taken at once). An entry holds one set of stones for every number of spare
+//!   opponent is taken at once; one known won for the opponent goes last, its replies not
+//!   counted). An entry holds one set of stones for every number of spare
 //!   moves: more spare moves are never worse for their owner, so it keeps, per player to
 //!   move, the fewest with which White is known to win and the most with which Black is.
 //! * **Move ordering**: captures that leave the opponent the fewest replies first, ties broken
