@@ -456,10 +456,27 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
         if let Some(win) = self.table.probe(stones, side, hash, tempo) {
             return Ok(win);
         }
-        let (regions, connected) = self.split(stones, hint);
         let win = if let Some(win) = Self::spare_moves_decide(stones, side, tempo) {
             win
-        } else if regions.len() <= 1 {
+        } else {
+            self.wins_by_regions(stones, side, hash, tempo, hint)?
+        };
+        self.table.store(stones, side, hash, tempo, win);
+        Ok(win)
+    }
+
+    /// `wins` for a position the table does not know and spare moves do not decide: split
+    /// into regions, and search the sum.
+    fn wins_by_regions(
+        &mut self,
+        stones: [B; 2],
+        side: u8,
+        hash: u64,
+        tempo: i32,
+        hint: Option<usize>,
+    ) -> Searched<bool> {
+        let (regions, connected) = self.split(stones, hint);
+        Ok(if regions.len() <= 1 {
             self.search(stones, side, hash, tempo, connected)?.0
         } else {
             // One colour alone never captures: such a region is a zero game.
@@ -496,9 +513,7 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
                     }
                 }
             }
-        };
-        self.table.store(stones, side, hash, tempo, win);
-        Ok(win)
+        })
     }
 
     /// Whether the integer part `tempo` decides `stones` plus it for `side` to move, whatever
