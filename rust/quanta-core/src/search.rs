@@ -184,3 +184,56 @@ pub fn in_pool<T: Send>(threads: Option<usize>, work: impl FnOnce() -> T + Send)
             .install(work)),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn limits(max_nodes: u64) -> Limits {
+        Limits {
+            max_nodes: Some(max_nodes),
+            ..Limits::default()
+        }
+    }
+
+    #[test]
+    fn one_meter_stops_exactly_past_the_node_limit() {
+        let cancel = AtomicBool::new(false);
+        for limit in [0, 1, 1023, 1024, 5000] {
+            let mut meter = Meter::new(Budget::new("test", limits(limit), &cancel), None);
+            let ticks = (1..).find(|_| meter.tick().is_err()).unwrap();
+            assert_eq!(ticks, limit + 1);
+            assert!(
+                matches!(meter.limit("x"), Error::SearchLimit { nodes, .. } if nodes == limit + 1)
+            );
+        }
+    }
+
+    #[test]
+    fn meters_sharing_a_total_add_up_every_node_once_dropped() {
+        let cancel = AtomicBool::new(false);
+        let total = AtomicU64::new(0);
+        let budget = Budget::new("test", Limits::default(), &cancel);
+        for n in [1, 1023, 1024, 3000] {
+            let mut meter = Meter::new(budget.clone(), Some(&total));
+            for _ in 0..n {
+                meter.tick().unwrap();
+            }
+            assert_eq!(meter.own(), n);
+        }
+        assert_eq!(total.load(Ordering::Relaxed), 1 + 1023 + 1024 + 3000);
+        // A meter made later starts from the total, so one more search keeps the limit exact.
+        let mut late = Meter::new(Budget::new("test", limits(5050), &cancel), Some(&total));
+        let ticks = (1..).find(|_| late.tick().is_err()).unwrap();
+        assert_eq!(ticks, 5050 + 1 - 5048);
+    }
+
+    #[test]
+    fn a_cancelled_search_stops_at_its_next_check() {
+        let cancel = AtomicBool::new(true);
+        let mut meter = Meter::new(Budget::new("test", Limits::default(), &cancel), None);
+        let ticks = (1..).find(|_| meter.tick().is_err()).unwrap();
+        assert_eq!(ticks, FLUSH);
+        assert!(matches!(meter.check(), Err(Error::Interrupted)));
+    }
+}
