@@ -621,16 +621,13 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
             let h = self.child_hash(hash, s, from, to);
             self.left_connected = connected.then_some(from);
             if !self.wins_child(child, 1 - side, h, tempo)? {
-                let cells = self.game.board.cells;
-                self.history[from * cells + to] += 1;
+                self.refuted(m);
                 return Ok((true, action(m)));
             }
         }
         if alone < moves.len() {
             if let Some(i) = self.fork(stones, side, hash, tempo, connected, &moves[alone..])? {
-                let (_, _, from, _, to) = moves[alone + i];
-                let cells = self.game.board.cells;
-                self.history[from * cells + to] += 1;
+                self.refuted(&moves[alone + i]);
                 return Ok((true, action(&moves[alone + i])));
             }
         }
@@ -642,6 +639,12 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
             }
         }
         Ok((false, last))
+    }
+
+    /// Counts a cut-off by `capture` in the history.
+    fn refuted(&mut self, capture: &Capture) {
+        let &(_, _, from, _, to) = capture;
+        self.history[from * self.game.board.cells + to] += 1;
     }
 
     /// `wins` for a child, one ply further from the root.
