@@ -1291,11 +1291,9 @@ impl<'o, 'a> Grids<'o, 'a> {
             let mut cards_here: SmallVec<[(i32, Card); 40]> = SmallVec::new();
             for (j, &c) in pool.iter().enumerate() {
                 let w = row_w[j];
-                if rest + (w + others).div_euclid(2) > self.best
-                    && rest + (assigned - duals.reduced_cost(&weights, i, j)).div_euclid(2)
-                        > self.best
-                {
-                    cards_here.push((w, c));
+                let fixed = (w + others).min(assigned - duals.reduced_cost(&weights, i, j));
+                if rest + fixed.div_euclid(2) > self.best {
+                    cards_here.push((fixed, c));
                 }
             }
             if cards_here.is_empty() {
@@ -1316,7 +1314,7 @@ impl<'o, 'a> Grids<'o, 'a> {
             return Ok(());
         };
         let x0 = left_cells[i0];
-        // Cards for this cell, best first.
+        // Cards for this cell, the highest bound with the pairing fixed first.
         here.sort_by_key(|&(w, c)| (-w, c));
         for (_, c) in here {
             let mut e = edges;
