@@ -29,8 +29,9 @@
 //!   and back its penalty when it is surely held. A card is
 //!   tried on a cell only if the bound with that pairing fixed (the assignment less the
 //!   pairing's reduced cost, by the method's dual potentials) still beats the best grid; the
-//!   next cell is the one with the fewest such cards, then the most empty neighbours, then
-//!   inner cells first. A complete grid is scored exactly by [`Grids::orders`], a DP over
+//!   next cell is the one with the fewest such cards for its empty neighbours (the cards
+//!   times one plus its sides without one), then the most empty neighbours, then inner
+//!   cells first. A complete grid is scored exactly by [`Grids::orders`], a DP over
 //!   the 2^k sets of placed cells (the set fixes the grid, the draws made, hence the hand).
 //!   When no grid can be filled, the sequence search below finds the best loss.
 //!
@@ -1281,8 +1282,8 @@ impl<'o, 'a> Grids<'o, 'a> {
         // A child's bound is at most this one with its cell's best replaced by what its card
         // scores there (its half of the edges to cells left moves to their ends), and at most
         // the best assignment less that pairing's reduced cost. The cell to fill next is the
-        // one with the fewest cards left by these cuts (a cell with none cuts the node), then
-        // the most empty neighbours, then the first in `cells`.
+        // one with the fewest cards left by these cuts (a cell with none cuts the node) for
+        // its empty neighbours, then the most empty neighbours, then the first in `cells`.
         let mut pick = None;
         let mut here: SmallVec<[(i32, Card); 40]> = SmallVec::new();
         let mut pick_key = (usize::MAX, 0);
@@ -1299,11 +1300,10 @@ impl<'o, 'a> Grids<'o, 'a> {
             if cards_here.is_empty() {
                 return Ok(());
             }
-            // Fewest cards, then most empty neighbours (their edges are bounded loosest).
-            let key = (
-                cards_here.len(),
-                4 - (t.neighbours[left_cells[i]] & holes).count_ones(),
-            );
+            // Few cards and many empty neighbours (their edges are bounded loosest): the cards
+            // times one plus the sides without an empty neighbour (filled, or the border).
+            let closed = 4 - (t.neighbours[left_cells[i]] & holes).count_ones() as usize;
+            let key = (cards_here.len() * (closed + 1), closed);
             if key < pick_key {
                 pick_key = key;
                 pick = Some(i);
