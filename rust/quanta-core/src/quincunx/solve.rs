@@ -28,8 +28,8 @@
 //!   suits with a power play still possible (the play counts it only if it is in the grid);
 //!   and back its penalty when it is surely held. A card is
 //!   tried on a cell only if the bound with that pairing fixed (the assignment less the
-//!   pairing's reduced cost, by the method's dual potentials) still beats the best grid; the
-//!   next cell is the one with the fewest such cards for its empty neighbours (the cards
+//!   pairing's reduced cost, by the method's dual potentials) still beats the best grid, the
+//!   cards with the best such bound first; the next cell is the one with the fewest such cards for its empty neighbours (the cards
 //!   times one plus its sides without one), then the most empty neighbours, then inner
 //!   cells first. A complete grid is scored exactly by [`Grids::orders`], a DP over
 //!   the 2^k sets of placed cells (the set fixes the grid, the draws made, hence the hand).
