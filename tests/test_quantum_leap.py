@@ -602,6 +602,7 @@ def test_solver_rejects_bad_limits():
         {"threads": 0},
         {"threads": -1},
         {"threads": 1.5},
+        {"threads": True},
     ]:
         with pytest.raises(ValueError):
             ql.solve(s, **bad)

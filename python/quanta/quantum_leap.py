@@ -296,7 +296,8 @@ class Solution:
 
 
 def _check_limits(max_nodes, memory_mb, threads=None) -> None:
-    if threads is not None and not (isinstance(threads, int) and threads >= 1):
+    if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int)
+                                or threads < 1):
         raise ValueError(f"threads must be at least 1 (or None for all cores), not {threads!r}")
     if max_nodes is not None and not 0 <= max_nodes < 2**64:
         raise ValueError(f"max_nodes must be a non-negative integer, not {max_nodes!r}")
