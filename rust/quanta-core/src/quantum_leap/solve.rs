@@ -15,8 +15,9 @@
 //!   capture is an integer (the longest run of its captures); integers are summed into one
 //!   number that the search carries as spare moves. The largest region is never classed
 //!   (that would search it from both sides): it and the other regions still in play are
-//!   searched once, for the player to move, with the number, and that sum is itself stored in
-//!   the table, so that it is met again whatever zero and integer regions lie beside it.
+//!   searched once, for the player to move, with the number, and that sum (not the whole
+//!   position) is what the table stores, so that it is met again whatever zero and integer
+//!   regions lie beside it, at one memory write per node.
 //!   Spare moves that outlast every capture the opponent has left (one per own stone) decide
 //!   at once.
 //! * **A transposition table** with Zobrist keys that starts small and grows within the
@@ -456,17 +457,17 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
         if let Some(win) = self.table.probe(stones, side, hash, tempo) {
             return Ok(win);
         }
-        let win = if let Some(win) = Self::spare_moves_decide(stones, side, tempo) {
-            win
-        } else {
-            self.wins_by_regions(stones, side, hash, tempo, hint)?
-        };
-        self.table.store(stones, side, hash, tempo, win);
-        Ok(win)
+        if let Some(win) = Self::spare_moves_decide(stones, side, tempo) {
+            self.table.store(stones, side, hash, tempo, win);
+            return Ok(win);
+        }
+        self.wins_by_regions(stones, side, hash, tempo, hint)
     }
 
     /// `wins` for a position the table does not know and spare moves do not decide: split
-    /// into regions, and search the sum.
+    /// into regions, and search the sum. What is searched is stored: the stones themselves
+    /// when they are one region, else only the sum of the live regions (a later visit of the
+    /// stones finds it after the split, and one write to memory is saved per node).
     fn wins_by_regions(
         &mut self,
         stones: [B; 2],
@@ -476,44 +477,42 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
         hint: Option<usize>,
     ) -> Searched<bool> {
         let (regions, connected) = self.split(stones, hint);
-        Ok(if regions.len() <= 1 {
-            self.search(stones, side, hash, tempo, connected)?.0
-        } else {
-            // One colour alone never captures: such a region is a zero game.
-            let mut regions: SmallVec<[B; 8]> = regions
-                .into_iter()
-                .filter(|r| !(stones[0] & *r).is_empty() && !(stones[1] & *r).is_empty())
-                .collect();
-            // Every region but the largest is classed (cached by shape): zeros are dropped and
-            // integers summed. The largest and the regions left are searched once, for the
-            // player to move only.
-            let largest = (0..regions.len())
-                .max_by_key(|&i| regions[i].count())
-                .map(|i| regions.swap_remove(i));
-            let mut live = largest.unwrap_or(B::EMPTY);
-            let mut total = tempo;
-            for region in regions {
-                match self.class([stones[0] & region, stones[1] & region])? {
-                    (_, Some(n)) => total += n,
-                    (Class::Second, None) => {}
-                    _ => live |= region,
-                }
+        if regions.len() <= 1 {
+            let win = self.search(stones, side, hash, tempo, connected)?.0;
+            self.table.store(stones, side, hash, tempo, win);
+            return Ok(win);
+        }
+        // One colour alone never captures: such a region is a zero game.
+        let mut regions: SmallVec<[B; 8]> = regions
+            .into_iter()
+            .filter(|r| !(stones[0] & *r).is_empty() && !(stones[1] & *r).is_empty())
+            .collect();
+        // Every region but the largest is classed (cached by shape): zeros are dropped and
+        // integers summed. The largest and the regions left are searched once, for the
+        // player to move only.
+        let largest = (0..regions.len())
+            .max_by_key(|&i| regions[i].count())
+            .map(|i| regions.swap_remove(i));
+        let mut live = largest.unwrap_or(B::EMPTY);
+        let mut total = tempo;
+        for region in regions {
+            match self.class([stones[0] & region, stones[1] & region])? {
+                (_, Some(n)) => total += n,
+                (Class::Second, None) => {}
+                _ => live |= region,
             }
-            let rest = [stones[0] & live, stones[1] & live];
-            if let Some(win) = Self::spare_moves_decide(rest, side, total) {
-                win
-            } else {
-                let h = self.hash(rest);
-                match self.table.probe(rest, side, h, total) {
-                    Some(win) => win,
-                    None => {
-                        let win = self.search(rest, side, h, total, false)?.0;
-                        self.table.store(rest, side, h, total, win);
-                        win
-                    }
-                }
-            }
-        })
+        }
+        let rest = [stones[0] & live, stones[1] & live];
+        let h = self.hash(rest);
+        let known = Self::spare_moves_decide(rest, side, total)
+            .or_else(|| self.table.probe(rest, side, h, total));
+        if let Some(win) = known {
+            self.table.store(stones, side, hash, tempo, win);
+            return Ok(win);
+        }
+        let win = self.search(rest, side, h, total, false)?.0;
+        self.table.store(rest, side, h, total, win);
+        Ok(win)
     }
 
     /// Whether the integer part `tempo` decides `stones` plus it for `side` to move, whatever
