@@ -1107,3 +1107,76 @@ fn not_quantum_leap(state: &dyn DynState) -> Error {
         state.game().name()
     ))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::options::{OptionValue, Options};
+
+    /// Every entry of the table with at least `stones` stones agrees with a fresh search.
+    fn assert_table_true<B: Bits>(game: &QuantumLeap<B>, table: &Table<B>, stones: u32) {
+        let cancel = AtomicBool::new(false);
+        let fresh = Shared::new(game, Limits::default(), 1, &cancel);
+        for slot in &table.slots {
+            let entry = slot.load();
+            if entry.is_empty() || (entry.stones[0] | entry.stones[1]).count() < stones {
+                continue;
+            }
+            for side in [WHITE, BLACK] {
+                let s = side as usize;
+                let h = fresh.hash(entry.stones);
+                for (tempo, white_wins) in [
+                    (entry.white_wins_from[s], true),
+                    (entry.black_wins_to[s], false),
+                ] {
+                    if tempo == i16::MAX || tempo == i16::MIN {
+                        continue;
+                    }
+                    let mut solver = Solver::new(&fresh);
+                    let win = solver.wins(entry.stones, side, h, tempo.into());
+                    assert!(
+                        matches!(win, Ok(w) if w == (white_wins == (side == WHITE))),
+                        "a stored value is wrong"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_search_whose_fork_above_is_decided_stops_and_stores_only_truths() {
+        // A search whose work a fork above no longer needs must end with `Stopped`, and the
+        // forks inside it must not pass off their cut-short answers as values.
+        let mut options = Options::new();
+        options.insert("size".into(), OptionValue::Int(5));
+        let game = QuantumLeap::<u64>::from_options(&options).unwrap();
+        let cancel = AtomicBool::new(false);
+        let mut checked = 0;
+        for line in include_str!("../../../../benches/data/quantum_leap_side5_38.txt").lines() {
+            let state = game.from_notation(line).unwrap();
+            let Phase::Move { side, .. } = state.phase else {
+                unreachable!("the positions have a player to move")
+            };
+            let shared = in_pool(Some(2), || {
+                let shared = Shared::new(&game, Limits::default(), 2, &cancel);
+                let decided = Fork {
+                    found: AtomicUsize::new(0),
+                    failed: AtomicBool::new(false),
+                };
+                let mut solver = Solver::new(&shared);
+                solver.forks.push((&decided, 1));
+                let h = shared.hash(state.stones);
+                let outcome = solver.search(state.stones, side, h, 0, false);
+                assert!(matches!(outcome, Err(Halt::Stopped)), "{line}");
+                drop(solver);
+                shared
+            })
+            .unwrap();
+            assert_table_true(&game, &shared.table, 30);
+            checked += 1;
+            if checked == 6 {
+                break;
+            }
+        }
+    }
+}
