@@ -44,6 +44,8 @@ pub trait Bits:
     }
     fn low_u64(self) -> u64;
     fn high_u64(self) -> u64;
+    /// The set whose bits are `low`, then `high` (dropped where they do not fit).
+    fn from_u64s(low: u64, high: u64) -> Self;
 }
 
 /// Iterates the cells of a bitboard in increasing order.
@@ -95,6 +97,11 @@ macro_rules! bits_for {
             #[allow(clippy::unnecessary_cast)]
             fn high_u64(self) -> u64 {
                 ((self as u128) >> 64) as u64
+            }
+            #[inline]
+            #[allow(clippy::unnecessary_cast)]
+            fn from_u64s(low: u64, high: u64) -> Self {
+                (low as u128 | (high as u128) << 64) as $t
             }
         }
     };

@@ -26,6 +26,10 @@
 //!   counted). An entry holds one set of stones for every number of spare
 //!   moves: more spare moves are never worse for their owner, so it keeps, per player to
 //!   move, the fewest with which White is known to win and the most with which Black is.
+//!   Positions ten captures or more from the root go instead to a small table of the
+//!   thread's own (1 MB): they are most of the nodes and quick to search again, and kept
+//!   there they stay in the thread's cache and leave the shared table to the positions that
+//!   are costly to search. Each slot is its own sequence lock, so no thread ever waits.
 //! * **Move ordering**: captures that leave the opponent the fewest replies first, ties broken
 //!   by the history of earlier refutations; at the swap decision, swaps that leave White the
 //!   fewest captures first.
@@ -52,11 +56,12 @@ use crate::error::{Error, Result};
 use crate::game::{Action, Game};
 pub use crate::search::Limits;
 use crate::search::{Budget, Meter, in_pool};
-use crossbeam_utils::atomic::AtomicCell;
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 use std::sync::Mutex;
-use std::sync::atomic::Ordering::Relaxed;
+use std::marker::PhantomData;
+use std::sync::atomic::Ordering::{Acquire, Relaxed, Release};
+use std::sync::atomic::fence;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize};
 
 /// `ONE_ARC[ring]`: the set bits of a 6-bit ring (neighbours in direction order, each next to
@@ -109,65 +114,146 @@ enum Class {
 /// colour can ever capture in it.
 type RegionValue = (Class, Option<i32>);
 
-/// A slot of the transposition table: the stones (White's, Black's) of the positions stored
-/// there, and what is known of them plus an integer part `t` (see `Solver::wins`), per player
-/// to move: White wins for every `t >= white_wins_from`, Black for every `t <= black_wins_to`.
-/// (A larger integer part is never worse for White, so one number per colour says it all.)
-/// One entry is one memory access: aligned to 32 bytes, it never straddles two cache lines
-/// (24 bytes unaligned did, one entry in three).
-#[derive(Clone, Copy)]
-#[repr(align(32))]
-struct Entry<B> {
-    stones: [B; 2],
+/// What the table knows of one set of stones plus an integer part `t` (see `Solver::wins`),
+/// per player to move: White wins for every `t >= white_wins_from`, Black for every
+/// `t <= black_wins_to`. (A larger integer part is never worse for White, so one number per
+/// colour says it all.)
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+struct Known {
     white_wins_from: [i16; 2],
     black_wins_to: [i16; 2],
 }
 
-impl<B: Bits> Default for Entry<B> {
-    fn default() -> Self {
-        Entry {
-            stones: [B::EMPTY; 2],
-            white_wins_from: [i16::MAX; 2],
-            black_wins_to: [i16::MIN; 2],
+impl Known {
+    const NOTHING: Known = Known {
+        white_wins_from: [i16::MAX; 2],
+        black_wins_to: [i16::MIN; 2],
+    };
+
+    /// What `known` says for `side` to move with integer part `tempo`.
+    fn says(&self, side: u8, tempo: i32) -> Option<bool> {
+        let s = side as usize;
+        if tempo >= i32::from(self.white_wins_from[s]) {
+            Some(side == WHITE)
+        } else if tempo <= i32::from(self.black_wins_to[s]) {
+            Some(side == BLACK)
+        } else {
+            None
         }
     }
-}
 
-impl<B: Bits> Entry<B> {
-    fn is_empty(&self) -> bool {
-        self.white_wins_from == [i16::MAX; 2] && self.black_wins_to == [i16::MIN; 2]
+    /// This, and that `side` to move with `tempo` wins (`win`) or loses.
+    fn with(mut self, side: u8, tempo: i32, win: bool) -> Known {
+        let (s, tempo) = (side as usize, tempo as i16);
+        if win == (side == WHITE) {
+            self.white_wins_from[s] = self.white_wins_from[s].min(tempo);
+        } else {
+            self.black_wins_to[s] = self.black_wins_to[s].max(tempo);
+        }
+        self
+    }
+
+    /// One word, 0 for `NOTHING` (an empty slot is all zeros).
+    fn word(self) -> u64 {
+        let halves = [
+            self.white_wins_from[0],
+            self.white_wins_from[1],
+            self.black_wins_to[0],
+            self.black_wins_to[1],
+        ];
+        halves
+            .iter()
+            .zip(Self::NOTHING.halves())
+            .enumerate()
+            .fold(0, |w, (i, (&h, n))| w | u64::from((h ^ n) as u16) << (16 * i))
+    }
+
+    fn from_word(word: u64) -> Known {
+        let [a, b, c, d] = Self::NOTHING.halves();
+        let half = |i: u32, n: i16| (word >> (16 * i)) as u16 as i16 ^ n;
+        Known {
+            white_wins_from: [half(0, a), half(1, b)],
+            black_wins_to: [half(2, c), half(3, d)],
+        }
+    }
+
+    fn halves(self) -> [i16; 4] {
+        let (w, b) = (self.white_wins_from, self.black_wins_to);
+        [w[0], w[1], b[0], b[1]]
     }
 }
 
-/// The transposition table, shared by every thread of a solve: one entry per hash. An entry
-/// is read and written whole (crossbeam's `AtomicCell` guards it with a sequence lock), so a
-/// thread never sees half of another's write; two threads writing one slot at once may lose one of the writes,
-/// which costs only a repeated search.
+/// Words of one table slot: a sequence number (odd while a thread writes the slot), what is
+/// known, then the stones (White's, Black's) as 64-bit words.
+const SEQUENCE: usize = 0;
+const KNOWN: usize = 1;
+const STONES: usize = 2;
+
+/// Eight words, one cache line: two slots of a board up to 64 cells, one slot of a larger one.
+/// A slot never straddles two lines, so a probe is one memory access.
+#[repr(align(64))]
+#[derive(Default)]
+struct Line([AtomicU64; 8]);
+
+/// A transposition table, one slot per hash, that every thread of a solve may read and write.
+/// Each slot is its own sequence lock: a reader that meets a write in progress, or that a write
+/// overtook, sees a miss; a writer that meets another drops its write. Neither ever waits, and
+/// a miss or a dropped write costs only a repeated search.
 struct Table<B: Bits> {
-    slots: Vec<AtomicCell<Entry<B>>>,
-    /// Slots in use, and the most slots the memory cap allows.
+    lines: Vec<Line>,
+    /// Slots in use (as last counted by the threads), and the most slots the memory cap allows.
     used: AtomicUsize,
     cap: usize,
+    _stones: PhantomData<B>,
 }
 
 impl<B: Bits> Table<B> {
-    fn new(slots: usize, cap: usize) -> Self {
-        Table {
-            slots: (0..slots)
-                .map(|_| AtomicCell::new(Entry::default()))
-                .collect(),
-            used: AtomicUsize::new(0),
-            cap,
+    /// Words per slot: the sequence number, what is known, the stones; a power of two.
+    const WORDS: usize = if B::CAPACITY <= 64 { 4 } else { 8 };
+    /// The stones as 64-bit words (the first `WORDS - STONES`).
+    fn stone_words(stones: [B; 2]) -> [u64; 4] {
+        if B::CAPACITY <= 64 {
+            [stones[0].low_u64(), stones[1].low_u64(), 0, 0]
+        } else {
+            let [w, b] = stones;
+            [w.low_u64(), w.high_u64(), b.low_u64(), b.high_u64()]
         }
     }
 
-    fn slot(&self, hash: u64) -> &AtomicCell<Entry<B>> {
-        &self.slots[hash as usize & (self.slots.len() - 1)]
+    fn from_stone_words(words: [u64; 4]) -> [B; 2] {
+        if B::CAPACITY <= 64 {
+            [B::from_u64s(words[0], 0), B::from_u64s(words[1], 0)]
+        } else {
+            [
+                B::from_u64s(words[0], words[1]),
+                B::from_u64s(words[2], words[3]),
+            ]
+        }
+    }
+
+    fn new(slots: usize, cap: usize) -> Self {
+        let lines = (slots * Self::WORDS).div_ceil(8);
+        Table {
+            lines: (0..lines).map(|_| Line::default()).collect(),
+            used: AtomicUsize::new(0),
+            cap,
+            _stones: PhantomData,
+        }
+    }
+
+    fn slots(&self) -> usize {
+        self.lines.len() * 8 / Self::WORDS
+    }
+
+    fn slot(&self, hash: u64) -> &[AtomicU64] {
+        let i = hash as usize & (self.slots() - 1);
+        let start = (i * Self::WORDS) % 8;
+        &self.lines[i * Self::WORDS / 8].0[start..start + Self::WORDS]
     }
 
     /// Whether three quarters of the slots are in use and the cap allows more.
     fn wants_to_grow(&self) -> bool {
-        4 * self.used.load(Relaxed) > 3 * self.slots.len() && self.slots.len() < self.cap
+        4 * self.used.load(Relaxed) > 3 * self.slots() && self.slots() < self.cap
     }
 
     /// Asks the processor to bring the slot of `hash` into the cache.
@@ -175,64 +261,100 @@ impl<B: Bits> Table<B> {
     fn prefetch(&self, hash: u64) {
         #[cfg(target_arch = "x86_64")]
         {
-            let entry: *const AtomicCell<Entry<B>> = self.slot(hash);
-            // SAFETY: a prefetch is only a hint; the pointer is to a live table entry.
+            let slot: *const AtomicU64 = self.slot(hash).as_ptr();
+            // SAFETY: a prefetch is only a hint; the pointer is to a live table slot.
             #[allow(unused_unsafe)]
             unsafe {
-                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(entry.cast());
+                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(slot.cast());
             }
         }
         #[cfg(not(target_arch = "x86_64"))]
         let _ = hash;
     }
 
-    fn probe(&self, stones: [B; 2], side: u8, hash: u64, tempo: i32) -> Option<bool> {
-        let entry = self.slot(hash).load();
-        if entry.stones != stones {
+    /// What the slot of `hash` holds, if no write is under way there: (its stones, what is
+    /// known of them).
+    fn read(&self, hash: u64) -> Option<([u64; 4], Known)> {
+        let slot = self.slot(hash);
+        let sequence = slot[SEQUENCE].load(Acquire);
+        if sequence & 1 == 1 {
             return None;
         }
-        let s = side as usize;
-        if tempo >= i32::from(entry.white_wins_from[s]) {
-            Some(side == WHITE)
-        } else if tempo <= i32::from(entry.black_wins_to[s]) {
-            Some(side == BLACK)
-        } else {
-            None
+        let known = slot[KNOWN].load(Relaxed);
+        let mut words = [0; 4];
+        for (w, s) in words.iter_mut().zip(&slot[STONES..]) {
+            *w = s.load(Relaxed);
+        }
+        fence(Acquire);
+        (slot[SEQUENCE].load(Relaxed) == sequence).then(|| (words, Known::from_word(known)))
+    }
+
+    fn probe(&self, stones: [B; 2], side: u8, hash: u64, tempo: i32) -> Option<bool> {
+        match self.read(hash) {
+            Some((words, known)) if words == Self::stone_words(stones) => known.says(side, tempo),
+            _ => None,
         }
     }
 
-    fn store(&self, stones: [B; 2], side: u8, hash: u64, tempo: i32, win: bool) {
+    /// Records that `side` to move with `tempo` on `stones` wins (`win`) or loses. Says
+    /// whether an empty slot was taken.
+    fn store(&self, stones: [B; 2], side: u8, hash: u64, tempo: i32, win: bool) -> bool {
+        self.update(stones, hash, |known| known.with(side, tempo, win))
+    }
+
+    /// Replaces what the slot of `hash` knows of `stones` (nothing, if it holds other stones)
+    /// by `learn` of it, unless another thread is writing the slot. Says whether an empty slot
+    /// was taken.
+    fn update(&self, stones: [B; 2], hash: u64, learn: impl FnOnce(Known) -> Known) -> bool {
         let slot = self.slot(hash);
-        let mut entry = slot.load();
-        if entry.is_empty() {
-            self.used.fetch_add(1, Relaxed);
+        let sequence = slot[SEQUENCE].load(Relaxed);
+        if sequence & 1 == 1
+            || slot[SEQUENCE]
+                .compare_exchange(sequence, sequence + 1, Acquire, Relaxed)
+                .is_err()
+        {
+            return false;
         }
-        if entry.stones != stones {
-            entry = Entry {
-                stones,
-                ..Entry::default()
-            };
-        }
-        let (s, tempo) = (side as usize, tempo as i16);
-        if win == (side == WHITE) {
-            entry.white_wins_from[s] = entry.white_wins_from[s].min(tempo);
+        fence(Release);
+        let words = Self::stone_words(stones);
+        let old = slot[KNOWN].load(Relaxed);
+        let same = words
+            .iter()
+            .zip(&slot[STONES..])
+            .all(|(w, s)| s.load(Relaxed) == *w);
+        let known = learn(if same {
+            Known::from_word(old)
         } else {
-            entry.black_wins_to[s] = entry.black_wins_to[s].max(tempo);
+            Known::NOTHING
+        });
+        slot[KNOWN].store(known.word(), Relaxed);
+        for (w, s) in words.iter().zip(&slot[STONES..]) {
+            s.store(*w, Relaxed);
         }
-        slot.store(entry);
+        slot[SEQUENCE].store(sequence + 2, Release);
+        old == 0
+    }
+
+    /// Every stored position: (stones, what is known).
+    fn entries(&self) -> impl Iterator<Item = ([B; 2], Known)> + '_ {
+        (0..self.slots()).filter_map(|i| {
+            let start = (i * Self::WORDS) % 8;
+            let slot = &self.lines[i * Self::WORDS / 8].0[start..start + Self::WORDS];
+            let known = Known::from_word(slot[KNOWN].load(Relaxed));
+            let mut words = [0; 4];
+            for (w, s) in words.iter_mut().zip(&slot[STONES..]) {
+                *w = s.load(Relaxed);
+            }
+            (known != Known::NOTHING).then(|| (Self::from_stone_words(words), known))
+        })
     }
 
     /// The table four times larger (within the cap), with every entry of this one.
     fn grown(self, hash: impl Fn([B; 2]) -> u64) -> Self {
-        let bigger = Table::new((self.slots.len() * 4).min(self.cap), self.cap);
+        let bigger = Table::new((self.slots() * 4).min(self.cap), self.cap);
         let mut used = 0;
-        for entry in self.slots {
-            let entry = entry.into_inner();
-            if !entry.is_empty() {
-                let slot = bigger.slot(hash(entry.stones));
-                used += slot.load().is_empty() as usize;
-                slot.store(entry);
-            }
+        for (stones, known) in self.entries() {
+            used += bigger.update(stones, hash(stones), |_| known) as usize;
         }
         bigger.used.store(used, Relaxed);
         bigger
@@ -246,6 +368,11 @@ struct Shared<'a, B: Bits> {
     /// `reach[c][b]`: cells within `b` steps of `c` along the six lines (b = 0..=6).
     reach: Vec<[B; 7]>,
     table: Table<B>,
+    /// Each thread's own table for the positions of at most `distant_stones` stones, far from
+    /// the root: they are many and quick to search again, so they are kept in a table small
+    /// enough to stay in the thread's cache, and out of the shared table's way.
+    distant: Vec<Table<B>>,
+    distant_stones: u32,
     /// Region classes by shape (any translation, rotation or reflection).
     regions: Mutex<FxHashMap<Vec<u16>, RegionValue>>,
     /// Bytes the region caches may still take.
@@ -258,8 +385,10 @@ struct Shared<'a, B: Bits> {
 }
 
 impl<'a, B: Bits> Shared<'a, B> {
+    /// The shared state of a solve from a position of `root_stones` stones.
     fn new(
         game: &'a QuantumLeap<B>,
+        root_stones: u32,
         limits: Limits,
         threads: usize,
         cancel: &'a AtomicBool,
@@ -283,14 +412,22 @@ impl<'a, B: Bits> Shared<'a, B> {
                 r
             })
             .collect();
+        // Half the memory for the tables, half for the region caches. Each thread's table of
+        // distant positions takes its share, at most `DISTANT_BYTES`; the shared table the rest.
         let bytes = limits.memory_mb.max(1) << 20;
-        let entry = std::mem::size_of::<AtomicCell<Entry<B>>>();
-        let cap = ((bytes / 2) / entry).max(1024).next_power_of_two() / 2;
+        let slot = 8 * Table::<B>::WORDS;
+        let distant_slots = 1 << (DISTANT_BYTES.min(bytes / 4 / threads) / slot).max(64).ilog2();
+        let shared_bytes = (bytes / 2).saturating_sub(threads * distant_slots * slot);
+        let cap = (shared_bytes / slot).max(1024).next_power_of_two() / 2;
         Shared {
             game,
             zobrist,
             reach,
             table: Table::new(cap.min(1 << 14), cap),
+            distant: (0..threads)
+                .map(|_| Table::new(distant_slots, distant_slots))
+                .collect(),
+            distant_stones: root_stones.saturating_sub(DISTANT_PLIES),
             regions: Mutex::new(FxHashMap::default()),
             region_budget: AtomicUsize::new(bytes / 2),
             nodes: AtomicU64::new(0),
@@ -365,6 +502,11 @@ impl Fork {
 const FORK_PLIES: u32 = 8;
 const FORK_STONES: u32 = 20;
 
+/// Positions this many captures or more from the root go to the thread's own table
+/// (`Shared::distant`), of at most this many bytes.
+const DISTANT_PLIES: u32 = 10;
+const DISTANT_BYTES: usize = 1 << 20;
+
 /// A capture in move ordering: (the opponent's replies, our captures after it (counted down
 /// from `u32::MAX`), from, direction, to).
 type Capture = (u32, u32, usize, usize, usize);
@@ -375,6 +517,10 @@ struct Solver<'s, 'a, B: Bits> {
     shared: &'s Shared<'a, B>,
     game: &'a QuantumLeap<B>,
     table: &'s Table<B>,
+    /// Slots of the shared table this thread filled since it last added them to its count.
+    filled: usize,
+    /// This thread's table of distant positions.
+    distant: &'s Table<B>,
     /// Region classes by the exact stones, which is cheaper to look up than by shape.
     placed: FxHashMap<[B; 2], RegionValue>,
     /// This thread's nodes, added to `shared.nodes` now and then.
@@ -415,6 +561,10 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
             shared,
             game: shared.game,
             table: &shared.table,
+            filled: 0,
+            // A thread outside the pool (with one thread there is none) takes the first.
+            distant: &shared.distant
+                [rayon::current_thread_index().unwrap_or(0) % shared.distant.len()],
             placed: FxHashMap::default(),
             meter: Meter::new(shared.budget.clone(), Some(&shared.nodes)),
             left_connected: None,
@@ -428,11 +578,35 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
         self.shared.hash(stones)
     }
 
+    /// The table for positions of `stones` stones: the thread's own for distant ones.
+    fn table_for(&self, stones: u32) -> &'s Table<B> {
+        if stones <= self.shared.distant_stones {
+            self.distant
+        } else {
+            self.table
+        }
+    }
+
+    fn probe(&self, stones: [B; 2], side: u8, hash: u64, tempo: i32) -> Option<bool> {
+        let n = (stones[0] | stones[1]).count();
+        self.table_for(n).probe(stones, side, hash, tempo)
+    }
+
+    fn store(&mut self, stones: [B; 2], side: u8, hash: u64, tempo: i32, win: bool) {
+        let n = (stones[0] | stones[1]).count();
+        if n <= self.shared.distant_stones {
+            self.distant.store(stones, side, hash, tempo, win);
+        } else {
+            self.filled += self.table.store(stones, side, hash, tempo, win) as usize;
+        }
+    }
+
     /// Counts a node, and now and then checks the limits, the table and the forks above.
     /// With one thread the node limit is exact.
     #[inline]
     fn count_node(&mut self) -> Searched<()> {
         if self.meter.tick()? {
+            self.table.used.fetch_add(std::mem::take(&mut self.filled), Relaxed);
             if self.table.wants_to_grow() {
                 return Err(Halt::Regrow);
             }
@@ -454,11 +628,11 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
     fn wins(&mut self, stones: [B; 2], side: u8, hash: u64, tempo: i32) -> Searched<bool> {
         let hint = self.left_connected.take();
         self.count_node()?;
-        if let Some(win) = self.table.probe(stones, side, hash, tempo) {
+        if let Some(win) = self.probe(stones, side, hash, tempo) {
             return Ok(win);
         }
         if let Some(win) = Self::spare_moves_decide(stones, side, tempo) {
-            self.table.store(stones, side, hash, tempo, win);
+            self.store(stones, side, hash, tempo, win);
             return Ok(win);
         }
         self.wins_by_regions(stones, side, hash, tempo, hint)
@@ -479,7 +653,7 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
         let (regions, connected) = self.split(stones, hint);
         if regions.len() <= 1 {
             let win = self.search(stones, side, hash, tempo, connected)?.0;
-            self.table.store(stones, side, hash, tempo, win);
+            self.store(stones, side, hash, tempo, win);
             return Ok(win);
         }
         // One colour alone never captures: such a region is a zero game.
@@ -505,13 +679,13 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
         let rest = [stones[0] & live, stones[1] & live];
         let h = self.hash(rest);
         let known = Self::spare_moves_decide(rest, side, total)
-            .or_else(|| self.table.probe(rest, side, h, total));
+            .or_else(|| self.probe(rest, side, h, total));
         if let Some(win) = known {
-            self.table.store(stones, side, hash, tempo, win);
+            self.store(stones, side, hash, tempo, win);
             return Ok(win);
         }
         let win = self.search(rest, side, h, total, false)?.0;
-        self.table.store(rest, side, h, total, win);
+        self.store(rest, side, h, total, win);
         Ok(win)
     }
 
@@ -560,11 +734,12 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
         if moves.len() > 1 {
             // The children's table slots are fetched from memory all at once, before the
             // first is needed.
+            let children_table = self.table_for((stones[0] | stones[1]).count() - 1);
             let child_hashes: SmallVec<[u64; 48]> = moves
                 .iter()
                 .map(|m| {
                     let h = self.child_hash(hash, s, m.2, m.4);
-                    self.table.prefetch(h);
+                    children_table.prefetch(h);
                     h
                 })
                 .collect();
@@ -574,7 +749,7 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
                 // A child the table already knows lost for the opponent wins at once, and so
                 // does a capture that leaves the opponent without a reply.
                 // (Not at the root, where what the table holds depends on the threads.)
-                match self.table.probe(child, 1 - side, h, tempo) {
+                match self.probe(child, 1 - side, h, tempo) {
                     Some(false) if !at_root => return Ok((true, action)),
                     // A child known won for the opponent goes last, uncounted.
                     Some(true) if !at_root => {
@@ -987,7 +1162,7 @@ pub fn solve<B: Bits>(
         return Err(decision_error());
     }
     in_threads(threads, |threads| {
-        let mut shared = Shared::new(game, limits, threads, cancel);
+        let mut shared = Shared::new(game, (state.stones[0] | state.stones[1]).count(), limits, threads, cancel);
         let (win, best_action) = shared.run(|shared| {
             let mut solver = Solver::new(shared);
             solver.count_node()?;
@@ -1045,7 +1220,7 @@ pub fn analyze<B: Bits>(
         return Err(decision_error());
     }
     in_threads(threads, |threads| {
-        let mut shared = Shared::new(game, limits, threads, cancel);
+        let mut shared = Shared::new(game, (state.stones[0] | state.stones[1]).count(), limits, threads, cancel);
         let values = shared.run(|shared| {
             let mut solver = Solver::new(shared);
             let mut actions = Vec::new();
@@ -1116,24 +1291,23 @@ mod tests {
     /// Every entry of the table with at least `stones` stones agrees with a fresh search.
     fn assert_table_true<B: Bits>(game: &QuantumLeap<B>, table: &Table<B>, stones: u32) {
         let cancel = AtomicBool::new(false);
-        let fresh = Shared::new(game, Limits::default(), 1, &cancel);
-        for slot in &table.slots {
-            let entry = slot.load();
-            if entry.is_empty() || (entry.stones[0] | entry.stones[1]).count() < stones {
+        let fresh = Shared::new(game, stones, Limits::default(), 1, &cancel);
+        for (position, known) in table.entries() {
+            if (position[0] | position[1]).count() < stones {
                 continue;
             }
             for side in [WHITE, BLACK] {
                 let s = side as usize;
-                let h = fresh.hash(entry.stones);
+                let h = fresh.hash(position);
                 for (tempo, white_wins) in [
-                    (entry.white_wins_from[s], true),
-                    (entry.black_wins_to[s], false),
+                    (known.white_wins_from[s], true),
+                    (known.black_wins_to[s], false),
                 ] {
                     if tempo == i16::MAX || tempo == i16::MIN {
                         continue;
                     }
                     let mut solver = Solver::new(&fresh);
-                    let win = solver.wins(entry.stones, side, h, tempo.into());
+                    let win = solver.wins(position, side, h, tempo.into());
                     assert!(
                         matches!(win, Ok(w) if w == (white_wins == (side == WHITE))),
                         "a stored value is wrong"
@@ -1158,7 +1332,7 @@ mod tests {
                 unreachable!("the positions have a player to move")
             };
             let shared = in_pool(Some(2), || {
-                let shared = Shared::new(&game, Limits::default(), 2, &cancel);
+                let shared = Shared::new(&game, 38, Limits::default(), 2, &cancel);
                 let decided = Fork {
                     found: AtomicUsize::new(0),
                     failed: AtomicBool::new(false),
@@ -1173,10 +1347,93 @@ mod tests {
             })
             .unwrap();
             assert_table_true(&game, &shared.table, 30);
+            for distant in &shared.distant {
+                assert_table_true(&game, distant, 26);
+            }
             checked += 1;
             if checked == 6 {
                 break;
             }
         }
+    }
+
+    #[test]
+    fn what_is_known_fits_one_word_and_nothing_is_zero() {
+        assert_eq!(Known::NOTHING.word(), 0);
+        let known = Known::NOTHING
+            .with(WHITE, -3, true)
+            .with(BLACK, 7, true)
+            .with(WHITE, -9, false);
+        assert_eq!(Known::from_word(known.word()), known);
+        assert_eq!(known.says(WHITE, -3), Some(true));
+        assert_eq!(known.says(WHITE, -4), None);
+        assert_eq!(known.says(WHITE, -9), Some(false));
+        // Black to move wins with 7 moves of the integer part White's, so with fewer too.
+        assert_eq!(known.says(BLACK, 6), Some(true));
+        assert_eq!(known.says(BLACK, 8), None);
+    }
+
+    /// Stones on both halves of a wide board, and on a narrow one.
+    fn wide() -> [u128; 2] {
+        [1 | 1 << 70 | 1 << 126, 1 << 3 | 1 << 64 | 1 << 100]
+    }
+
+    #[test]
+    fn a_slot_keeps_every_stone_of_either_width_and_tells_other_stones_apart() {
+        let table = Table::<u128>::new(64, 64);
+        let stones = wide();
+        assert!(table.store(stones, WHITE, 5, 0, true));
+        assert_eq!(table.probe(stones, WHITE, 5, 0), Some(true));
+        assert_eq!(table.probe(stones, BLACK, 5, 0), None);
+        let other = [stones[0] ^ 1 << 126, stones[1]];
+        assert_eq!(table.probe(other, WHITE, 5, 0), None);
+        assert_eq!(table.entries().collect::<Vec<_>>().len(), 1);
+        assert_eq!(table.entries().next().unwrap().0, stones);
+        // The same slot, other stones: they replace the old.
+        assert!(!table.store(other, WHITE, 5 + 64, 0, false));
+        assert_eq!(table.probe(stones, WHITE, 5, 0), None);
+        assert_eq!(table.probe(other, WHITE, 5, 0), Some(false));
+
+        let narrow = Table::<u64>::new(64, 64);
+        let stones = [1 << 63 | 1, 1 << 40];
+        narrow.store(stones, BLACK, 9, -2, true);
+        assert_eq!(narrow.probe(stones, BLACK, 9, -3), Some(true));
+        assert_eq!(narrow.entries().next().unwrap().0, stones);
+    }
+
+    #[test]
+    fn a_slot_being_written_is_a_miss_and_turns_away_a_second_writer() {
+        let table = Table::<u128>::new(64, 64);
+        let stones = wide();
+        table.store(stones, WHITE, 5, 0, true);
+        let sequence = &table.slot(5)[SEQUENCE];
+        let before = sequence.load(Relaxed);
+        sequence.store(before + 1, Relaxed);
+        assert_eq!(table.probe(stones, WHITE, 5, 0), None);
+        assert!(!table.store(stones, BLACK, 5, 0, true));
+        sequence.store(before, Relaxed);
+        assert_eq!(table.probe(stones, WHITE, 5, 0), Some(true));
+        assert_eq!(table.probe(stones, BLACK, 5, 0), None, "the second write was dropped");
+    }
+
+    #[test]
+    fn a_grown_table_keeps_every_entry() {
+        let hash = |stones: [u64; 2]| splitmix(stones[0] ^ splitmix(stones[1]));
+        let table = Table::<u64>::new(256, 4096);
+        let positions: Vec<[u64; 2]> = (1..100u64).map(|i| [i, i << 20]).collect();
+        let mut used = 0;
+        for (i, &p) in positions.iter().enumerate() {
+            used += table.store(p, (i % 2) as u8, hash(p), i as i32 - 50, true) as usize;
+        }
+        let before: Vec<_> = table.entries().collect();
+        assert_eq!(before.len(), used);
+        let bigger = table.grown(hash);
+        assert_eq!(bigger.slots(), 1024);
+        assert_eq!(bigger.used.load(Relaxed), used);
+        let mut after: Vec<_> = bigger.entries().collect();
+        let mut before = before;
+        before.sort_by_key(|e| e.0);
+        after.sort_by_key(|e| e.0);
+        assert_eq!(before, after);
     }
 }
