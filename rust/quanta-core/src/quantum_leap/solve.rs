@@ -955,13 +955,12 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
             bound[c] = b as u8;
             by_bound[b] |= B::cell(c);
         }
+        let reach = &self.shared.reach;
         let links = |c: usize| -> B {
             let own = bound[c] as usize;
-            let mut out = board.neighbours[c];
-            for (b, group) in by_bound.iter().enumerate() {
-                if !group.is_empty() {
-                    out |= self.shared.reach[c][b.max(own)] & *group;
-                }
+            let mut out = board.neighbours[c] | reach[c][own];
+            for b in own + 1..=cap {
+                out |= reach[c][b] & by_bound[b];
             }
             out & occupied
         };
