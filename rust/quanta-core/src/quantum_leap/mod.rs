@@ -73,6 +73,18 @@ pub fn make(options: &Options) -> Result<Arc<dyn DynGame>> {
     }
 }
 
+/// Per stone, its friendly neighbours and its captures, for both colours: see
+/// [`QuantumLeap::capture_counts`].
+pub struct CaptureCounts<B> {
+    stones: [B; 2],
+    /// By cell: the friendly neighbours of the stone there, and its captures.
+    friends: [u8; 128],
+    captures: [u8; 128],
+    /// By colour: every capture, and the stones by friendly neighbours.
+    total: [i32; 2],
+    by_friends: [[B; 7]; 2],
+}
+
 impl<B: Bits> QuantumLeap<B> {
     pub fn cells(&self) -> usize {
         self.board.cells
@@ -151,6 +163,79 @@ impl<B: Bits> QuantumLeap<B> {
         own.cells()
             .map(|c| (b.landing[c][(b.neighbours[c] & own).count() as usize] & enemy).count())
             .sum()
+    }
+
+    /// The captures of both colours on `stones`, kept so that the counts after any one
+    /// capture follow from a few changes ([`CaptureCounts::after`]).
+    pub fn capture_counts(&self, stones: [B; 2]) -> CaptureCounts<B> {
+        let b = &*self.board;
+        let mut counts = CaptureCounts {
+            stones,
+            friends: [0; 128],
+            captures: [0; 128],
+            total: [0; 2],
+            by_friends: [[B::EMPTY; 7]; 2],
+        };
+        for side in 0..2 {
+            for c in stones[side].cells() {
+                let k = (b.neighbours[c] & stones[side]).count() as usize;
+                let n = (b.landing[c][k] & stones[1 - side]).count();
+                counts.friends[c] = k as u8;
+                counts.captures[c] = n as u8;
+                counts.total[side] += n as i32;
+                counts.by_friends[side][k] |= B::cell(c);
+            }
+        }
+        counts
+    }
+
+    /// How many captures `side` and its opponent have after `side` captures from `from` to
+    /// `to`: ([`count_captures`](Self::count_captures) of the opponent, of `side`) on the
+    /// position after, from the counts before. A stone's captures change only when its
+    /// friendly neighbours change (next to `from` or `to`), or when `from` or `to` was or
+    /// becomes one of its targets.
+    pub fn captures_after(
+        &self,
+        counts: &CaptureCounts<B>,
+        side: u8,
+        from: usize,
+        to: usize,
+    ) -> (u32, u32) {
+        let b = &*self.board;
+        let (s, t) = (side as usize, 1 - side as usize);
+        let own = counts.stones[s] ^ B::cell(from) ^ B::cell(to);
+        let enemy = counts.stones[t] ^ B::cell(to);
+        let count = |c: usize| i32::from(counts.captures[c]);
+        // The opponent: the captured stone's friends have one friend fewer. Every other stone
+        // lost `from` as a target where it jumped to it, and gained `to` where it jumps there
+        // (the same length along a line both ways: the stones `k` steps from the cell).
+        let mut replies = counts.total[t] - count(to);
+        let next_to_captured = enemy & b.neighbours[to];
+        for e in next_to_captured.cells() {
+            let k = counts.friends[e] as usize - 1;
+            replies += (b.landing[e][k] & own).count() as i32 - count(e);
+        }
+        let unchanged = enemy & !next_to_captured;
+        for k in 1..7 {
+            let group = counts.by_friends[t][k] & unchanged;
+            replies += (b.landing[to][k] & group).count() as i32;
+            replies -= (b.landing[from][k] & group).count() as i32;
+        }
+        // `side`: the stone leaves `from` and lands on `to`, so its friends there change;
+        // every other stone only loses `to` as a target.
+        let mut mine = counts.total[s] - count(from);
+        let regrouped = (b.neighbours[from] ^ b.neighbours[to]) & own & !B::cell(to);
+        for o in regrouped.cells() {
+            let k = (b.neighbours[o] & own).count() as usize;
+            mine += (b.landing[o][k] & enemy).count() as i32 - count(o);
+        }
+        let k = (b.neighbours[to] & own).count() as usize;
+        mine += (b.landing[to][k] & enemy).count() as i32;
+        let unchanged = own & !regrouped & !B::cell(to);
+        for k in 1..7 {
+            mine -= (b.landing[to][k] & counts.by_friends[s][k] & unchanged).count() as i32;
+        }
+        (replies as u32, mine as u32)
     }
 
     fn to_play(&self, stones: [B; 2], side: u8) -> Phase {

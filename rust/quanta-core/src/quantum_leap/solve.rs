@@ -735,6 +735,7 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
             // The children's table slots are fetched from memory all at once, before the
             // first is needed.
             let children_table = self.table_for((stones[0] | stones[1]).count() - 1);
+            let counts = self.game.capture_counts(stones);
             let child_hashes: SmallVec<[u64; 48]> = moves
                 .iter()
                 .map(|m| {
@@ -758,11 +759,12 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
                     }
                     _ => {}
                 }
-                m.0 = opponent_can_pass as u32 + self.game.count_captures(child, 1 - side);
+                let (replies, ours) = self.game.captures_after(&counts, side, m.2, m.4);
+                m.0 = opponent_can_pass as u32 + replies;
                 if m.0 == 0 {
                     return Ok((true, action));
                 }
-                m.1 = u32::MAX - self.game.count_captures(child, side);
+                m.1 = u32::MAX - ours;
             }
             // Fewest replies first, then most captures of our own kept, then (below the root)
             // the moves that refuted most often before (history heuristic).

@@ -279,3 +279,59 @@ fn threads_and_table_growth_change_the_time_but_never_the_answer() {
     }
     assert!(forked >= 3, "the positions must be big enough to fork");
 }
+
+/// The counts after a capture, kept up to date from the counts before, equal a recount, on
+/// every capture of positions from random play on every side (both bitboard widths).
+#[test]
+fn capture_counts_after_a_capture_equal_a_recount() {
+    fn check<B: Bits>(side: usize, seed: u64) -> usize {
+        let mut rng = row_rng(seed, side as u64);
+        let mut checked = 0;
+        for setup in ["A", "B"] {
+            let options = Options::from([
+                ("size".to_string(), OptionValue::Int(side as i64)),
+                ("setup".to_string(), OptionValue::Str(setup.to_string())),
+            ]);
+            let g = QuantumLeap::<B>::from_options(&options).unwrap();
+            for _ in 0..10 {
+                let mut s = g.new_state();
+                let mut v = Vec::new();
+                while g.to_move(&s) != ToMove::Terminal {
+                    if g.to_move(&s) == ToMove::Chance {
+                        let a = g.sample_chance(&s, &mut rng);
+                        g.apply(&mut s, a);
+                        continue;
+                    }
+                    if let Phase::Move { side: mover, .. } = s.phase {
+                        let counts = g.capture_counts(s.stones);
+                        g.for_each_capture(s.stones, mover, |from, _, to| {
+                            let mut child = s.stones;
+                            child[mover as usize] ^= B::cell(from) | B::cell(to);
+                            child[1 - mover as usize] ^= B::cell(to);
+                            assert_eq!(
+                                g.captures_after(&counts, mover, from, to),
+                                (
+                                    g.count_captures(child, 1 - mover),
+                                    g.count_captures(child, mover)
+                                )
+                            );
+                            checked += 1;
+                        });
+                    }
+                    g.legal_actions(&s, &mut v);
+                    let a = v[rng.random_range(0..v.len())];
+                    g.apply(&mut s, a);
+                }
+            }
+        }
+        checked
+    }
+    let mut checked = 0;
+    for side in 2..=5 {
+        checked += check::<u64>(side, 11);
+    }
+    for side in 6..=7 {
+        checked += check::<u128>(side, 12);
+    }
+    assert!(checked > 10_000, "{checked}");
+}
