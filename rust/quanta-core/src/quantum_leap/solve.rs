@@ -58,8 +58,8 @@ pub use crate::search::Limits;
 use crate::search::{Budget, Meter, in_pool};
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
-use std::sync::Mutex;
 use std::marker::PhantomData;
+use std::sync::Mutex;
 use std::sync::atomic::Ordering::{Acquire, Relaxed, Release};
 use std::sync::atomic::fence;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize};
@@ -153,27 +153,21 @@ impl Known {
         self
     }
 
-    /// One word, 0 for `NOTHING` (an empty slot is all zeros).
+    /// One word, 0 for `NOTHING` (an empty slot is all zeros): each number xor its value in
+    /// `NOTHING`, 16 bits each.
     fn word(self) -> u64 {
-        let halves = [
-            self.white_wins_from[0],
-            self.white_wins_from[1],
-            self.black_wins_to[0],
-            self.black_wins_to[1],
-        ];
-        halves
-            .iter()
-            .zip(Self::NOTHING.halves())
-            .enumerate()
-            .fold(0, |w, (i, (&h, n))| w | u64::from((h ^ n) as u16) << (16 * i))
+        let [a, b, c, d] = self.halves();
+        let [na, nb, nc, nd] = Self::NOTHING.halves();
+        let half = |h: i16, n: i16| u64::from((h ^ n) as u16);
+        half(a, na) | half(b, nb) << 16 | half(c, nc) << 32 | half(d, nd) << 48
     }
 
     fn from_word(word: u64) -> Known {
-        let [a, b, c, d] = Self::NOTHING.halves();
+        let [na, nb, nc, nd] = Self::NOTHING.halves();
         let half = |i: u32, n: i16| (word >> (16 * i)) as u16 as i16 ^ n;
         Known {
-            white_wins_from: [half(0, a), half(1, b)],
-            black_wins_to: [half(2, c), half(3, d)],
+            white_wins_from: [half(0, na), half(1, nb)],
+            black_wins_to: [half(2, nc), half(3, nd)],
         }
     }
 
@@ -192,8 +186,40 @@ const STONES: usize = 2;
 /// Eight words, one cache line: two slots of a board up to 64 cells, one slot of a larger one.
 /// A slot never straddles two lines, so a probe is one memory access.
 #[repr(align(64))]
-#[derive(Default)]
 struct Line([AtomicU64; 8]);
+
+/// The words of one slot within its line.
+#[derive(Clone, Copy)]
+struct Slot<'t> {
+    line: &'t [AtomicU64; 8],
+    start: usize,
+}
+
+impl<'t> Slot<'t> {
+    #[inline]
+    fn word(self, i: usize) -> &'t AtomicU64 {
+        &self.line[(self.start + i) & 7]
+    }
+}
+
+/// `n` lines of zeros, taken zeroed from the allocator: a large table costs nothing until its
+/// pages are touched, which a short solve never does for most of them.
+fn zeroed_lines(n: usize) -> Vec<Line> {
+    if n == 0 {
+        return Vec::new();
+    }
+    let layout = std::alloc::Layout::array::<Line>(n).expect("a table within the memory cap");
+    // SAFETY: the layout is that of `n` lines (not zero-sized); all-zero bits are a valid
+    // `AtomicU64` (0), so the memory holds `n` valid lines, and a Vec of capacity `n` frees it
+    // with this same layout.
+    unsafe {
+        let lines = std::alloc::alloc_zeroed(layout).cast::<Line>();
+        if lines.is_null() {
+            std::alloc::handle_alloc_error(layout);
+        }
+        Vec::from_raw_parts(lines, n, n)
+    }
+}
 
 /// A transposition table, one slot per hash, that every thread of a solve may read and write.
 /// Each slot is its own sequence lock: a reader that meets a write in progress, or that a write
@@ -234,7 +260,7 @@ impl<B: Bits> Table<B> {
     fn new(slots: usize, cap: usize) -> Self {
         let lines = (slots * Self::WORDS).div_ceil(8);
         Table {
-            lines: (0..lines).map(|_| Line::default()).collect(),
+            lines: zeroed_lines(lines),
             used: AtomicUsize::new(0),
             cap,
             _stones: PhantomData,
@@ -245,10 +271,13 @@ impl<B: Bits> Table<B> {
         self.lines.len() * 8 / Self::WORDS
     }
 
-    fn slot(&self, hash: u64) -> &[AtomicU64] {
+    #[inline]
+    fn slot(&self, hash: u64) -> Slot<'_> {
         let i = hash as usize & (self.slots() - 1);
-        let start = (i * Self::WORDS) % 8;
-        &self.lines[i * Self::WORDS / 8].0[start..start + Self::WORDS]
+        Slot {
+            line: &self.lines[i * Self::WORDS / 8].0,
+            start: i * Self::WORDS % 8,
+        }
     }
 
     /// Whether three quarters of the slots are in use and the cap allows more.
@@ -261,7 +290,7 @@ impl<B: Bits> Table<B> {
     fn prefetch(&self, hash: u64) {
         #[cfg(target_arch = "x86_64")]
         {
-            let slot: *const AtomicU64 = self.slot(hash).as_ptr();
+            let slot: *const AtomicU64 = self.slot(hash).word(0);
             // SAFETY: a prefetch is only a hint; the pointer is to a live table slot.
             #[allow(unused_unsafe)]
             unsafe {
@@ -272,28 +301,27 @@ impl<B: Bits> Table<B> {
         let _ = hash;
     }
 
-    /// What the slot of `hash` holds, if no write is under way there: (its stones, what is
-    /// known of them).
-    fn read(&self, hash: u64) -> Option<([u64; 4], Known)> {
+    /// Whether `slot` holds `stones` (as `stone_words`).
+    #[inline]
+    fn holds(slot: Slot<'_>, words: &[u64; 4]) -> bool {
+        let same = |i: usize| slot.word(STONES + i).load(Relaxed) == words[i];
+        same(0) && same(1) && (B::CAPACITY <= 64 || (same(2) && same(3)))
+    }
+
+    /// What the slot of `hash` knows of `stones`, if it holds them and no write is under way.
+    #[inline]
+    fn read(&self, stones: [B; 2], hash: u64) -> Option<Known> {
         let slot = self.slot(hash);
-        let sequence = slot[SEQUENCE].load(Acquire);
-        if sequence & 1 == 1 {
-            return None;
-        }
-        let known = slot[KNOWN].load(Relaxed);
-        let mut words = [0; 4];
-        for (w, s) in words.iter_mut().zip(&slot[STONES..]) {
-            *w = s.load(Relaxed);
-        }
+        let sequence = slot.word(SEQUENCE).load(Acquire);
+        let known = slot.word(KNOWN).load(Relaxed);
+        let holds = Self::holds(slot, &Self::stone_words(stones));
         fence(Acquire);
-        (slot[SEQUENCE].load(Relaxed) == sequence).then(|| (words, Known::from_word(known)))
+        (holds && sequence & 1 == 0 && slot.word(SEQUENCE).load(Relaxed) == sequence)
+            .then(|| Known::from_word(known))
     }
 
     fn probe(&self, stones: [B; 2], side: u8, hash: u64, tempo: i32) -> Option<bool> {
-        match self.read(hash) {
-            Some((words, known)) if words == Self::stone_words(stones) => known.says(side, tempo),
-            _ => None,
-        }
+        self.read(stones, hash)?.says(side, tempo)
     }
 
     /// Records that `side` to move with `tempo` on `stones` wins (`win`) or loses. Says
@@ -307,9 +335,10 @@ impl<B: Bits> Table<B> {
     /// was taken.
     fn update(&self, stones: [B; 2], hash: u64, learn: impl FnOnce(Known) -> Known) -> bool {
         let slot = self.slot(hash);
-        let sequence = slot[SEQUENCE].load(Relaxed);
+        let sequence = slot.word(SEQUENCE).load(Relaxed);
         if sequence & 1 == 1
-            || slot[SEQUENCE]
+            || slot
+                .word(SEQUENCE)
                 .compare_exchange(sequence, sequence + 1, Acquire, Relaxed)
                 .is_err()
         {
@@ -317,33 +346,28 @@ impl<B: Bits> Table<B> {
         }
         fence(Release);
         let words = Self::stone_words(stones);
-        let old = slot[KNOWN].load(Relaxed);
-        let same = words
-            .iter()
-            .zip(&slot[STONES..])
-            .all(|(w, s)| s.load(Relaxed) == *w);
-        let known = learn(if same {
+        let old = slot.word(KNOWN).load(Relaxed);
+        let known = learn(if Self::holds(slot, &words) {
             Known::from_word(old)
         } else {
             Known::NOTHING
         });
-        slot[KNOWN].store(known.word(), Relaxed);
-        for (w, s) in words.iter().zip(&slot[STONES..]) {
-            s.store(*w, Relaxed);
+        slot.word(KNOWN).store(known.word(), Relaxed);
+        for (i, w) in words.iter().enumerate().take(Self::WORDS - STONES) {
+            slot.word(STONES + i).store(*w, Relaxed);
         }
-        slot[SEQUENCE].store(sequence + 2, Release);
+        slot.word(SEQUENCE).store(sequence + 2, Release);
         old == 0
     }
 
     /// Every stored position: (stones, what is known).
     fn entries(&self) -> impl Iterator<Item = ([B; 2], Known)> + '_ {
         (0..self.slots()).filter_map(|i| {
-            let start = (i * Self::WORDS) % 8;
-            let slot = &self.lines[i * Self::WORDS / 8].0[start..start + Self::WORDS];
-            let known = Known::from_word(slot[KNOWN].load(Relaxed));
+            let slot = self.slot(i as u64);
+            let known = Known::from_word(slot.word(KNOWN).load(Relaxed));
             let mut words = [0; 4];
-            for (w, s) in words.iter_mut().zip(&slot[STONES..]) {
-                *w = s.load(Relaxed);
+            for (j, w) in words.iter_mut().enumerate().take(Self::WORDS - STONES) {
+                *w = slot.word(STONES + j).load(Relaxed);
             }
             (known != Known::NOTHING).then(|| (Self::from_stone_words(words), known))
         })
@@ -416,7 +440,10 @@ impl<'a, B: Bits> Shared<'a, B> {
         // distant positions takes its share, at most `DISTANT_BYTES`; the shared table the rest.
         let bytes = limits.memory_mb.max(1) << 20;
         let slot = 8 * Table::<B>::WORDS;
-        let distant_slots = 1 << (DISTANT_BYTES.min(bytes / 4 / threads) / slot).max(64).ilog2();
+        let distant_slots = 1
+            << (DISTANT_BYTES.min(bytes / 4 / threads) / slot)
+                .max(64)
+                .ilog2();
         let shared_bytes = (bytes / 2).saturating_sub(threads * distant_slots * slot);
         let cap = (shared_bytes / slot).max(1024).next_power_of_two() / 2;
         Shared {
@@ -501,6 +528,10 @@ impl Fork {
 /// a subtree is too small to be worth sharing out.
 const FORK_PLIES: u32 = 8;
 const FORK_STONES: u32 = 20;
+
+/// With this many stones or more, the capture counts of the children follow from the parent's
+/// ([`QuantumLeap::captures_after`]); with fewer, a recount is as quick.
+const COUNTS_STONES: u32 = 20;
 
 /// Positions this many captures or more from the root go to the thread's own table
 /// (`Shared::distant`), of at most this many bytes.
@@ -606,7 +637,9 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
     #[inline]
     fn count_node(&mut self) -> Searched<()> {
         if self.meter.tick()? {
-            self.table.used.fetch_add(std::mem::take(&mut self.filled), Relaxed);
+            self.table
+                .used
+                .fetch_add(std::mem::take(&mut self.filled), Relaxed);
             if self.table.wants_to_grow() {
                 return Err(Halt::Regrow);
             }
@@ -735,7 +768,8 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
             // The children's table slots are fetched from memory all at once, before the
             // first is needed.
             let children_table = self.table_for((stones[0] | stones[1]).count() - 1);
-            let counts = self.game.capture_counts(stones);
+            let counts = ((stones[0] | stones[1]).count() >= COUNTS_STONES)
+                .then(|| self.game.capture_counts(stones));
             let child_hashes: SmallVec<[u64; 48]> = moves
                 .iter()
                 .map(|m| {
@@ -759,7 +793,13 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
                     }
                     _ => {}
                 }
-                let (replies, ours) = self.game.captures_after(&counts, side, m.2, m.4);
+                let (replies, ours) = match &counts {
+                    Some(counts) => self.game.captures_after(counts, side, m.2, m.4),
+                    None => (
+                        self.game.count_captures(child, 1 - side),
+                        self.game.count_captures(child, side),
+                    ),
+                };
                 m.0 = opponent_can_pass as u32 + replies;
                 if m.0 == 0 {
                     return Ok((true, action));
@@ -1163,7 +1203,13 @@ pub fn solve<B: Bits>(
         return Err(decision_error());
     }
     in_threads(threads, |threads| {
-        let mut shared = Shared::new(game, (state.stones[0] | state.stones[1]).count(), limits, threads, cancel);
+        let mut shared = Shared::new(
+            game,
+            (state.stones[0] | state.stones[1]).count(),
+            limits,
+            threads,
+            cancel,
+        );
         let (win, best_action) = shared.run(|shared| {
             let mut solver = Solver::new(shared);
             solver.count_node()?;
@@ -1221,7 +1267,13 @@ pub fn analyze<B: Bits>(
         return Err(decision_error());
     }
     in_threads(threads, |threads| {
-        let mut shared = Shared::new(game, (state.stones[0] | state.stones[1]).count(), limits, threads, cancel);
+        let mut shared = Shared::new(
+            game,
+            (state.stones[0] | state.stones[1]).count(),
+            limits,
+            threads,
+            cancel,
+        );
         let values = shared.run(|shared| {
             let mut solver = Solver::new(shared);
             let mut actions = Vec::new();
@@ -1407,14 +1459,18 @@ mod tests {
         let table = Table::<u128>::new(64, 64);
         let stones = wide();
         table.store(stones, WHITE, 5, 0, true);
-        let sequence = &table.slot(5)[SEQUENCE];
+        let sequence = table.slot(5).word(SEQUENCE);
         let before = sequence.load(Relaxed);
         sequence.store(before + 1, Relaxed);
         assert_eq!(table.probe(stones, WHITE, 5, 0), None);
         assert!(!table.store(stones, BLACK, 5, 0, true));
         sequence.store(before, Relaxed);
         assert_eq!(table.probe(stones, WHITE, 5, 0), Some(true));
-        assert_eq!(table.probe(stones, BLACK, 5, 0), None, "the second write was dropped");
+        assert_eq!(
+            table.probe(stones, BLACK, 5, 0),
+            None,
+            "the second write was dropped"
+        );
     }
 
     #[test]
