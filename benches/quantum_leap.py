@@ -1,6 +1,7 @@
 """Quantum Leap solver and move-generation benchmarks.
 
     python benches/quantum_leap.py [--deals 200] [--positions 10] [--timeout 60] [--moonshot 300]
+                                   [--save-positions DIR]
 
 1. Side 3, ``--deals`` random deals: solve time per deal and the first player's (White's) win
    rate under perfect play for setup A without the swap (White to move after "no swap"),
@@ -8,6 +9,8 @@
    setup B.
 2. Side 5 (setup A, no swap), positions reached by random play with 38 and with 42 stones:
    median and max solve time over ``--positions`` positions, each with ``--timeout`` seconds.
+   ``--save-positions DIR`` writes them to ``DIR/side5_38.txt`` and ``DIR/side5_42.txt``, one
+   notation per line, for the solver alone (``cargo run --release --example ql_solve``).
 3. Side 4 from the start (setup A at the swap, setup B at White's first move) within
    ``--moonshot`` seconds each: solved or not.
 4. Move generation: perft leaves per second, Rust vs the pure-Python reference.
@@ -61,13 +64,13 @@ def side3(deals: int, rng) -> None:
     print()
 
 
-def side5(positions: int, timeout: float, rng) -> None:
+def side5(positions: int, timeout: float, rng, save: pathlib.Path | None) -> None:
     print(f"## Side 5, positions from random play ({positions} each, {timeout:.0f} s limit)\n")
     print("| stones | median solve | max solve | unsolved in time | median nodes |")
     print("|---:|---:|---:|---:|---:|")
     g = quanta.game("quantum_leap", size=5, setup="A")
     for target in (38, 42):
-        times, nodes, unsolved = [], [], 0
+        times, nodes, unsolved, drawn = [], [], 0, []
         while len(times) < positions:
             s = deal(g, rng)
             s = s.play(s.parse_action("no swap"))
@@ -75,6 +78,7 @@ def side5(positions: int, timeout: float, rng) -> None:
                 s = s.play(rng.choice(s.legal_actions()))
             if s.is_terminal or stones(s) != target:
                 continue
+            drawn.append(s.notation())
             try:
                 r = solve(s, timeout=timeout)
                 times.append(r.seconds)
@@ -85,6 +89,9 @@ def side5(positions: int, timeout: float, rng) -> None:
         median_nodes = f"{statistics.median(nodes):,.0f}" if nodes else "-"
         print(f"| {target} | {statistics.median(times):.3f} s | {max(times):.2f} s "
               f"| {unsolved} | {median_nodes} |")
+        if save is not None:
+            save.mkdir(parents=True, exist_ok=True)
+            (save / f"side5_{target}.txt").write_text("\n".join(drawn) + "\n")
     print()
 
 
@@ -139,11 +146,12 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=10)
     parser.add_argument("--timeout", type=float, default=60.0)
     parser.add_argument("--moonshot", type=float, default=300.0)
+    parser.add_argument("--save-positions", type=pathlib.Path, default=None, metavar="DIR")
     args = parser.parse_args()
     rng = random.Random(2026)
     movegen(rng)
     side3(args.deals, rng)
-    side5(args.positions, args.timeout, rng)
+    side5(args.positions, args.timeout, rng, args.save_positions)
     moonshot(args.moonshot)
 
 
