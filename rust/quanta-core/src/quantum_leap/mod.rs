@@ -65,6 +65,13 @@ pub struct QuantumLeapState<B> {
     pub phase: Phase,
 }
 
+impl<B: Bits> QuantumLeapState<B> {
+    /// How many stones, of both colours, are on the board.
+    pub fn stones_on_board(&self) -> u32 {
+        (self.stones[0] | self.stones[1]).count()
+    }
+}
+
 /// Makes the game with the bitboard that fits its size.
 pub fn make(options: &Options) -> Result<Arc<dyn DynGame>> {
     match options.get("size") {

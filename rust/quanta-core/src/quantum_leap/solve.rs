@@ -1203,13 +1203,7 @@ pub fn solve<B: Bits>(
         return Err(decision_error());
     }
     in_threads(threads, |threads| {
-        let mut shared = Shared::new(
-            game,
-            (state.stones[0] | state.stones[1]).count(),
-            limits,
-            threads,
-            cancel,
-        );
+        let mut shared = Shared::new(game, state.stones_on_board(), limits, threads, cancel);
         let (win, best_action) = shared.run(|shared| {
             let mut solver = Solver::new(shared);
             solver.count_node()?;
@@ -1267,13 +1261,7 @@ pub fn analyze<B: Bits>(
         return Err(decision_error());
     }
     in_threads(threads, |threads| {
-        let mut shared = Shared::new(
-            game,
-            (state.stones[0] | state.stones[1]).count(),
-            limits,
-            threads,
-            cancel,
-        );
+        let mut shared = Shared::new(game, state.stones_on_board(), limits, threads, cancel);
         let values = shared.run(|shared| {
             let mut solver = Solver::new(shared);
             let mut actions = Vec::new();

@@ -228,7 +228,7 @@ fn solver_agrees_with_plain_negamax_on_scattered_stones() {
                     }
                 }
             }
-            if (s.stones[0] | s.stones[1]).count() > 18 {
+            if s.stones_on_board() > 18 {
                 continue;
             }
             let to_move = (seed % 2) as u8;
