@@ -1428,6 +1428,9 @@ mod tests {
         assert_eq!(table.probe(stones, BLACK, 5, 0), None);
         let other = [stones[0] ^ 1 << 126, stones[1]];
         assert_eq!(table.probe(other, WHITE, 5, 0), None);
+        // Black's stones past the 64th cell only.
+        let black_high = [stones[0], stones[1] ^ 1 << 100];
+        assert_eq!(table.probe(black_high, WHITE, 5, 0), None);
         assert_eq!(table.entries().collect::<Vec<_>>().len(), 1);
         assert_eq!(table.entries().next().unwrap().0, stones);
         // The same slot, other stones: they replace the old.
