@@ -65,11 +65,9 @@ pub struct QuantumLeapState<B> {
     pub phase: Phase,
 }
 
-impl<B: Bits> QuantumLeapState<B> {
-    /// How many stones, of both colours, are on the board.
-    pub fn stones_on_board(&self) -> u32 {
-        (self.stones[0] | self.stones[1]).count()
-    }
+/// How many stones, of both colours, `stones` has on the board.
+pub fn on_board<B: Bits>(stones: [B; 2]) -> u32 {
+    (stones[0] | stones[1]).count()
 }
 
 /// Makes the game with the bitboard that fits its size.

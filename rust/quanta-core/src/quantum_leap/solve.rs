@@ -49,7 +49,7 @@
 //! `Interrupted`; a returned answer is always exact.
 
 use super::board::OFF;
-use super::{BLACK, Phase, QuantumLeap, QuantumLeapState, WHITE};
+use super::{BLACK, Phase, QuantumLeap, QuantumLeapState, WHITE, on_board};
 use crate::bits::Bits;
 use crate::erased::{DynState, Position};
 use crate::error::{Error, Result};
@@ -619,13 +619,12 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
     }
 
     fn probe(&self, stones: [B; 2], side: u8, hash: u64, tempo: i32) -> Option<bool> {
-        let n = (stones[0] | stones[1]).count();
-        self.table_for(n).probe(stones, side, hash, tempo)
+        self.table_for(on_board(stones))
+            .probe(stones, side, hash, tempo)
     }
 
     fn store(&mut self, stones: [B; 2], side: u8, hash: u64, tempo: i32, win: bool) {
-        let n = (stones[0] | stones[1]).count();
-        if n <= self.shared.distant_stones {
+        if on_board(stones) <= self.shared.distant_stones {
             self.distant.store(stones, side, hash, tempo, win);
         } else {
             self.filled += self.table.store(stones, side, hash, tempo, win) as usize;
@@ -762,14 +761,15 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
             .for_each_capture(stones, side, |from, d, to| moves.push((0, 0, from, d, to)));
         let s = side as usize;
         let at_root = self.ply == 0;
+        let stones_on_board = on_board(stones);
         // The opponent with a move of the integer part left is never out of moves.
         let opponent_can_pass = Self::has_tempo(1 - side, tempo);
         if moves.len() > 1 {
             // The children's table slots are fetched from memory all at once, before the
             // first is needed.
-            let children_table = self.table_for((stones[0] | stones[1]).count() - 1);
-            let counts = ((stones[0] | stones[1]).count() >= COUNTS_STONES)
-                .then(|| self.game.capture_counts(stones));
+            let children_table = self.table_for(stones_on_board - 1);
+            let counts =
+                (stones_on_board >= COUNTS_STONES).then(|| self.game.capture_counts(stones));
             let child_hashes: SmallVec<[u64; 48]> = moves
                 .iter()
                 .map(|m| {
@@ -824,7 +824,7 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
         let alone = if self.shared.threads > 1
             && self.ply < FORK_PLIES
             && moves.len() > 2
-            && (stones[0] | stones[1]).count() >= FORK_STONES
+            && stones_on_board >= FORK_STONES
         {
             1
         } else {
@@ -1203,7 +1203,7 @@ pub fn solve<B: Bits>(
         return Err(decision_error());
     }
     in_threads(threads, |threads| {
-        let mut shared = Shared::new(game, state.stones_on_board(), limits, threads, cancel);
+        let mut shared = Shared::new(game, on_board(state.stones), limits, threads, cancel);
         let (win, best_action) = shared.run(|shared| {
             let mut solver = Solver::new(shared);
             solver.count_node()?;
@@ -1261,7 +1261,7 @@ pub fn analyze<B: Bits>(
         return Err(decision_error());
     }
     in_threads(threads, |threads| {
-        let mut shared = Shared::new(game, state.stones_on_board(), limits, threads, cancel);
+        let mut shared = Shared::new(game, on_board(state.stones), limits, threads, cancel);
         let values = shared.run(|shared| {
             let mut solver = Solver::new(shared);
             let mut actions = Vec::new();
@@ -1334,7 +1334,7 @@ mod tests {
         let cancel = AtomicBool::new(false);
         let fresh = Shared::new(game, stones, Limits::default(), 1, &cancel);
         for (position, known) in table.entries() {
-            if (position[0] | position[1]).count() < stones {
+            if on_board(position) < stones {
                 continue;
             }
             for side in [WHITE, BLACK] {

@@ -228,7 +228,7 @@ fn solver_agrees_with_plain_negamax_on_scattered_stones() {
                     }
                 }
             }
-            if s.stones_on_board() > 18 {
+            if on_board(s.stones) > 18 {
                 continue;
             }
             let to_move = (seed % 2) as u8;
