@@ -623,11 +623,12 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
             .probe(stones, side, hash, tempo)
     }
 
+    /// Stores in the table for `stones`, counting the shared table's slots it fills.
     fn store(&mut self, stones: [B; 2], side: u8, hash: u64, tempo: i32, win: bool) {
-        if on_board(stones) <= self.shared.distant_stones {
-            self.distant.store(stones, side, hash, tempo, win);
-        } else {
-            self.filled += self.table.store(stones, side, hash, tempo, win) as usize;
+        let table = self.table_for(on_board(stones));
+        let filled = table.store(stones, side, hash, tempo, win);
+        if std::ptr::eq(table, self.table) {
+            self.filled += filled as usize;
         }
     }
 
@@ -784,7 +785,7 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
                 // A child the table already knows lost for the opponent wins at once, and so
                 // does a capture that leaves the opponent without a reply.
                 // (Not at the root, where what the table holds depends on the threads.)
-                match self.probe(child, 1 - side, h, tempo) {
+                match children_table.probe(child, 1 - side, h, tempo) {
                     Some(false) if !at_root => return Ok((true, action)),
                     // A child known won for the opponent goes last, uncounted.
                     Some(true) if !at_root => {
