@@ -153,25 +153,29 @@ impl<B: Bits> QuantumLeap<B> {
     #[inline]
     pub fn can_capture(&self, stones: [B; 2], side: u8) -> bool {
         let (own, enemy) = (stones[side as usize], stones[1 - side as usize]);
+        own.cells()
+            .any(|c| !(self.landings(c, own) & enemy).is_empty())
+    }
+
+    /// Where the stone on `c` may land: the cells as many steps away along a line as it has
+    /// friendly neighbours among `own` (a capture needs an enemy stone there).
+    #[inline]
+    pub fn landings(&self, c: usize, own: B) -> B {
         let b = &*self.board;
-        own.cells().any(|c| {
-            let k = (b.neighbours[c] & own).count() as usize;
-            !(b.landing[c][k] & enemy).is_empty()
-        })
+        b.landing[c][(b.neighbours[c] & own).count() as usize]
     }
 
     /// How many captures `side` has.
     #[inline]
     pub fn count_captures(&self, stones: [B; 2], side: u8) -> u32 {
         let (own, enemy) = (stones[side as usize], stones[1 - side as usize]);
-        let b = &*self.board;
         own.cells()
-            .map(|c| (b.landing[c][(b.neighbours[c] & own).count() as usize] & enemy).count())
+            .map(|c| (self.landings(c, own) & enemy).count())
             .sum()
     }
 
     /// The captures of both colours on `stones`, kept so that the counts after any one
-    /// capture follow from a few changes ([`CaptureCounts::after`]).
+    /// capture follow from a few changes ([`captures_after`](Self::captures_after)).
     pub fn capture_counts(&self, stones: [B; 2]) -> CaptureCounts<B> {
         let b = &*self.board;
         let mut counts = CaptureCounts {
@@ -231,11 +235,9 @@ impl<B: Bits> QuantumLeap<B> {
         let mut mine = counts.total[s] - count(from);
         let regrouped = (b.neighbours[from] ^ b.neighbours[to]) & own & !B::cell(to);
         for o in regrouped.cells() {
-            let k = (b.neighbours[o] & own).count() as usize;
-            mine += (b.landing[o][k] & enemy).count() as i32 - count(o);
+            mine += (self.landings(o, own) & enemy).count() as i32 - count(o);
         }
-        let k = (b.neighbours[to] & own).count() as usize;
-        mine += (b.landing[to][k] & enemy).count() as i32;
+        mine += (self.landings(to, own) & enemy).count() as i32;
         let unchanged = own & !regrouped & !B::cell(to);
         for k in 1..7 {
             mine -= (b.landing[to][k] & counts.by_friends[s][k] & unchanged).count() as i32;
