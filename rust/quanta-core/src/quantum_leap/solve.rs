@@ -18,6 +18,10 @@
 //!   searched once, for the player to move, with the number, and that sum (not the whole
 //!   position) is what the table stores, so that it is met again whatever zero and integer
 //!   regions lie beside it, at one memory write per node.
+//!   The positions one capture from the start are split so (the start itself is searched
+//!   whole, to name its best capture); deeper positions are searched whole, with the spare
+//!   moves they inherit ([`SPLIT_PLIES`]). Splitting at every node took twice the time per
+//!   node and saved only a fifth of the nodes, on sides 3 and 5 alike.
 //!   Spare moves that outlast every capture the opponent has left (one per own stone) decide
 //!   at once.
 //! * **A transposition table** with Zobrist keys that starts small and grows within the
@@ -63,27 +67,6 @@ use std::sync::Mutex;
 use std::sync::atomic::Ordering::{Acquire, Relaxed, Release};
 use std::sync::atomic::fence;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize};
-
-/// `ONE_ARC[ring]`: the set bits of a 6-bit ring (neighbours in direction order, each next to
-/// the one before) form at most one unbroken arc.
-const ONE_ARC: [bool; 64] = {
-    let mut table = [false; 64];
-    let mut ring = 0;
-    while ring < 64 {
-        // Count the arcs: set bits whose neighbour before them (cyclically) is unset.
-        let mut starts = 0;
-        let mut d = 0;
-        while d < 6 {
-            if ring & (1 << d) != 0 && ring & (1 << ((d + 5) % 6)) == 0 {
-                starts += 1;
-            }
-            d += 1;
-        }
-        table[ring] = starts <= 1;
-        ring += 1;
-    }
-    table
-};
 
 /// The answer for a decision node.
 #[derive(Debug, Clone, PartialEq)]
@@ -537,6 +520,10 @@ const COUNTS_STONES: u32 = 20;
 /// (`Shared::distant`), of at most this many bytes.
 const DISTANT_PLIES: u32 = 10;
 const DISTANT_BYTES: usize = 1 << 20;
+/// Positions at most this many captures from the start are split into regions; deeper ones
+/// are searched whole, with the spare moves they inherit. Splitting at every node measured
+/// twice the time per node for a fifth fewer nodes, on sides 3 and 5 alike (benches/README.md).
+const SPLIT_PLIES: u32 = 1;
 
 /// A capture in move ordering: (the opponent's replies, our captures after it (counted down
 /// from `u32::MAX`), from, direction, to).
@@ -556,9 +543,6 @@ struct Solver<'s, 'a, B: Bits> {
     placed: FxHashMap<[B; 2], RegionValue>,
     /// This thread's nodes, added to `shared.nodes` now and then.
     meter: Meter<'s>,
-    /// Set by `search` just before it asks about a child: the cell the move left, when the
-    /// parent's stones were connected through neighbours. `wins` takes it at once.
-    left_connected: Option<usize>,
     /// Cut-offs per (from, to) capture, to break ties in move ordering (history heuristic).
     history: Vec<u32>,
     /// Moves from the position the solve started from.
@@ -598,7 +582,6 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
                 [rayon::current_thread_index().unwrap_or(0) % shared.distant.len()],
             placed: FxHashMap::default(),
             meter: Meter::new(shared.budget.clone(), Some(&shared.nodes)),
-            left_connected: None,
             history: vec![0; cells * cells],
             ply: 0,
             forks: Vec::new(),
@@ -659,7 +642,6 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
     /// moves for White (negative: for Black), standing for regions in which only one colour
     /// can ever move.
     fn wins(&mut self, stones: [B; 2], side: u8, hash: u64, tempo: i32) -> Searched<bool> {
-        let hint = self.left_connected.take();
         self.count_node()?;
         if let Some(win) = self.probe(stones, side, hash, tempo) {
             return Ok(win);
@@ -668,7 +650,12 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
             self.store(stones, side, hash, tempo, win);
             return Ok(win);
         }
-        self.wins_by_regions(stones, side, hash, tempo, hint)
+        if self.ply > SPLIT_PLIES {
+            let win = self.search(stones, side, hash, tempo)?.0;
+            self.store(stones, side, hash, tempo, win);
+            return Ok(win);
+        }
+        self.wins_by_regions(stones, side, hash, tempo)
     }
 
     /// `wins` for a position the table does not know and spare moves do not decide: split
@@ -681,11 +668,10 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
         side: u8,
         hash: u64,
         tempo: i32,
-        hint: Option<usize>,
     ) -> Searched<bool> {
-        let (regions, connected) = self.split(stones, hint);
+        let regions = self.split(stones);
         if regions.len() <= 1 {
-            let win = self.search(stones, side, hash, tempo, connected)?.0;
+            let win = self.search(stones, side, hash, tempo)?.0;
             self.store(stones, side, hash, tempo, win);
             return Ok(win);
         }
@@ -717,7 +703,7 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
             self.store(stones, side, hash, tempo, win);
             return Ok(win);
         }
-        let win = self.search(rest, side, h, total, false)?.0;
+        let win = self.search(rest, side, h, total)?.0;
         self.store(rest, side, h, total, win);
         Ok(win)
     }
@@ -755,7 +741,6 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
         side: u8,
         hash: u64,
         tempo: i32,
-        connected: bool,
     ) -> Searched<(bool, Option<Action>)> {
         let mut moves: SmallVec<[Capture; 48]> = SmallVec::new();
         self.game
@@ -836,14 +821,13 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
             let &(_, _, from, _, to) = m;
             let child = Self::child(stones, side, from, to);
             let h = self.child_hash(hash, s, from, to);
-            self.left_connected = connected.then_some(from);
             if !self.wins_child(child, 1 - side, h, tempo)? {
                 self.refuted(m);
                 return Ok((true, action(m)));
             }
         }
         if alone < moves.len() {
-            if let Some(i) = self.fork(stones, side, hash, tempo, connected, &moves[alone..])? {
+            if let Some(i) = self.fork(stones, side, hash, tempo, &moves[alone..])? {
                 self.refuted(&moves[alone + i]);
                 return Ok((true, action(&moves[alone + i])));
             }
@@ -881,7 +865,6 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
         side: u8,
         hash: u64,
         tempo: i32,
-        connected: bool,
         moves: &[Capture],
     ) -> Searched<Option<usize>> {
         let fork = Fork {
@@ -909,7 +892,6 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
                         let (_, _, from, _, to) = moves[i];
                         let child = Self::child(stones, side, from, to);
                         let h = solver.child_hash(hash, s, from, to);
-                        solver.left_connected = connected.then_some(from);
                         match solver.wins(child, 1 - side, h, tempo) {
                             Ok(true) => {}
                             Ok(false) => {
@@ -958,23 +940,11 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
     /// − 1) cells, so `c` and `v` interact when they are neighbours or lie on a line within
     /// `max(bound(c), bound(v))` of each other. Distance along a line is symmetric, so grouping
     /// the occupied cells by bound gives every link of `c` from the `reach` table alone.
-    /// Also says whether the stones are connected through neighbours alone. `left` is the cell
-    /// the last move left when the stones before it were so connected: if the stones around it
-    /// form one unbroken arc, they still are.
-    fn split(&self, stones: [B; 2], left: Option<usize>) -> (SmallVec<[B; 8]>, bool) {
+    fn split(&self, stones: [B; 2]) -> SmallVec<[B; 8]> {
         let board = &*self.game.board;
         let occupied = stones[0] | stones[1];
         if occupied.is_empty() {
-            return (SmallVec::new(), false);
-        }
-        if let Some(cell) = left {
-            let ring = (0..6).fold(0usize, |ring, d| {
-                let t = board.jump[cell][d][0];
-                ring | ((t != OFF && occupied.has(t as usize)) as usize) << d
-            });
-            if ONE_ARC[ring] {
-                return (SmallVec::from_elem(occupied, 1), true);
-            }
+            return SmallVec::new();
         }
         // Stones connected through neighbours alone are one region: a cheap first test.
         let mut region = B::cell(occupied.lowest());
@@ -987,7 +957,7 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
             frontier |= new;
         }
         if region == occupied {
-            return (SmallVec::from_elem(occupied, 1), true);
+            return SmallVec::from_elem(occupied, 1);
         }
         let most = stones[0].count().max(stones[1].count()) as usize;
         let cap = most.saturating_sub(1).min(6);
@@ -1023,7 +993,7 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
             left &= !region;
             regions.push(region);
         }
-        (regions, false)
+        regions
     }
 
     /// The outcome class of a region played alone, cached by its shape.
@@ -1211,7 +1181,7 @@ pub fn solve<B: Bits>(
             match state.phase {
                 Phase::Move { side, .. } => {
                     let h = solver.hash(state.stones);
-                    solver.search(state.stones, side, h, 0, false)
+                    solver.search(state.stones, side, h, 0)
                 }
                 Phase::Swap => {
                     // Black wins if some swap (or none) leaves White, to move, lost.
@@ -1382,7 +1352,7 @@ mod tests {
                 let mut solver = Solver::new(&shared);
                 solver.forks.push((&decided, 1));
                 let h = shared.hash(state.stones);
-                let outcome = solver.search(state.stones, side, h, 0, false);
+                let outcome = solver.search(state.stones, side, h, 0);
                 assert!(matches!(outcome, Err(Halt::Stopped)), "{line}");
                 drop(solver);
                 shared
