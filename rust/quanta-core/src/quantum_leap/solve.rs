@@ -509,7 +509,7 @@ impl Fork {
 
 /// Forks happen only this close to the root, and only with this many stones or more: below,
 /// a subtree is too small to be worth sharing out.
-const FORK_PLIES: u32 = 4;
+const FORK_PLIES: u32 = 6;
 const FORK_STONES: u32 = 20;
 
 /// With this many stones or more, the capture counts of the children follow from the parent's
