@@ -525,6 +525,9 @@ const DISTANT_BYTES: usize = 1 << 20;
 /// twice the time per node for a fifth fewer nodes, on sides 3 and 5 alike (benches/README.md).
 const SPLIT_PLIES: u32 = 1;
 
+/// No killer moves yet.
+const NO_KILLERS: [(usize, usize); 2] = [(usize::MAX, usize::MAX); 2];
+
 /// A capture in move ordering: (the opponent's replies, our captures after it (counted down
 /// from `u32::MAX`), from, direction, to).
 type Capture = (u32, u32, usize, usize, usize);
@@ -545,6 +548,8 @@ struct Solver<'s, 'a, B: Bits> {
     meter: Meter<'s>,
     /// Cut-offs per (from, to) capture, to break ties in move ordering (history heuristic).
     history: Vec<u32>,
+    /// Per ply, the last two captures (from, to) that refuted there, the latest first.
+    killers: Vec<[(usize, usize); 2]>,
     /// Moves from the position the solve started from.
     ply: u32,
     /// The forks this thread works under, with the index of its capture in each.
@@ -583,6 +588,7 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
             placed: FxHashMap::default(),
             meter: Meter::new(shared.budget.clone(), Some(&shared.nodes)),
             history: vec![0; cells * cells],
+            killers: Vec::new(),
             ply: 0,
             forks: Vec::new(),
         }
@@ -792,17 +798,24 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
                 }
                 m.1 = u32::MAX - ours;
             }
-            // Fewest replies first, then most captures of our own kept, then (below the root)
-            // the moves that refuted most often before (history heuristic).
+            // Fewest replies first; below the root, then the last two captures that refuted at
+            // this distance from the root (killer moves); then most captures of our own kept,
+            // then the moves that refuted most often before (history heuristic).
             let cells = self.game.board.cells;
             let history = &self.history;
+            let killers = self
+                .killers
+                .get(self.ply as usize)
+                .copied()
+                .unwrap_or(NO_KILLERS);
             moves.sort_by_key(|m| {
-                let refuted = if at_root {
-                    0
+                let (killer, refuted) = if at_root {
+                    (2, 0)
                 } else {
-                    history[m.2 * cells + m.4]
+                    let k = killers.iter().position(|&k| k == (m.2, m.4)).unwrap_or(2);
+                    (k, history[m.2 * cells + m.4])
                 };
-                (m.0, m.1, u32::MAX - refuted)
+                (m.0, killer, m.1, u32::MAX - refuted)
             });
         }
         // The first capture is searched alone; if it fails, the node is likely lost and the
@@ -842,10 +855,19 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
         Ok((false, last))
     }
 
-    /// Counts a cut-off by `capture` in the history.
+    /// Counts a cut-off by `capture` in the history, and makes it the first killer of its ply.
     fn refuted(&mut self, capture: &Capture) {
         let &(_, _, from, _, to) = capture;
         self.history[from * self.game.board.cells + to] += 1;
+        let ply = self.ply as usize;
+        if self.killers.len() <= ply {
+            self.killers.resize(ply + 1, NO_KILLERS);
+        }
+        let killers = &mut self.killers[ply];
+        if killers[0] != (from, to) {
+            killers[1] = killers[0];
+            killers[0] = (from, to);
+        }
     }
 
     /// `wins` for a child, one ply further from the root.
@@ -873,13 +895,15 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
         };
         let next = AtomicUsize::new(0);
         let first_halt: Mutex<Option<Halt>> = Mutex::new(None);
-        let (shared, history, forks, ply) = (self.shared, &self.history, &self.forks, self.ply);
+        let (shared, history, killers) = (self.shared, &self.history, &self.killers);
+        let (forks, ply) = (&self.forks, self.ply);
         let s = side as usize;
         rayon::scope(|scope| {
             for _ in 0..shared.threads.min(moves.len()) {
                 scope.spawn(|_| {
                     let mut solver = Solver::new(shared);
                     solver.history.clone_from(history);
+                    solver.killers.clone_from(killers);
                     solver.ply = ply + 1;
                     solver.forks = forks.clone();
                     solver.forks.push((&fork, 0));
