@@ -34,9 +34,10 @@
 //!   thread's own (1 MB): they are most of the nodes and quick to search again, and kept
 //!   there they stay in the thread's cache and leave the shared table to the positions that
 //!   are costly to search. Each slot is its own sequence lock, so no thread ever waits.
-//! * **Move ordering**: captures that leave the opponent the fewest replies first, ties broken
-//!   by the history of earlier refutations; at the swap decision, swaps that leave White the
-//!   fewest captures first.
+//! * **Move ordering**: captures that leave the opponent the fewest replies first; ties go to
+//!   the last two captures that refuted at the same distance from the root (killer moves),
+//!   then to those that keep us the most captures, then to the history of earlier
+//!   refutations. At the swap decision, swaps that leave White the fewest captures first.
 //!
 //! * **Threads** (young brothers wait): near the root, a node whose first capture fails is
 //!   probably lost, so its other captures must all be searched; the threads of the pool take
@@ -1391,6 +1392,69 @@ mod tests {
                 break;
             }
         }
+    }
+
+    #[test]
+    fn positions_one_capture_from_the_start_are_split_into_classed_regions() {
+        // Scattered stones make sums of regions. The start is searched whole, and the
+        // positions one capture from it are split: their smaller regions get classed.
+        use crate::game::row_rng;
+        use rand::Rng;
+        let mut options = Options::new();
+        options.insert("size".into(), OptionValue::Int(5));
+        let game = QuantumLeap::<u64>::from_options(&options).unwrap();
+        let cancel = AtomicBool::new(false);
+        let mut classed = 0;
+        for seed in 0..300u64 {
+            let mut rng = row_rng(seed, 5);
+            let mut stones = [0u64; 2];
+            for _ in 0..3 {
+                let centre = rng.random_range(0..game.board.cells);
+                let near = game.board.neighbours[centre] | 1 << centre;
+                for c in near.cells() {
+                    if rng.random_range(0..2) == 0 && !(stones[0] | stones[1]).has(c) {
+                        stones[rng.random_range(0..2usize)] |= 1 << c;
+                    }
+                }
+            }
+            let side = (seed % 2) as u8;
+            if !game.can_capture(stones, side) {
+                continue;
+            }
+            let shared = Shared::new(&game, on_board(stones), Limits::default(), 1, &cancel);
+            let mut solver = Solver::new(&shared);
+            let h = shared.hash(stones);
+            assert!(solver.search(stones, side, h, 0).is_ok());
+            classed += usize::from(!solver.placed.is_empty());
+        }
+        assert!(
+            classed > 10,
+            "only {classed} sums were split into classed regions"
+        );
+    }
+
+    #[test]
+    fn the_killers_of_a_ply_are_its_last_two_distinct_refutations_latest_first() {
+        let mut options = Options::new();
+        options.insert("size".into(), OptionValue::Int(3));
+        let game = QuantumLeap::<u64>::from_options(&options).unwrap();
+        let cancel = AtomicBool::new(false);
+        let shared = Shared::new(&game, 10, Limits::default(), 1, &cancel);
+        let mut solver = Solver::new(&shared);
+        let capture = |from: usize, to: usize| (0, 0, from, 0, to);
+        solver.ply = 3;
+        solver.refuted(&capture(1, 2));
+        solver.refuted(&capture(4, 5));
+        assert_eq!(solver.killers[3], [(4, 5), (1, 2)]);
+        // Refuting again with the first killer keeps the second.
+        solver.refuted(&capture(4, 5));
+        assert_eq!(solver.killers[3], [(4, 5), (1, 2)]);
+        solver.refuted(&capture(1, 2));
+        assert_eq!(solver.killers[3], [(1, 2), (4, 5)]);
+        solver.refuted(&capture(7, 8));
+        assert_eq!(solver.killers[3], [(7, 8), (1, 2)]);
+        // Other plies keep their own.
+        assert_eq!(solver.killers[0], NO_KILLERS);
     }
 
     #[test]
