@@ -657,18 +657,15 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
             self.store(stones, side, hash, tempo, win);
             return Ok(win);
         }
-        if self.ply > SPLIT_PLIES {
-            let win = self.search(stones, side, hash, tempo)?.0;
-            self.store(stones, side, hash, tempo, win);
-            return Ok(win);
-        }
         self.wins_by_regions(stones, side, hash, tempo)
     }
 
     /// `wins` for a position the table does not know and spare moves do not decide: split
-    /// into regions, and search the sum. What is searched is stored: the stones themselves
-    /// when they are one region, else only the sum of the live regions (a later visit of the
-    /// stones finds it after the split, and one write to memory is saved per node).
+    /// into regions (at most [`SPLIT_PLIES`] captures from the start; deeper, the stones are
+    /// taken as one region), and search the sum. What is searched is stored: the stones
+    /// themselves when they are one region, else only the sum of the live regions (a later
+    /// visit of the stones finds it after the split, and one write to memory is saved per
+    /// node).
     fn wins_by_regions(
         &mut self,
         stones: [B; 2],
@@ -676,7 +673,11 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
         hash: u64,
         tempo: i32,
     ) -> Searched<bool> {
-        let regions = self.split(stones);
+        let regions = if self.ply <= SPLIT_PLIES {
+            self.split(stones)
+        } else {
+            SmallVec::new()
+        };
         if regions.len() <= 1 {
             let win = self.search(stones, side, hash, tempo)?.0;
             self.store(stones, side, hash, tempo, win);
@@ -1325,6 +1326,12 @@ mod tests {
     use super::*;
     use crate::options::{OptionValue, Options};
 
+    fn game(side: i64) -> QuantumLeap<u64> {
+        let mut options = Options::new();
+        options.insert("size".into(), OptionValue::Int(side));
+        QuantumLeap::from_options(&options).unwrap()
+    }
+
     /// Every entry of the table with at least `stones` stones agrees with a fresh search.
     fn assert_table_true<B: Bits>(game: &QuantumLeap<B>, table: &Table<B>, stones: u32) {
         let cancel = AtomicBool::new(false);
@@ -1358,9 +1365,7 @@ mod tests {
     fn a_search_whose_fork_above_is_decided_stops_and_stores_only_truths() {
         // A search whose work a fork above no longer needs must end with `Stopped`, and the
         // forks inside it must not pass off their cut-short answers as values.
-        let mut options = Options::new();
-        options.insert("size".into(), OptionValue::Int(5));
-        let game = QuantumLeap::<u64>::from_options(&options).unwrap();
+        let game = game(5);
         let cancel = AtomicBool::new(false);
         let mut checked = 0;
         for line in include_str!("../../../../benches/data/quantum_leap_side5_38.txt").lines() {
@@ -1400,9 +1405,7 @@ mod tests {
         // positions one capture from it are split: their smaller regions get classed.
         use crate::game::row_rng;
         use rand::Rng;
-        let mut options = Options::new();
-        options.insert("size".into(), OptionValue::Int(5));
-        let game = QuantumLeap::<u64>::from_options(&options).unwrap();
+        let game = game(5);
         let cancel = AtomicBool::new(false);
         let mut classed = 0;
         for seed in 0..300u64 {
@@ -1435,9 +1438,7 @@ mod tests {
 
     #[test]
     fn the_killers_of_a_ply_are_its_last_two_distinct_refutations_latest_first() {
-        let mut options = Options::new();
-        options.insert("size".into(), OptionValue::Int(3));
-        let game = QuantumLeap::<u64>::from_options(&options).unwrap();
+        let game = game(3);
         let cancel = AtomicBool::new(false);
         let shared = Shared::new(&game, 10, Limits::default(), 1, &cancel);
         let mut solver = Solver::new(&shared);
