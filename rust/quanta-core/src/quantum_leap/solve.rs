@@ -30,10 +30,10 @@
 //!   counted). An entry holds one set of stones for every number of spare
 //!   moves: more spare moves are never worse for their owner, so it keeps, per player to
 //!   move, the fewest with which White is known to win and the most with which Black is.
-//!   Positions ten captures or more from the root go instead to a small table of the
-//!   thread's own (1 MB): they are most of the nodes and quick to search again, and kept
-//!   there they stay in the thread's cache and leave the shared table to the positions that
-//!   are costly to search. Each slot is its own sequence lock, so no thread ever waits.
+//!   Positions ten captures or more from the root, of 29 stones or fewer, go instead to a
+//!   small table of the thread's own (1 MB): they are most of the nodes and quick to search
+//!   again, and kept there they stay in the thread's cache and leave the shared table to the
+//!   positions that are costly to search. Each slot is its own sequence lock, so no thread ever waits.
 //! * **Move ordering**: captures that leave the opponent the fewest replies first; ties go to
 //!   the last two captures that refuted at the same distance from the root (killer moves),
 //!   then to those that keep us the most captures, then to the history of earlier
@@ -438,7 +438,9 @@ impl<'a, B: Bits> Shared<'a, B> {
             distant: (0..threads)
                 .map(|_| Table::new(distant_slots, distant_slots))
                 .collect(),
-            distant_stones: root_stones.saturating_sub(DISTANT_PLIES),
+            distant_stones: root_stones
+                .saturating_sub(DISTANT_PLIES)
+                .min(DISTANT_STONES),
             regions: Mutex::new(FxHashMap::default()),
             region_budget: AtomicUsize::new(bytes / 2),
             nodes: AtomicU64::new(0),
@@ -517,9 +519,12 @@ const FORK_STONES: u32 = 20;
 /// ([`QuantumLeap::captures_after`]); with fewer, a recount is as quick.
 const COUNTS_STONES: u32 = 20;
 
-/// Positions this many captures or more from the root go to the thread's own table
-/// (`Shared::distant`), of at most this many bytes.
+/// Positions this many captures or more from the root, and of at most `DISTANT_STONES`
+/// stones, go to the thread's own table (`Shared::distant`), of at most `DISTANT_BYTES`. Larger
+/// positions are costly to search again whatever the root: from a 42-stone root, keeping 30-32
+/// stones in the shared table took 10% less time than ten captures alone (benches/README.md).
 const DISTANT_PLIES: u32 = 10;
+const DISTANT_STONES: u32 = 29;
 const DISTANT_BYTES: usize = 1 << 20;
 /// Positions at most this many captures from the start are split into regions; deeper ones
 /// are searched whole, with the spare moves they inherit. Splitting at every node measured
