@@ -33,7 +33,8 @@
 //!   Positions ten captures or more from the root, of 29 stones or fewer, go instead to a
 //!   small table of the thread's own (1 MB): they are most of the nodes and quick to search
 //!   again, and kept there they stay in the thread's cache and leave the shared table to the
-//!   positions that are costly to search. Each slot is its own sequence lock, so no thread ever waits.
+//!   positions that are costly to search. Each slot is its own sequence lock, so no thread
+//!   ever waits.
 //! * **Move ordering**: captures that leave the opponent the fewest replies first; ties go to
 //!   the last two captures that refuted at the same distance from the root (killer moves),
 //!   then to those that keep us the most captures, then to the history of earlier
@@ -527,8 +528,7 @@ const DISTANT_PLIES: u32 = 10;
 const DISTANT_STONES: u32 = 29;
 const DISTANT_BYTES: usize = 1 << 20;
 /// Positions at most this many captures from the start are split into regions; deeper ones
-/// are searched whole, with the spare moves they inherit. Splitting at every node measured
-/// twice the time per node for a fifth fewer nodes, on sides 3 and 5 alike (benches/README.md).
+/// are searched whole (why: the module doc, "Sums of games").
 const SPLIT_PLIES: u32 = 1;
 
 /// No killer moves yet.
