@@ -534,9 +534,36 @@ const SPLIT_PLIES: u32 = 1;
 /// No killer moves yet.
 const NO_KILLERS: [(usize, usize); 2] = [(usize::MAX, usize::MAX); 2];
 
-/// A capture in move ordering: (the opponent's replies, our captures after it (counted down
-/// from `u32::MAX`), from, direction, to).
-type Capture = (u32, u32, usize, usize, usize);
+/// A capture in move ordering.
+#[derive(Clone, Copy)]
+struct Capture {
+    /// The place in move ordering, lowest first: from the high bits, the opponent's replies
+    /// after it ([`REPLIES_KNOWN_WON`] when the table knows the child won for the opponent),
+    /// its killer rank (0, 1, or 2 for none), our captures after it counted down, and its
+    /// history counted down.
+    order: u64,
+    from: usize,
+    direction: usize,
+    to: usize,
+}
+
+impl Capture {
+    fn action(&self) -> Option<Action> {
+        Some((self.from * 6 + self.direction) as Action)
+    }
+}
+
+/// The reply count that sends a capture last: the table knows it loses.
+const REPLIES_KNOWN_WON: u64 = 0xFFFF;
+
+/// [`Capture::order`] from its parts; the history saturates at 2^30 - 1.
+fn capture_order(replies: u64, killer: u64, ours: u32, history: u32) -> u64 {
+    const HISTORY_MAX: u32 = (1 << 30) - 1;
+    replies << 48
+        | killer << 46
+        | u64::from(0xFFFF - ours.min(0xFFFF)) << 30
+        | u64::from(HISTORY_MAX - history.min(HISTORY_MAX))
+}
 
 /// One thread's search: its own move-ordering history and cache of placed regions, and the
 /// forks it works under.
@@ -757,7 +784,14 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
     ) -> Searched<(bool, Option<Action>)> {
         let mut moves: SmallVec<[Capture; 48]> = SmallVec::new();
         self.game
-            .for_each_capture(stones, side, |from, d, to| moves.push((0, 0, from, d, to)));
+            .for_each_capture(stones, side, |from, direction, to| {
+                moves.push(Capture {
+                    order: 0,
+                    from,
+                    direction,
+                    to,
+                })
+            });
         let s = side as usize;
         let at_root = self.ply == 0;
         let stones_on_board = on_board(stones);
@@ -772,14 +806,29 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
             let child_hashes: SmallVec<[u64; 48]> = moves
                 .iter()
                 .map(|m| {
-                    let h = self.child_hash(hash, s, m.2, m.4);
+                    let h = self.child_hash(hash, s, m.from, m.to);
                     children_table.prefetch(h);
                     h
                 })
                 .collect();
+            // Below the root, ties in the reply count go to the last two captures that refuted
+            // at this distance from the root (killer moves), then to those that keep us the
+            // most captures, then to the captures that refuted most often before (history).
+            let cells = self.game.board.cells;
+            let killers = self
+                .killers
+                .get(self.ply as usize)
+                .copied()
+                .unwrap_or(NO_KILLERS);
             for (m, &h) in moves.iter_mut().zip(&child_hashes) {
-                let child = Self::child(stones, side, m.2, m.4);
-                let action = Some((m.2 * 6 + m.3) as Action);
+                let child = Self::child(stones, side, m.from, m.to);
+                let action = m.action();
+                let (killer, refuted) = if at_root {
+                    (2, 0)
+                } else {
+                    let k = killers.iter().position(|&k| k == (m.from, m.to));
+                    (k.unwrap_or(2) as u64, self.history[m.from * cells + m.to])
+                };
                 // A child the table already knows lost for the opponent wins at once, and so
                 // does a capture that leaves the opponent without a reply.
                 // (Not at the root, where what the table holds depends on the threads.)
@@ -787,43 +836,26 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
                     Some(false) if !at_root => return Ok((true, action)),
                     // A child known won for the opponent goes last, uncounted.
                     Some(true) if !at_root => {
-                        m.0 = u32::MAX;
+                        m.order = capture_order(REPLIES_KNOWN_WON, killer, 0xFFFF, refuted);
                         continue;
                     }
                     _ => {}
                 }
                 let (replies, ours) = match &counts {
-                    Some(counts) => self.game.captures_after(counts, side, m.2, m.4),
+                    Some(counts) => self.game.captures_after(counts, side, m.from, m.to),
                     None => (
                         self.game.count_captures(child, 1 - side),
                         self.game.count_captures(child, side),
                     ),
                 };
-                m.0 = opponent_can_pass as u32 + replies;
-                if m.0 == 0 {
+                let replies = opponent_can_pass as u32 + replies;
+                if replies == 0 {
                     return Ok((true, action));
                 }
-                m.1 = u32::MAX - ours;
+                m.order = capture_order(replies.into(), killer, ours, refuted);
             }
-            // Fewest replies first; below the root, then the last two captures that refuted at
-            // this distance from the root (killer moves); then most captures of our own kept,
-            // then the moves that refuted most often before (history heuristic).
-            let cells = self.game.board.cells;
-            let history = &self.history;
-            let killers = self
-                .killers
-                .get(self.ply as usize)
-                .copied()
-                .unwrap_or(NO_KILLERS);
-            moves.sort_by_key(|m| {
-                let (killer, refuted) = if at_root {
-                    (2, 0)
-                } else {
-                    let k = killers.iter().position(|&k| k == (m.2, m.4)).unwrap_or(2);
-                    (k, history[m.2 * cells + m.4])
-                };
-                (m.0, killer, m.1, u32::MAX - refuted)
-            });
+            // Fewest replies first (ties as above).
+            moves.sort_by_key(|m| m.order);
         }
         // The first capture is searched alone; if it fails, the node is likely lost and the
         // rest must all be searched: near the root, they are shared out among the threads.
@@ -836,23 +868,21 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
         } else {
             moves.len()
         };
-        let action = |m: &Capture| Some((m.2 * 6 + m.3) as Action);
         for m in &moves[..alone] {
-            let &(_, _, from, _, to) = m;
-            let child = Self::child(stones, side, from, to);
-            let h = self.child_hash(hash, s, from, to);
+            let child = Self::child(stones, side, m.from, m.to);
+            let h = self.child_hash(hash, s, m.from, m.to);
             if !self.wins_child(child, 1 - side, h, tempo)? {
                 self.refuted(m);
-                return Ok((true, action(m)));
+                return Ok((true, m.action()));
             }
         }
         if alone < moves.len() {
             if let Some(i) = self.fork(stones, side, hash, tempo, &moves[alone..])? {
                 self.refuted(&moves[alone + i]);
-                return Ok((true, action(&moves[alone + i])));
+                return Ok((true, moves[alone + i].action()));
             }
         }
-        let last = moves.last().and_then(action);
+        let last = moves.last().and_then(Capture::action);
         if Self::has_tempo(side, tempo) {
             let spent = if side == WHITE { tempo - 1 } else { tempo + 1 };
             if !self.wins_child(stones, 1 - side, hash, spent)? {
@@ -864,7 +894,7 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
 
     /// Counts a cut-off by `capture` in the history, and makes it the first killer of its ply.
     fn refuted(&mut self, capture: &Capture) {
-        let &(_, _, from, _, to) = capture;
+        let (from, to) = (capture.from, capture.to);
         self.history[from * self.game.board.cells + to] += 1;
         let ply = self.ply as usize;
         if self.killers.len() <= ply {
@@ -920,7 +950,7 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
                             break;
                         }
                         solver.forks.last_mut().expect("pushed above").1 = i;
-                        let (_, _, from, _, to) = moves[i];
+                        let Capture { from, to, .. } = moves[i];
                         let child = Self::child(stones, side, from, to);
                         let h = solver.child_hash(hash, s, from, to);
                         match solver.wins(child, 1 - side, h, tempo) {
@@ -1442,12 +1472,29 @@ mod tests {
     }
 
     #[test]
+    fn captures_are_ordered_by_replies_then_killer_then_own_captures_then_history() {
+        // Each part outranks everything below it, whatever their values.
+        let (most_ours, most_history) = (u32::MAX, u32::MAX);
+        assert!(capture_order(1, 2, 0, 0) < capture_order(2, 0, most_ours, most_history));
+        assert!(capture_order(3, 0, 0, 0) < capture_order(3, 1, most_ours, most_history));
+        assert!(capture_order(3, 1, 5, 0) < capture_order(3, 1, 4, most_history));
+        assert!(capture_order(3, 1, 5, 9) < capture_order(3, 1, 5, 8));
+        // A child known won for the opponent goes after any reply count.
+        assert!(capture_order(400, 2, 0, 0) < capture_order(REPLIES_KNOWN_WON, 0, most_ours, 0));
+    }
+
+    #[test]
     fn the_killers_of_a_ply_are_its_last_two_distinct_refutations_latest_first() {
         let game = game(3);
         let cancel = AtomicBool::new(false);
         let shared = Shared::new(&game, 10, Limits::default(), 1, &cancel);
         let mut solver = Solver::new(&shared);
-        let capture = |from: usize, to: usize| (0, 0, from, 0, to);
+        let capture = |from: usize, to: usize| Capture {
+            order: 0,
+            from,
+            direction: 0,
+            to,
+        };
         solver.ply = 3;
         solver.refuted(&capture(1, 2));
         solver.refuted(&capture(4, 5));
