@@ -8,16 +8,23 @@
 //!   lands); only straights and sets, the pair exception inside a set, power plays and
 //!   feasibility (a pile card is placed after it is drawn; the hand never runs out) depend on
 //!   the order. So after a short sequence search ([`QUICK`] nodes, below; it answers small
-//!   positions outright and its best line is the floor), [`Grids`] searches final grids: the
-//!   empty cells get cards one by one, from the hand and the part of the pile the remaining
-//!   edges can still draw. A node is cut when the pile cards given cannot all be drawn in
+//!   positions outright and its best line is the floor), [`Grids`] searches final grids,
+//!   once for each number of draws `d` the grid makes (its edges that draw, at most the
+//!   pile), fewest first: the cards that may fill the cells are then exactly the hand and
+//!   the top `d` cards of the pile, and every one of them not placed is held at the end.
+//!   The empty cells get cards one by one. A node is cut when the grid draws more than `d`
+//!   or can no longer draw `d`, when the pile cards given cannot all be drawn in
 //!   time (each needs that many draws from edges between cards held before it), or when its
 //!   bound is no better than the best grid found. The bound: the completed edges, plus the
 //!   best assignment of distinct cards to the empty cells (Hungarian method), plus the runs
 //!   of lines with three or more holes (a cheap cap) and, for the power plays whose Ace and
 //!   Crown are both given, their suit's numerals in the grid, less the penalty of every card
-//!   surely held at the end (the hand, and the pile down to the draws made, to the deepest
-//!   pile card given and to the cards the cells need). An assignment weight, per cell and
+//!   that may fill a cell. The draws still to make are priced (a Lagrangian relaxation of
+//!   their count): every edge that draws is worth that price more in the weights below,
+//!   and the price of the draws still to make is taken off, which bounds the grids making
+//!   exactly `d` draws at any price; the root takes the price that gives the lowest bound,
+//!   the first cells the neighbouring price when it gives a lower one ([`REPRICE_DEPTH`]).
+//!   An assignment weight, per cell and
 //!   card: its edges to filled cells; half its best edges with distinct partners to its
 //!   empty neighbours (an edge is at most the mean of its ends' bests); the runs of its
 //!   lines with one hole (the most with its rank given), and its share of those of its
@@ -26,7 +33,7 @@
 //!   the play's last card (the Ace when both are missing) on a cell where it meets its
 //!   partner, the suit's numerals in the grid; for a numeral, its rank for each of its
 //!   suits with a power play still possible (the play counts it only if it is in the grid);
-//!   and back its penalty when it is surely held. A card is
+//!   and back its penalty. A card is
 //!   tried on a cell only if the bound with that pairing fixed (the assignment less the
 //!   pairing's reduced cost, by the method's dual potentials) still beats the best grid, the
 //!   cards with the best such bound first; the next cell is the one with the fewest such cards for its empty neighbours (the cards
@@ -911,8 +918,7 @@ fn solve_open_with(
                 NEG_INF
             };
             let mut grids = Grids::new(&mut open, &root, floor);
-            let mut grid = root.grid;
-            grids.search(0, &mut grid, 0, 0, 0, 0)?;
+            grids.search_by_draws()?;
             match grids.line.take() {
                 Some(line) => (WIN + grids.best, line),
                 None => {
@@ -1077,6 +1083,74 @@ fn with_line_pairs<T>(key: u64, f: impl FnOnce(&[[i32; 11]; 11]) -> T) -> T {
 /// The search over final grids of [`solve_open`] (see the module doc): the empty cells are
 /// given cards one by one in a fixed order; a complete grid is then scored exactly by the best
 /// placement order ([`Grids::orders`]).
+/// The edge table with `lambda` added to every edge that draws, and each card's partners by
+/// it, best first: the bound of grids that make a fixed number of draws (a Lagrangian
+/// relaxation of that count).
+struct Priced {
+    lambda: i32,
+    edge: [[i16; CARD_COUNT]; CARD_COUNT],
+    partners: [[Card; CARD_COUNT - 1]; CARD_COUNT],
+}
+
+impl Priced {
+    fn new(lambda: i32) -> Self {
+        let t = tables();
+        let mut p = Priced {
+            lambda,
+            edge: [[0; CARD_COUNT]; CARD_COUNT],
+            partners: [[0; CARD_COUNT - 1]; CARD_COUNT],
+        };
+        for c in 0..CARD_COUNT {
+            for d in 0..CARD_COUNT {
+                let draws = t.drawers[d] & 1 << c != 0;
+                p.edge[c][d] = t.edge[c][d] as i16 + if draws { lambda as i16 } else { 0 };
+            }
+        }
+        for c in 0..CARD_COUNT {
+            let mut others: Vec<Card> = (0..CARD_COUNT as Card)
+                .filter(|&d| d as usize != c)
+                .collect();
+            others.sort_by_key(|&d| (-(p.edge[c][d as usize] as i32), d));
+            p.partners[c].copy_from_slice(&others);
+        }
+        p
+    }
+}
+
+/// Near the root (this many cells given), each node tries the prices next to its parent's
+/// for a lower bound.
+const REPRICE_DEPTH: usize = 2;
+/// The prices of a draw tried: `prices[i].lambda == i as i32 + LOWEST_PRICE`.
+const LOWEST_PRICE: i32 = -12;
+const HIGHEST_PRICE: i32 = 20;
+
+/// A node's relaxation ([`Grids::relax`]).
+struct Relaxed {
+    /// Points outside the assignment: the edges made, the runs of lines with three holes or
+    /// more, the power plays made, less the penalty of every card that may fill a cell and
+    /// the price of the draws still to make.
+    rest: i32,
+    /// The cards that may fill the cells left: the assignment's columns.
+    pool: SmallVec<[Card; 40]>,
+    /// The cells left: the assignment's rows.
+    left_cells: SmallVec<[usize; CELLS]>,
+    /// Per cell left and card of `pool`, in half points.
+    weights: SmallVec<[[i32; 40]; CELLS]>,
+    cell_best: SmallVec<[i32; CELLS]>,
+    /// The cells left as a set.
+    holes: u16,
+    /// The best assignment's weight (half points), and its dual potentials.
+    assigned: i32,
+    duals: Duals,
+}
+
+impl Relaxed {
+    /// The most any grid below the node can score (future points less the final penalty).
+    fn bound(&self) -> i32 {
+        self.rest + self.assigned.div_euclid(2)
+    }
+}
+
 struct Grids<'o, 'a> {
     open: &'o mut Open<'a>,
     /// The empty cells, inner ones first: the order of ties in choosing the next cell, of
@@ -1099,6 +1173,11 @@ struct Grids<'o, 'a> {
     /// Scratch for the order DP.
     w: Vec<i32>,
     dcount: Vec<u8>,
+    /// The number of draws the grids searched make (their edges that draw, at most the pile).
+    draws_made: usize,
+    /// The edge tables for each price of a draw, and the first that holds for `draws_made`.
+    prices: Vec<Priced>,
+    lowest_price: usize,
 }
 
 impl<'o, 'a> Grids<'o, 'a> {
@@ -1131,13 +1210,41 @@ impl<'o, 'a> Grids<'o, 'a> {
             line: None,
             w: vec![0; n],
             dcount: vec![0; n],
+            draws_made: 0,
+            prices: (LOWEST_PRICE..=HIGHEST_PRICE).map(Priced::new).collect(),
+            lowest_price: 0,
         }
+    }
+
+    /// Searches the final grids from the root, once for each number of draws they make,
+    /// fewest first (the fewer the draws, the fewer the cards that may fill the cells).
+    fn search_by_draws(&mut self) -> Result<()> {
+        let left = self.open.order.len();
+        let fill = self
+            .cells
+            .len()
+            .saturating_sub(self.hand.count_ones() as usize);
+        for d in fill..=left {
+            self.draws_made = d;
+            // A grid with more edges that draw than the pile has cards makes every draw
+            // there is: for it, the draws still to make are a floor, not an exact count, and
+            // only a price of at least zero bounds it.
+            self.lowest_price = if d == left {
+                (-LOWEST_PRICE) as usize
+            } else {
+                0
+            };
+            let mut grid = self.root;
+            self.search(0, &mut grid, 0, 0, 0, 0, self.lowest_price)?;
+        }
+        Ok(())
     }
 
     /// Gives cards to the cells left (`depth` of `cells` have one). `grid`: the root grid
     /// and the cards given so far; `edges`: the points of the edges completed by the cards
     /// given; `draws`: how many of them draw; `reach`: one past the deepest order position of
-    /// a card given.
+    /// a card given; `price`: the index in `prices` of the draw price the parent used.
+    #[allow(clippy::too_many_arguments)]
     fn search(
         &mut self,
         depth: usize,
@@ -1146,13 +1253,18 @@ impl<'o, 'a> Grids<'o, 'a> {
         edges: i32,
         draws: usize,
         reach: usize,
+        price: usize,
     ) -> Result<()> {
         self.open.budget.tick()?;
         let t = tables();
         let left = self.open.order.len();
+        let target = self.draws_made;
+        if draws.min(left) > target {
+            return Ok(());
+        }
         if depth == self.cells.len() {
             let d = draws.min(left);
-            if reach > d || !self.draws_in_time(grid, used) {
+            if d != target || reach > d || !self.draws_in_time(grid, used) {
                 return Ok(());
             }
             let kept = (self.hand | self.prefix[d]) & !used;
@@ -1169,26 +1281,125 @@ impl<'o, 'a> Grids<'o, 'a> {
             }
             return Ok(());
         }
-        let all = (self.hand | self.prefix[left]) & !used;
-        let dmax = (draws + self.draw_cap(grid, all)).min(left);
-        let dmax = (draws + self.draw_cap(grid, (self.hand | self.prefix[dmax]) & !used)).min(left);
-        if reach > dmax || (self.hand | self.prefix[dmax]).count_ones() < self.cells.len() as u32 {
+        if reach > target
+            || (self.hand | self.prefix[target]).count_ones() < self.cells.len() as u32
+            || (draws + self.draw_cap(grid, (self.hand | self.prefix[target]) & !used)).min(left)
+                < target
+            || !self.draws_in_time(grid, used)
+        {
             return Ok(());
         }
-        let avail = (self.hand | self.prefix[dmax]) & !used;
-        if !self.draws_in_time(grid, used) {
+        let mut price = price;
+        let mut r = self.relax(grid, used, edges, draws, price);
+        if depth == 0 {
+            // At the root, the price of a draw that gives the lowest bound.
+            for p in self.lowest_price..self.prices.len() {
+                let other = self.relax(grid, used, edges, draws, p);
+                if other.bound() < r.bound() {
+                    (price, r) = (p, other);
+                }
+            }
+        } else if depth < REPRICE_DEPTH {
+            // Near the root, the price of a draw that gives this node the lowest bound.
+            for step in [-1isize, 1] {
+                loop {
+                    let p = price as isize + step;
+                    if p < self.lowest_price as isize || p as usize >= self.prices.len() {
+                        break;
+                    }
+                    let other = self.relax(grid, used, edges, draws, p as usize);
+                    if other.bound() >= r.bound() {
+                        break;
+                    }
+                    (price, r) = (p as usize, other);
+                }
+            }
+        }
+        if r.bound() <= self.best {
             return Ok(());
         }
-        // The cards surely held by the end: the hand, and the pile as far as the draws made,
-        // the deepest pile card given, and the cards the cells need. Each costs its penalty
-        // unless it fills a cell left: the penalty of them all is taken off, and given back
-        // to a card in the assignment below.
-        let fill = self
-            .cells
-            .len()
-            .saturating_sub(self.hand.count_ones() as usize);
-        let sure = (self.hand | self.prefix[draws.max(reach).max(fill).min(left)]) & !used;
-        let penalty = hand_penalty(sure);
+        // A child's bound is at most this one with its cell's best replaced by what its card
+        // scores there (its half of the edges to cells left moves to their ends), and at most
+        // the best assignment less that pairing's reduced cost. The cell to fill next is the
+        // one with the fewest cards left by these cuts (a cell with none cuts the node) for
+        // its empty neighbours, then the most empty neighbours, then the first in `cells`.
+        let cells_bound: i32 = r.cell_best.iter().sum();
+        let mut pick = None;
+        let mut here: SmallVec<[(i32, Card); 40]> = SmallVec::new();
+        let mut pick_key = (usize::MAX, 0);
+        for (i, row_w) in r.weights.iter().enumerate() {
+            let others = cells_bound - r.cell_best[i];
+            let mut cards_here: SmallVec<[(i32, Card); 40]> = SmallVec::new();
+            for (j, &c) in r.pool.iter().enumerate() {
+                let w = row_w[j];
+                let fixed = (w + others).min(r.assigned - r.duals.reduced_cost(&r.weights, i, j));
+                if r.rest + fixed.div_euclid(2) > self.best {
+                    cards_here.push((fixed, c));
+                }
+            }
+            if cards_here.is_empty() {
+                return Ok(());
+            }
+            // Few cards and many empty neighbours (their edges are bounded loosest): the cards
+            // times one plus the sides without an empty neighbour (filled, or the border).
+            let closed = 4 - (t.neighbours[r.left_cells[i]] & r.holes).count_ones() as usize;
+            let key = (cards_here.len() * (closed + 1), closed);
+            if key < pick_key {
+                pick_key = key;
+                pick = Some(i);
+                here = cards_here;
+            }
+        }
+        let Some(i0) = pick else {
+            return Ok(());
+        };
+        let x0 = r.left_cells[i0];
+        // Cards for this cell, the highest bound with the pairing fixed first.
+        here.sort_by_key(|&(w, c)| (-w, c));
+        for (_, c) in here {
+            let mut e = edges;
+            let mut d = draws;
+            for m in bits(t.neighbours[x0] as u64) {
+                let g = grid[m];
+                if g != NO_CARD {
+                    e += t.edge[c as usize][g as usize] as i32;
+                    if t.drawers[g as usize] & 1 << c != 0 {
+                        d += 1;
+                    }
+                }
+            }
+            let p = self.pidx[c as usize];
+            let reach = if p == 255 {
+                reach
+            } else {
+                reach.max(p as usize + 1)
+            };
+            grid[x0] = c;
+            let out = self.search(depth + 1, grid, used | 1 << c, e, d, reach, price);
+            grid[x0] = NO_CARD;
+            out?;
+        }
+        Ok(())
+    }
+
+    /// The bound of a node of [`Grids::search`] and what its children's bounds come from,
+    /// every draw still to make priced at `prices[price]`.
+    fn relax(
+        &self,
+        grid: &[Card; CELLS],
+        used: u64,
+        edges: i32,
+        draws: usize,
+        price: usize,
+    ) -> Relaxed {
+        let t = tables();
+        let priced = &self.prices[price];
+        let target = self.draws_made;
+        // The cards that may fill the cells left: the hand and the pile down to the draws
+        // made. Each of them is held at the end unless it fills a cell: the penalty of them
+        // all is taken off, and given back to a card in the assignment below.
+        let avail = (self.hand | self.prefix[target]) & !used;
+        let penalty = hand_penalty(avail);
         // The best edges of each available card with 1, 2, 3, 4 distinct other available
         // cards, for its edges to cells left (their cards are distinct), as far as a cell
         // left has such edges.
@@ -1206,9 +1417,9 @@ impl<'o, 'a> Grids<'o, 'a> {
             for c in cards::cards(avail) {
                 let best = &mut partners[c as usize];
                 let mut k = 0;
-                for &d in t.partners[c as usize].iter() {
+                for &d in priced.partners[c as usize].iter() {
                     if avail & 1 << d != 0 {
-                        best[k + 1] = best[k] + t.edge[c as usize][d as usize] as i32;
+                        best[k + 1] = best[k] + priced.edge[c as usize][d as usize] as i32;
                         k += 1;
                         if k == most_shared {
                             break;
@@ -1229,10 +1440,6 @@ impl<'o, 'a> Grids<'o, 'a> {
         // their best for this card with distinct partners (an edge counts half at each end:
         // it is at most the mean of its ends' bests).
         let pool: SmallVec<[Card; 40]> = cards::cards(avail).collect();
-        let kept: SmallVec<[i32; 40]> = pool
-            .iter()
-            .map(|&c| if sure & 1 << c != 0 { penalty_of(c) } else { 0 })
-            .collect();
         let mut left_cells: SmallVec<[usize; CELLS]> = SmallVec::new();
         let mut weights: SmallVec<[[i32; 40]; CELLS]> = SmallVec::new();
         let mut cell_best: SmallVec<[i32; CELLS]> = SmallVec::new();
@@ -1250,7 +1457,7 @@ impl<'o, 'a> Grids<'o, 'a> {
             let mut best = NEG_INF;
             let mut row_w = [0i32; 40];
             for (j, &c) in pool.iter().enumerate() {
-                let row = &t.edge[c as usize];
+                let row = &priced.edge[c as usize];
                 let s = around.iter().map(|&d| row[d] as i32).sum::<i32>()
                     + powers.numeral[c as usize]
                     + powers
@@ -1262,84 +1469,34 @@ impl<'o, 'a> Grids<'o, 'a> {
                 row_w[j] = 2 * s
                     + per_cell[x][cards::rank(c) as usize]
                     + partners[c as usize][shared]
-                    + 2 * kept[j];
+                    + 2 * penalty_of(c);
                 best = best.max(row_w[j]);
             }
             left_cells.push(x);
             weights.push(row_w);
             cell_best.push(best);
         }
+        // The draws still to make, each priced into the edges above, are taken off.
+        let still = target.saturating_sub(draws) as i32;
+        let rest = edges + runs + power - penalty - priced.lambda * still;
+        // Each card fills one cell: the best assignment of distinct cards (unless the best
+        // of each cell alone already cuts the node).
         let cells_bound: i32 = cell_best.iter().sum();
-        let rest = edges + runs + power - penalty;
-        if rest + cells_bound.div_euclid(2) <= self.best {
-            return Ok(());
-        }
-        // Each card fills one cell: the best assignment of distinct cards.
-        let (assigned, duals) = assignment(&weights, pool.len());
-        if rest + assigned.div_euclid(2) <= self.best {
-            return Ok(());
-        }
-        // A child's bound is at most this one with its cell's best replaced by what its card
-        // scores there (its half of the edges to cells left moves to their ends), and at most
-        // the best assignment less that pairing's reduced cost. The cell to fill next is the
-        // one with the fewest cards left by these cuts (a cell with none cuts the node) for
-        // its empty neighbours, then the most empty neighbours, then the first in `cells`.
-        let mut pick = None;
-        let mut here: SmallVec<[(i32, Card); 40]> = SmallVec::new();
-        let mut pick_key = (usize::MAX, 0);
-        for (i, row_w) in weights.iter().enumerate() {
-            let others = cells_bound - cell_best[i];
-            let mut cards_here: SmallVec<[(i32, Card); 40]> = SmallVec::new();
-            for (j, &c) in pool.iter().enumerate() {
-                let w = row_w[j];
-                let fixed = (w + others).min(assigned - duals.reduced_cost(&weights, i, j));
-                if rest + fixed.div_euclid(2) > self.best {
-                    cards_here.push((fixed, c));
-                }
-            }
-            if cards_here.is_empty() {
-                return Ok(());
-            }
-            // Few cards and many empty neighbours (their edges are bounded loosest): the cards
-            // times one plus the sides without an empty neighbour (filled, or the border).
-            let closed = 4 - (t.neighbours[left_cells[i]] & holes).count_ones() as usize;
-            let key = (cards_here.len() * (closed + 1), closed);
-            if key < pick_key {
-                pick_key = key;
-                pick = Some(i);
-                here = cards_here;
-            }
-        }
-        let Some(i0) = pick else {
-            return Ok(());
+        let (assigned, duals) = if rest + cells_bound.div_euclid(2) <= self.best {
+            (cells_bound, Duals::default())
+        } else {
+            assignment(&weights, pool.len())
         };
-        let x0 = left_cells[i0];
-        // Cards for this cell, the highest bound with the pairing fixed first.
-        here.sort_by_key(|&(w, c)| (-w, c));
-        for (_, c) in here {
-            let mut e = edges;
-            let mut d = draws;
-            for m in bits(t.neighbours[x0] as u64) {
-                let g = grid[m];
-                if g != NO_CARD {
-                    e += t.edge[c as usize][g as usize] as i32;
-                    if t.drawers[g as usize] & 1 << c != 0 {
-                        d += 1;
-                    }
-                }
-            }
-            let p = self.pidx[c as usize];
-            let r = if p == 255 {
-                reach
-            } else {
-                reach.max(p as usize + 1)
-            };
-            grid[x0] = c;
-            let out = self.search(depth + 1, grid, used | 1 << c, e, d, r);
-            grid[x0] = NO_CARD;
-            out?;
+        Relaxed {
+            rest,
+            pool,
+            left_cells,
+            weights,
+            cell_best,
+            holes,
+            assigned,
+            duals,
         }
-        Ok(())
     }
 
     /// The most draws the cells left can still make, filled from `cards`: per cell,
@@ -1824,6 +1981,15 @@ fn grid_set(grid: &[Card; CELLS]) -> u64 {
 struct Duals {
     row: [i64; CELLS],
     column: [i64; 40],
+}
+
+impl Default for Duals {
+    fn default() -> Self {
+        Duals {
+            row: [0; CELLS],
+            column: [0; 40],
+        }
+    }
 }
 
 impl Duals {
@@ -2886,6 +3052,69 @@ mod tests {
             let s = solve_open_with(&pos, &order, &no_limits(), &cancel, 0).unwrap();
             assert_best_line(&pos, &order, &s, row);
         }
+    }
+
+    /// The best final score of the lines that fill the grid, per number of cards they draw.
+    fn best_by_draws(pos: &Solitaire, order: &[Card], drawn: usize, best: &mut [i32]) {
+        if pos.is_over() {
+            if !pos.lost() {
+                best[drawn] = best[drawn].max(ended_score(pos));
+            }
+            return;
+        }
+        for a in pos.actions() {
+            let mut next = *pos;
+            let (card, cell) = Solitaire::split(a);
+            let (_, draws) = next.place(card, cell);
+            let take = (draws as usize).min(order.len() - drawn);
+            for &c in &order[drawn..drawn + take] {
+                next.draw(c);
+            }
+            best_by_draws(&next, order, drawn + take, best);
+        }
+    }
+
+    #[test]
+    fn grids_drawing_a_given_number_of_cards_are_bounded_at_every_price_of_a_draw() {
+        // The search over final grids runs once per number of draws the grid makes, and
+        // bounds those grids with every draw still to make priced into the edges that draw
+        // (and the price of them all taken off again). The bound must hold at every price,
+        // negative ones included, unless the pile runs out (then only prices of zero or more).
+        let cancel = AtomicBool::new(false);
+        let mut checked = 0;
+        for row in 0..30 {
+            let (pos, order) = late(row, 4 + (row % 2) as u32);
+            let mut best = vec![i32::MIN; order.len() + 1];
+            best_by_draws(&pos, &order, 0, &mut best);
+            let mut open = Open::new(
+                &order,
+                meter("test", &no_limits(), &cancel, Instant::now(), None),
+            );
+            let root = Node::new(pos.grid, pos.hand);
+            let mut grids = Grids::new(&mut open, &root, NEG_INF);
+            for (d, &score) in best.iter().enumerate() {
+                if score == i32::MIN {
+                    continue;
+                }
+                grids.draws_made = d;
+                let lowest = if d == order.len() {
+                    (-LOWEST_PRICE) as usize
+                } else {
+                    0
+                };
+                for p in lowest..grids.prices.len() {
+                    let bound = grids.relax(&pos.grid, 0, 0, 0, p).bound();
+                    assert!(
+                        bound >= score - pos.points,
+                        "deal {row}, {d} draws, price {}: bound {bound} below the grid's {}",
+                        grids.prices[p].lambda,
+                        score - pos.points
+                    );
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 500, "{checked} bounds checked");
     }
 
     #[test]
