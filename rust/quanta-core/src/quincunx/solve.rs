@@ -1979,8 +1979,8 @@ fn grid_set(grid: &[Card; CELLS]) -> u64 {
 /// Optimal dual potentials of an assignment problem: `w[i][j] <= row[i] + column[j]` for
 /// every row and column, `column[j] >= 0`, and they sum to the best total.
 struct Duals {
-    row: [i64; CELLS],
-    column: [i64; 40],
+    row: [i32; CELLS],
+    column: [i32; 40],
 }
 
 impl Default for Duals {
@@ -1996,7 +1996,7 @@ impl Duals {
     /// A lower bound of what the best total loses when row `i` gets column `j`: any
     /// assignment doing so totals at most the best total less this.
     fn reduced_cost(&self, w: &[[i32; 40]], i: usize, j: usize) -> i32 {
-        (self.row[i] + self.column[j] - w[i][j] as i64) as i32
+        self.row[i] + self.column[j] - w[i][j]
     }
 }
 
@@ -2004,20 +2004,22 @@ impl Duals {
 /// (Hungarian method, rows <= m), and optimal dual potentials.
 fn assignment(w: &[[i32; 40]], m: usize) -> (i32, Duals) {
     let n = w.len();
-    let mut duals = Duals {
-        row: [0; CELLS],
-        column: [0; 40],
-    };
+    let mut duals = Duals::default();
     if n == 0 {
         return (0, duals);
     }
-    debug_assert!(n <= m);
-    const INF: i64 = i64::MAX / 4;
-    // Minimise the cost -w; 1-based potentials as in the textbook O(n^2 m) version.
-    let mut u = [0i64; CELLS + 1];
-    let mut v = [0i64; 41];
+    assert!(n <= m && m <= 40 && n <= CELLS);
+    const INF: i32 = i32::MAX / 4;
+    // Minimise the cost -w; 1-based potentials as in the textbook O(n^2 m) version, each
+    // row's potential starting at its cheapest column (feasible, and most rows then find a
+    // free column at once).
+    let mut u = [0i32; CELLS + 1];
+    let mut v = [0i32; 41];
     let mut p = [0usize; 41];
     let mut way = [0usize; 41];
+    for i in 1..=n {
+        u[i] = -w[i - 1][..m].iter().copied().max().expect("a column");
+    }
     for i in 1..=n {
         p[0] = i;
         let mut j0 = 0usize;
@@ -2026,11 +2028,13 @@ fn assignment(w: &[[i32; 40]], m: usize) -> (i32, Duals) {
         loop {
             used[j0] = true;
             let i0 = p[j0];
+            let row = &w[i0 - 1];
+            let ui = u[i0];
             let mut delta = INF;
             let mut j1 = 0;
             for j in 1..=m {
                 if !used[j] {
-                    let cur = -(w[i0 - 1][j - 1] as i64) - u[i0] - v[j];
+                    let cur = -row[j - 1] - ui - v[j];
                     if cur < minv[j] {
                         minv[j] = cur;
                         way[j] = j0;
