@@ -157,6 +157,13 @@ impl<'a> Meter<'a> {
         self.fresh = 0;
     }
 
+    /// Adds the count to the total, and gives the nodes of the whole call as far as this
+    /// search knows (all of them once the other searches sharing the total are done).
+    pub fn sync(&mut self) -> u64 {
+        self.flush();
+        self.seen
+    }
+
     /// The `SearchLimit` error for `reason`.
     pub fn limit(&self, reason: &str) -> Error {
         self.budget.limit(reason, self.nodes())

@@ -10,8 +10,10 @@
 //!   the order. So after a short sequence search ([`QUICK`] nodes, below; it answers small
 //!   positions outright and its best line is the floor), [`Grids`] searches final grids,
 //!   once for each number of draws `d` the grid makes (its edges that draw, at most the
-//!   pile), fewest first: the cards that may fill the cells are then exactly the hand and
-//!   the top `d` cards of the pile, and every one of them not placed is held at the end.
+//!   pile), these searches in parallel (rayon) sharing the best value found: the cards that
+//!   may fill the cells are then exactly the hand and the top `d` cards of the pile, and
+//!   every one of them not placed is held at the end. Of equal grids the answer is the one
+//!   making the fewest draws, the first its search meets, at any thread count.
 //!   The empty cells get cards one by one. A node is cut when the grid draws more than `d`
 //!   or can no longer draw `d`, when the pile cards given cannot all be drawn in
 //!   time (each needs that many draws from edges between cards held before it), or when its
@@ -85,7 +87,7 @@ use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 use std::sync::OnceLock;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
 use std::time::Instant;
 
 /// Side of the solitaire grid.
@@ -896,9 +898,17 @@ fn solve_open_with(
     quick: u64,
 ) -> Result<OpenSolution> {
     check_order(pos, order)?;
+    // Nodes of every search of the call (the searches over final grids run in parallel).
+    let total = AtomicU64::new(0);
     let mut open = Open::new(
         order,
-        meter("quincunx solve_open", limits, cancel, Instant::now(), None),
+        meter(
+            "quincunx solve_open",
+            limits,
+            cancel,
+            Instant::now(),
+            Some(&total),
+        ),
     );
     let root = Node::new(pos.grid, pos.hand);
     // Small positions: the sequence search alone, within `quick` nodes.
@@ -917,10 +927,9 @@ fn solve_open_with(
             } else {
                 NEG_INF
             };
-            let mut grids = Grids::new(&mut open, &root, floor);
-            grids.search_by_draws()?;
-            match grids.line.take() {
-                Some(line) => (WIN + grids.best, line),
+            open.budget.check()?;
+            match Grids::search_by_draws(&open, &root, floor, limits, cancel, &total)? {
+                Some((best, line)) => (WIN + best, line),
                 None => {
                     // No full grid: the best loss, by the sequence search.
                     let v = open.value(&root)?;
@@ -935,7 +944,7 @@ fn solve_open_with(
         lost,
         score,
         line,
-        nodes: open.budget.own(),
+        nodes: open.budget.sync(),
         seconds: open.budget.seconds(),
     })
 }
@@ -1124,6 +1133,12 @@ const REPRICE_DEPTH: usize = 2;
 const LOWEST_PRICE: i32 = -12;
 const HIGHEST_PRICE: i32 = 20;
 
+/// The edge tables for every price of a draw, `LOWEST_PRICE` first.
+fn prices() -> &'static [Priced] {
+    static PRICES: OnceLock<Vec<Priced>> = OnceLock::new();
+    PRICES.get_or_init(|| (LOWEST_PRICE..=HIGHEST_PRICE).map(Priced::new).collect())
+}
+
 /// A node's relaxation ([`Grids::relax`]).
 struct Relaxed {
     /// Points outside the assignment: the edges made, the runs of lines with three holes or
@@ -1152,7 +1167,9 @@ impl Relaxed {
 }
 
 struct Grids<'o, 'a> {
-    open: &'o mut Open<'a>,
+    /// The pile, top first.
+    order: &'a [Card],
+    budget: Meter<'a>,
     /// The empty cells, inner ones first: the order of ties in choosing the next cell, of
     /// the runs' attribution to a hole and of the order DP's sets.
     cells: SmallVec<[usize; CELLS]>,
@@ -1165,23 +1182,32 @@ struct Grids<'o, 'a> {
     prefix: Vec<u64>,
     /// The position of each card in the order (255: not in it).
     pidx: [u8; CARD_COUNT],
-    /// The best complete value found (future points less the final penalty), or the value a
-    /// grid must beat.
+    /// The best complete value found by this search (future points less the final
+    /// penalty), and its placements: the first grid of the search with that value.
     best: i32,
-    /// The placements of the best grid found, if any.
     line: Option<Vec<Action>>,
+    /// The best value found by every search of the call, or the value a grid must reach:
+    /// this search cuts what cannot reach it, and what cannot beat its own best.
+    shared: &'o AtomicI32,
     /// Scratch for the order DP.
     w: Vec<i32>,
     dcount: Vec<u8>,
     /// The number of draws the grids searched make (their edges that draw, at most the pile).
     draws_made: usize,
-    /// The edge tables for each price of a draw, and the first that holds for `draws_made`.
-    prices: Vec<Priced>,
+    /// The first price of a draw (in [`prices`]) that holds for `draws_made`.
     lowest_price: usize,
 }
 
 impl<'o, 'a> Grids<'o, 'a> {
-    fn new(open: &'o mut Open<'a>, root: &Node, floor: i32) -> Self {
+    /// The search of the final grids of `root` that make `draws_made` draws, from the hand
+    /// and the pile `order`.
+    fn new(
+        order: &'a [Card],
+        budget: Meter<'a>,
+        root: &Node,
+        shared: &'o AtomicI32,
+        draws_made: usize,
+    ) -> Self {
         let t = tables();
         // The inner cells first (measured fastest as a fixed order: they have the most
         // edges), then the rest row by row.
@@ -1193,51 +1219,83 @@ impl<'o, 'a> Grids<'o, 'a> {
         }
         let mut prefix = vec![0u64];
         let mut pidx = [255u8; CARD_COUNT];
-        for (i, &c) in open.order.iter().enumerate() {
+        for (i, &c) in order.iter().enumerate() {
             prefix.push(prefix[i] | 1 << c);
             pidx[c as usize] = i as u8;
         }
         let n = 1usize << cells.len();
         Grids {
-            open,
+            order,
+            budget,
             cells,
             slot,
             root: root.grid,
             hand: root.hand,
             prefix,
             pidx,
-            best: floor,
+            best: NEG_INF,
             line: None,
+            shared,
             w: vec![0; n],
             dcount: vec![0; n],
-            draws_made: 0,
-            prices: (LOWEST_PRICE..=HIGHEST_PRICE).map(Priced::new).collect(),
-            lowest_price: 0,
-        }
-    }
-
-    /// Searches the final grids from the root, once for each number of draws they make,
-    /// fewest first (the fewer the draws, the fewer the cards that may fill the cells).
-    fn search_by_draws(&mut self) -> Result<()> {
-        let left = self.open.order.len();
-        let fill = self
-            .cells
-            .len()
-            .saturating_sub(self.hand.count_ones() as usize);
-        for d in fill..=left {
-            self.draws_made = d;
+            draws_made,
             // A grid with more edges that draw than the pile has cards makes every draw
             // there is: for it, the draws still to make are a floor, not an exact count, and
             // only a price of at least zero bounds it.
-            self.lowest_price = if d == left {
+            lowest_price: if draws_made == order.len() {
                 (-LOWEST_PRICE) as usize
             } else {
                 0
-            };
-            let mut grid = self.root;
-            self.search(0, &mut grid, 0, 0, 0, 0, self.lowest_price)?;
+            },
         }
-        Ok(())
+    }
+
+    /// What a node's bound must beat to be searched: this search's best, or one less than
+    /// the best of them all (a grid as good as another search's is still searched, so that
+    /// each search finds the same grid however the searches interleave).
+    fn bar(&self) -> i32 {
+        self.best.max(self.shared.load(Ordering::Relaxed) - 1)
+    }
+
+    /// The best final grid of `root` worth at least `floor + 1` (future points less the
+    /// final penalty) and its placements: one search per number of draws the grid makes, in
+    /// parallel, fewest draws first. Of equal grids, the one making the fewest draws, then
+    /// the first its search meets, whatever the number of threads.
+    fn search_by_draws(
+        open: &Open<'a>,
+        root: &Node,
+        floor: i32,
+        limits: &Limits,
+        cancel: &'a AtomicBool,
+        total: &'a AtomicU64,
+    ) -> Result<Option<(i32, Vec<Action>)>> {
+        let order = open.order;
+        let fill =
+            (root.empty.count_ones() as usize).saturating_sub(root.hand.count_ones() as usize);
+        let shared = AtomicI32::new(floor.saturating_add(1));
+        let start = open.budget.budget.start;
+        let found = (fill..=order.len())
+            .into_par_iter()
+            .map(|d| {
+                let budget = meter("quincunx solve_open", limits, cancel, start, Some(total));
+                let mut grids = Grids::new(order, budget, root, &shared, d);
+                let mut grid = grids.root;
+                grids.search(0, &mut grid, 0, 0, 0, 0, grids.lowest_price)?;
+                Ok(grids.line.take().map(|line| (grids.best, line)))
+            })
+            .collect::<Result<Vec<_>>>()?;
+        // The best value; of equals, the fewest draws.
+        Ok(found
+            .into_iter()
+            .flatten()
+            .filter(|&(v, _)| v > floor)
+            .fold(
+                None,
+                |best: Option<(i32, Vec<Action>)>, (v, line)| match best {
+                    Some((b, _)) if b >= v => best,
+                    _ => Some((v, line)),
+                },
+            ))
     }
 
     /// Gives cards to the cells left (`depth` of `cells` have one). `grid`: the root grid
@@ -1255,9 +1313,9 @@ impl<'o, 'a> Grids<'o, 'a> {
         reach: usize,
         price: usize,
     ) -> Result<()> {
-        self.open.budget.tick()?;
+        self.budget.tick()?;
         let t = tables();
-        let left = self.open.order.len();
+        let left = self.order.len();
         let target = self.draws_made;
         if draws.min(left) > target {
             return Ok(());
@@ -1269,7 +1327,7 @@ impl<'o, 'a> Grids<'o, 'a> {
             }
             let kept = (self.hand | self.prefix[d]) & !used;
             let penalty = hand_penalty(kept);
-            if edges - penalty + self.extras_bound(grid, used) <= self.best {
+            if edges - penalty + self.extras_bound(grid, used) <= self.bar() {
                 return Ok(());
             }
             if let Some((extra, line)) = self.orders(grid)? {
@@ -1277,6 +1335,7 @@ impl<'o, 'a> Grids<'o, 'a> {
                 if v > self.best {
                     self.best = v;
                     self.line = Some(line);
+                    self.shared.fetch_max(v, Ordering::Relaxed);
                 }
             }
             return Ok(());
@@ -1293,7 +1352,7 @@ impl<'o, 'a> Grids<'o, 'a> {
         let mut r = self.relax(grid, used, edges, draws, price);
         if depth == 0 {
             // At the root, the price of a draw that gives the lowest bound.
-            for p in self.lowest_price..self.prices.len() {
+            for p in self.lowest_price..prices().len() {
                 let other = self.relax(grid, used, edges, draws, p);
                 if other.bound() < r.bound() {
                     (price, r) = (p, other);
@@ -1304,7 +1363,7 @@ impl<'o, 'a> Grids<'o, 'a> {
             for step in [-1isize, 1] {
                 loop {
                     let p = price as isize + step;
-                    if p < self.lowest_price as isize || p as usize >= self.prices.len() {
+                    if p < self.lowest_price as isize || p as usize >= prices().len() {
                         break;
                     }
                     let other = self.relax(grid, used, edges, draws, p as usize);
@@ -1315,7 +1374,8 @@ impl<'o, 'a> Grids<'o, 'a> {
                 }
             }
         }
-        if r.bound() <= self.best {
+        let bar = self.bar();
+        if r.bound() <= bar {
             return Ok(());
         }
         // A child's bound is at most this one with its cell's best replaced by what its card
@@ -1333,7 +1393,7 @@ impl<'o, 'a> Grids<'o, 'a> {
             for (j, &c) in r.pool.iter().enumerate() {
                 let w = row_w[j];
                 let fixed = (w + others).min(r.assigned - r.duals.reduced_cost(&r.weights, i, j));
-                if r.rest + fixed.div_euclid(2) > self.best {
+                if r.rest + fixed.div_euclid(2) > bar {
                     cards_here.push((fixed, c));
                 }
             }
@@ -1393,7 +1453,7 @@ impl<'o, 'a> Grids<'o, 'a> {
         price: usize,
     ) -> Relaxed {
         let t = tables();
-        let priced = &self.prices[price];
+        let priced = &prices()[price];
         let target = self.draws_made;
         // The cards that may fill the cells left: the hand and the pile down to the draws
         // made. Each of them is held at the end unless it fills a cell: the penalty of them
@@ -1482,7 +1542,7 @@ impl<'o, 'a> Grids<'o, 'a> {
         // Each card fills one cell: the best assignment of distinct cards (unless the best
         // of each cell alone already cuts the node).
         let cells_bound: i32 = cell_best.iter().sum();
-        let (assigned, duals) = if rest + cells_bound.div_euclid(2) <= self.best {
+        let (assigned, duals) = if rest + cells_bound.div_euclid(2) <= self.bar() {
             (cells_bound, Duals::default())
         } else {
             assignment(&weights, pool.len())
@@ -1512,7 +1572,7 @@ impl<'o, 'a> Grids<'o, 'a> {
     /// `p`), the cells left filled from those cards.
     fn draws_in_time(&self, grid: &[Card; CELLS], used: u64) -> bool {
         let t = tables();
-        let left = self.open.order.len();
+        let left = self.order.len();
         let mut pile_used = used & self.prefix[left] & !self.hand;
         while pile_used != 0 {
             let c = pile_used.trailing_zeros() as usize;
@@ -1762,7 +1822,7 @@ impl<'o, 'a> Grids<'o, 'a> {
         let t = tables();
         let k = self.cells.len();
         let full = (1usize << k) - 1;
-        let left = self.open.order.len();
+        let left = self.order.len();
         // Per slot: the slots it draws with, the root cells it draws with, its card's order
         // position, and whether its placement can ever score a run or a power play.
         let mut dmask = [0u16; CELLS];
@@ -1808,7 +1868,7 @@ impl<'o, 'a> Grids<'o, 'a> {
         let mut sub = [NO_CARD; CELLS];
         for s in (0..full).rev() {
             if s & 63 == 0 {
-                self.open.budget.tick()?;
+                self.budget.tick()?;
             }
             let drawn = (self.dcount[s] as usize).min(left);
             let mut best = NEG_INF;
@@ -3090,28 +3150,26 @@ mod tests {
             let (pos, order) = late(row, 4 + (row % 2) as u32);
             let mut best = vec![i32::MIN; order.len() + 1];
             best_by_draws(&pos, &order, 0, &mut best);
-            let mut open = Open::new(
-                &order,
-                meter("test", &no_limits(), &cancel, Instant::now(), None),
-            );
             let root = Node::new(pos.grid, pos.hand);
-            let mut grids = Grids::new(&mut open, &root, NEG_INF);
+            let shared = AtomicI32::new(NEG_INF);
             for (d, &score) in best.iter().enumerate() {
                 if score == i32::MIN {
                     continue;
                 }
-                grids.draws_made = d;
+                let budget = meter("test", &no_limits(), &cancel, Instant::now(), None);
+                let grids = Grids::new(&order, budget, &root, &shared, d);
                 let lowest = if d == order.len() {
                     (-LOWEST_PRICE) as usize
                 } else {
                     0
                 };
-                for p in lowest..grids.prices.len() {
+                assert_eq!(grids.lowest_price, lowest);
+                for p in lowest..prices().len() {
                     let bound = grids.relax(&pos.grid, 0, 0, 0, p).bound();
                     assert!(
                         bound >= score - pos.points,
                         "deal {row}, {d} draws, price {}: bound {bound} below the grid's {}",
-                        grids.prices[p].lambda,
+                        prices()[p].lambda,
                         score - pos.points
                     );
                     checked += 1;
@@ -3119,6 +3177,57 @@ mod tests {
             }
         }
         assert!(checked > 500, "{checked} bounds checked");
+    }
+
+    #[test]
+    fn the_searches_by_number_of_draws_give_the_same_line_at_any_thread_count() {
+        // The final grids are searched once per number of draws, in parallel, sharing the
+        // best value found. Equal grids in several searches: the one making the fewest draws
+        // wins, and each search keeps the first it meets, so the line never depends on which
+        // search finishes first.
+        let cancel = AtomicBool::new(false);
+        let mut ties = 0;
+        // Rows 131 and 143 have such equal grids.
+        for row in (0..12).chain([131, 143]) {
+            let (pos, order) = late(row, 5 + (row % 3) as u32);
+            let solve = |threads| {
+                in_pool(Some(threads), || {
+                    solve_open_with(&pos, &order, &no_limits(), &cancel, 0).unwrap()
+                })
+                .unwrap()
+            };
+            let one = solve(1);
+            for threads in [2, 3] {
+                let many = solve(threads);
+                assert_eq!(
+                    (one.lost, one.score, &one.line),
+                    (many.lost, many.score, &many.line),
+                    "deal {row}, {threads} threads"
+                );
+            }
+            // The best grid of each number of draws, searched alone: the line makes the
+            // fewest draws of those that reach its score.
+            let end = replay(&pos, &order, &one.line).unwrap();
+            let drawn = (pos.pile.count_ones() - end.pile.count_ones()) as usize;
+            let root = Node::new(pos.grid, pos.hand);
+            let reaching: Vec<usize> = (0..=order.len())
+                .filter(|&d| {
+                    let shared = AtomicI32::new(NEG_INF);
+                    let budget = meter("test", &no_limits(), &cancel, Instant::now(), None);
+                    let mut grids = Grids::new(&order, budget, &root, &shared, d);
+                    let mut grid = pos.grid;
+                    grids
+                        .search(0, &mut grid, 0, 0, 0, 0, grids.lowest_price)
+                        .unwrap();
+                    grids.line.is_some() && pos.points + grids.best == one.score
+                })
+                .collect();
+            if !one.lost {
+                assert_eq!(reaching.first(), Some(&drawn), "deal {row}");
+            }
+            ties += usize::from(reaching.len() > 1);
+        }
+        assert_eq!(ties, 2, "deals with equal grids making different draws");
     }
 
     #[test]
