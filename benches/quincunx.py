@@ -17,7 +17,9 @@ Prints markdown tables:
 3. ``best_move`` against ``greedy_move`` over ``--games`` deals (the same deals for both).
 4. Random solitaire playouts: Rust batch against the pure-Python reference.
 
-Solves run ``--threads`` at a time (each deal on one thread); times are per solve.
+Solves run several at a time on ``--threads`` threads, or with ``--one-at-a-time`` one after
+another, each ``solve_open`` on all ``--threads`` (its searches by number of draws in
+parallel); times are per solve.
 """
 
 from __future__ import annotations
@@ -51,6 +53,7 @@ def solve_table(args) -> list:
         n = args.deals if empty == 12 else args.positions
         start = time.perf_counter()
         out = solvers.solve_open_batch(args.seed, n, empty=empty, threads=args.threads,
+                                       one_at_a_time=args.one_at_a_time,
                                        timeout=args.timeout)
         wall = time.perf_counter() - start
         seconds, solved = out["seconds"], out["solved"]
@@ -158,6 +161,8 @@ def main() -> None:
     parser.add_argument("--candidates", type=int, default=8)
     parser.add_argument("--effort", type=int, default=2000)
     parser.add_argument("--threads", type=int, default=None)
+    parser.add_argument("--one-at-a-time", action="store_true",
+                        help="solve_open one deal after another, each on all the threads")
     parser.add_argument("--seconds", type=float, default=3.0, help="per playout engine")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--skip", default="", help="sections to skip: fill,solve,policy,playouts")

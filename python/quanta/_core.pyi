@@ -70,7 +70,7 @@ def quincunx_score_placement(
 def quincunx_deck() -> list[tuple[str, str, int, str]]: ...
 def quincunx_solve_open(
     state: State, pile: list[str], timeout: float | None = None, max_nodes: int | None = None,
-    memory_mb: int = 1024,
+    memory_mb: int = 1024, threads: int | None = None,
 ) -> tuple[bool, int, list[int], int, float]: ...
 def quincunx_fill_open(
     state: State, pile: list[str], timeout: float | None = None, max_nodes: int | None = None,
@@ -91,8 +91,8 @@ def quincunx_best_move(
 def quincunx_greedy_move(state: State) -> int | None: ...
 def quincunx_solve_open_batch(
     seed: int, n: int, first: int = 0, excuse: bool = False, empty: int = 12,
-    threads: int | None = None, timeout: float | None = None, max_nodes: int | None = None,
-    memory_mb: int = 256,
+    threads: int | None = None, one_at_a_time: bool = False, timeout: float | None = None,
+    max_nodes: int | None = None, memory_mb: int = 256,
 ) -> dict[str, npt.NDArray[Any]]: ...
 def quincunx_play_batch(
     policy: str, seed: int, n: int, first: int = 0, excuse: bool = False,

@@ -102,7 +102,7 @@ class ExpectedSolution:
 
 
 def solve_open(state, pile, *, timeout: float | None = None, max_nodes: int | None = None,
-               memory_mb: int = 1024) -> OpenSolution:
+               memory_mb: int = 1024, threads: int | None = None) -> OpenSolution:
     """The best line from ``state`` when the pile comes in the order ``pile`` (card codes, the
     top first; a permutation of ``state.pile()``, else :class:`quanta.InvalidNotationError`).
 
@@ -112,12 +112,14 @@ def solve_open(state, pile, *, timeout: float | None = None, max_nodes: int | No
     final grids (cards given to the empty cells one by one, bounded by a distinct-card
     assignment of edge and line values, draw counts and power plays), each complete grid
     scored exactly by the best placement order (a DP over the sets of placed cells: the set
-    fixes the draws made, hence the hand). When no grid can be filled, the placement search
-    finds the best loss. Exact either way; see ``benches/README.md`` for what it costs.
+    fixes the draws made, hence the hand). The final grids are searched once for each number
+    of draws they make, on ``threads`` threads (``None``: every core); the answer, line
+    included, is the same at any thread count. When no grid can be filled, the placement
+    search finds the best loss. Exact either way; see ``benches/README.md`` for what it costs.
     """
-    _check_limits(max_nodes, memory_mb)
+    _check_limits(max_nodes, memory_mb, threads)
     lost, score, line, nodes, seconds = _core.quincunx_solve_open(
-        state, pile, timeout, max_nodes, memory_mb)
+        state, pile, timeout, max_nodes, memory_mb, threads)
     return OpenSolution(lost, score, tuple(line), nodes, seconds)
 
 
@@ -184,9 +186,12 @@ def greedy_move(state) -> int | None:
 
 
 def solve_open_batch(seed: int, n: int, *, first: int = 0, excuse: bool = False,
-                     empty: int = 12, threads: int | None = None, timeout: float | None = None,
-                     max_nodes: int | None = None, memory_mb: int = 256) -> dict:
-    """Solves fresh deals ``first .. first+n-1`` of ``seed`` open, in Rust threads.
+                     empty: int = 12, threads: int | None = None, one_at_a_time: bool = False,
+                     timeout: float | None = None, max_nodes: int | None = None,
+                     memory_mb: int = 256) -> dict:
+    """Solves fresh deals ``first .. first+n-1`` of ``seed`` open, in Rust threads: several
+    deals at a time, or with ``one_at_a_time`` one deal after another, each solve on all the
+    ``threads`` (its ``seconds`` are then those of a solve alone on them).
 
     Deal ``i``: the deck shuffled by the generator of row ``i`` (the same at any thread
     count), its first four cards on the corners, the next eight the hand, the rest the pile in
@@ -195,8 +200,8 @@ def solve_open_batch(seed: int, n: int, *, first: int = 0, excuse: bool = False,
     numpy arrays ``solved``, ``lost`` (bool), ``score`` (int32), ``nodes`` (uint64) and
     ``seconds`` (float64), one entry per deal."""
     _check_limits(max_nodes, memory_mb, threads)
-    return _core.quincunx_solve_open_batch(seed, n, first, excuse, empty, threads, timeout,
-                                           max_nodes, memory_mb)
+    return _core.quincunx_solve_open_batch(seed, n, first, excuse, empty, threads,
+                                           one_at_a_time, timeout, max_nodes, memory_mb)
 
 
 def fill_open_batch(seed: int, n: int, *, first: int = 0, excuse: bool = False,

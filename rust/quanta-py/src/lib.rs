@@ -8,7 +8,7 @@ use pyo3::types::{PyBool, PyDict, PyInt, PyString, PyTuple};
 use quanta_core::erased::{DynGame, DynState};
 use quanta_core::quantum_leap;
 use quanta_core::quincunx::{cards as decktet, scoring as quincunx_scoring};
-use quanta_core::search::Limits;
+use quanta_core::search::{Limits, in_pool};
 use quanta_core::{Action, Error, OptionValue, Options, registry};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -644,7 +644,7 @@ fn quincunx_open_args(
 /// The best line of a solitaire position with the pile in `pile` order:
 /// (lost, score, line, nodes, seconds).
 #[pyfunction]
-#[pyo3(signature = (state, pile, timeout=None, max_nodes=None, memory_mb=1024))]
+#[pyo3(signature = (state, pile, timeout=None, max_nodes=None, memory_mb=1024, threads=None))]
 fn quincunx_solve_open(
     py: Python<'_>,
     state: &State,
@@ -652,9 +652,13 @@ fn quincunx_solve_open(
     timeout: Option<f64>,
     max_nodes: Option<u64>,
     memory_mb: usize,
+    threads: Option<usize>,
 ) -> PyResult<(bool, i32, Vec<Action>, u64, f64)> {
+    check_threads(threads)?;
     let (pos, order, limits) = quincunx_open_args(state, pile, timeout, max_nodes, memory_mb)?;
-    let s = run_detached(py, |cancel| qx::solve_open(&pos, &order, &limits, cancel))?;
+    let s = run_detached(py, |cancel| {
+        in_pool(threads, || qx::solve_open(&pos, &order, &limits, cancel))?
+    })?;
     Ok((s.lost, s.score, s.line, s.nodes, s.seconds))
 }
 
@@ -777,7 +781,7 @@ fn quincunx_rows<'py>(py: Python<'py>, rows: Vec<qx::Row>) -> PyResult<Bound<'py
 
 /// Open solves of deals `first..first+n` of `seed`: arrays solved, lost, score, nodes, seconds.
 #[pyfunction]
-#[pyo3(signature = (seed, n, first=0, excuse=false, empty=12, threads=None, timeout=None, max_nodes=None, memory_mb=256))]
+#[pyo3(signature = (seed, n, first=0, excuse=false, empty=12, threads=None, one_at_a_time=false, timeout=None, max_nodes=None, memory_mb=256))]
 #[allow(clippy::too_many_arguments)]
 fn quincunx_solve_open_batch<'py>(
     py: Python<'py>,
@@ -787,6 +791,7 @@ fn quincunx_solve_open_batch<'py>(
     excuse: bool,
     empty: u32,
     threads: Option<usize>,
+    one_at_a_time: bool,
     timeout: Option<f64>,
     max_nodes: Option<u64>,
     memory_mb: usize,
@@ -794,7 +799,17 @@ fn quincunx_solve_open_batch<'py>(
     check_threads(threads)?;
     let limits = solver_limits(timeout, max_nodes, memory_mb)?;
     let rows = run_detached(py, |cancel| {
-        qx::solve_open_batch(seed, first, n, excuse, empty, threads, &limits, cancel)
+        qx::solve_open_batch(
+            seed,
+            first,
+            n,
+            excuse,
+            empty,
+            threads,
+            one_at_a_time,
+            &limits,
+            cancel,
+        )
     })?;
     quincunx_rows(py, rows)
 }

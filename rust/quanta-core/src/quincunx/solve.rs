@@ -2755,14 +2755,19 @@ fn batch(
     first: u64,
     n: usize,
     threads: Option<usize>,
+    one_at_a_time: bool,
     cancel: &AtomicBool,
     one: impl Fn(u64) -> Result<Row> + Sync,
 ) -> Result<Vec<Row>> {
     let rows = in_pool(threads, || {
-        (0..n as u64)
-            .into_par_iter()
-            .map(|i| one(first + i))
-            .collect::<Result<Vec<Row>>>()
+        if one_at_a_time {
+            (0..n as u64).map(|i| one(first + i)).collect()
+        } else {
+            (0..n as u64)
+                .into_par_iter()
+                .map(|i| one(first + i))
+                .collect::<Result<Vec<Row>>>()
+        }
     })??;
     if cancel.load(Ordering::Relaxed) {
         return Err(Error::Interrupted);
@@ -2772,7 +2777,9 @@ fn batch(
 
 /// Solves deals `first..first + n` of `seed` open (each within `limits`; a deal that hits
 /// them is a row with `solved = false`), from the deal itself (`empty` = 12) or after greedy
-/// play down to `empty` empty cells.
+/// play down to `empty` empty cells. The deals are solved in parallel, or with
+/// `one_at_a_time` one after another, each solve on all the threads (for the time one solve
+/// takes alone).
 #[allow(clippy::too_many_arguments)]
 pub fn solve_open_batch(
     seed: u64,
@@ -2781,10 +2788,11 @@ pub fn solve_open_batch(
     excuse: bool,
     empty: u32,
     threads: Option<usize>,
+    one_at_a_time: bool,
     limits: &Limits,
     cancel: &AtomicBool,
 ) -> Result<Vec<Row>> {
-    batch(first, n, threads, cancel, |row| {
+    batch(first, n, threads, one_at_a_time, cancel, |row| {
         let (mut pos, order) = deal(seed, row, excuse);
         let order = advance_greedily(&mut pos, &order, empty);
         within_limits(
@@ -2827,7 +2835,7 @@ pub fn fill_open_batch(
     limits: &Limits,
     cancel: &AtomicBool,
 ) -> Result<Vec<Row>> {
-    batch(first, n, threads, cancel, |row| {
+    batch(first, n, threads, false, cancel, |row| {
         let (pos, order) = deal(seed, row, excuse);
         within_limits(
             Instant::now(),
@@ -2866,7 +2874,7 @@ pub fn play_batch(
     cancel: &AtomicBool,
 ) -> Result<Vec<Row>> {
     let limits = Limits::default();
-    batch(first, n, threads, cancel, |row| {
+    batch(first, n, threads, false, cancel, |row| {
         let (mut pos, order) = deal(seed, row, excuse);
         let start = Instant::now();
         let mut nodes = 0;
