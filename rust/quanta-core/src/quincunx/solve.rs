@@ -18,10 +18,9 @@
 //!   or can no longer draw `d`, when the pile cards given cannot all be drawn in
 //!   time (each needs that many draws from edges between cards held before it), or when its
 //!   bound is no better than the best grid found. The bound: the completed edges, plus the
-//!   best assignment of distinct cards to the empty cells (Hungarian method), plus the runs
-//!   of lines with three or more holes (a cheap cap) and, for the power plays whose Ace and
-//!   Crown are both given, their suit's numerals in the grid, less the penalty of every card
-//!   that may fill a cell. The draws still to make are priced (a Lagrangian relaxation of
+//!   best assignment of distinct cards to the empty cells (Hungarian method), plus, for the
+//!   power plays whose Ace and Crown are both given, their suit's numerals in the grid,
+//!   less the penalty of every card that may fill a cell. The draws still to make are priced (a Lagrangian relaxation of
 //!   their count): every edge that draws is worth that price more in the weights below,
 //!   and the price of the draws still to make is taken off, which bounds the grids making
 //!   exactly `d` draws at any price; the root takes the price that gives the lowest bound,
@@ -31,7 +30,8 @@
 //!   empty neighbours (an edge is at most the mean of its ends' bests); the runs of its
 //!   lines with one hole (the most with its rank given), and its share of those of its
 //!   lines with two (shares by the two holes' ranks that add up to at least the line's
-//!   value, [`split_pair`]), memoised per line; for a power play still to make, when it is
+//!   value, [`split_pair`]), and of those with three or four (each hole's best with its rank
+//!   given, over the holes, [`line_shares`]), memoised per line; for a power play still to make, when it is
 //!   the play's last card (the Ace when both are missing) on a cell where it meets its
 //!   partner, the suit's numerals in the grid; for a numeral, its rank for each of its
 //!   suits with a power play still possible (the play counts it only if it is in the grid);
@@ -1697,6 +1697,22 @@ impl<'o, 'a> Grids<'o, 'a> {
             if !todo {
                 continue;
             }
+            if let (Some(per), true) = (per_cell.as_deref_mut(), holes >= 3) {
+                // Three holes or more: each hole's share, by its rank (see `line_shares`).
+                let mut supply = 0;
+                for (r, &n) in count.iter().enumerate() {
+                    supply |= (n.min(holes).min(4) as u64) << (20 + 3 * r);
+                }
+                let shares = line_shares(key | supply);
+                for (i, &x) in line.iter().enumerate() {
+                    if grid[x as usize] == NO_CARD {
+                        for r in 0..11 {
+                            per[x as usize][r] += shares[i][r];
+                        }
+                    }
+                }
+                continue;
+            }
             if holes >= 3 {
                 let mut ranks = [0u8; SIDE];
                 for (i, &x) in line.iter().enumerate() {
@@ -1946,6 +1962,45 @@ impl<'o, 'a> Grids<'o, 'a> {
             .sum();
         p.points() - edges
     }
+}
+
+/// The shares of a line with three or four holes (`key` as for [`line_max`]), per cell of
+/// the line and rank, in half points: for a hole and a rank, twice the most the line scores
+/// with that rank there, divided by the number of holes and rounded up (0 for a cell that is
+/// not a hole). Whatever ranks the holes take, their shares add up to at least the line's
+/// value: each is at least its part of it. Memoised by `key`.
+fn line_shares(key: u64) -> [[i32; 11]; SIDE] {
+    thread_local! {
+        static MEMO: std::cell::RefCell<FxHashMap<u64, [[i32; 11]; SIDE]>> =
+            Default::default();
+    }
+    if let Some(v) = MEMO.with(|m| m.borrow().get(&key).copied()) {
+        return v;
+    }
+    let ranks: [u8; SIDE] = std::array::from_fn(|i| (key >> (5 * i) & 15) as u8);
+    let mut supply: [u8; 11] = std::array::from_fn(|r| (key >> (20 + 3 * r) & 7) as u8);
+    let n = ranks.iter().filter(|&&r| r == 15).count() as i32;
+    let mut out = [[0i32; 11]; SIDE];
+    for i in (0..SIDE).filter(|&i| ranks[i] == 15) {
+        for r in 0..11 {
+            if supply[r] == 0 {
+                continue;
+            }
+            let mut given = ranks;
+            given[i] = r as u8;
+            supply[r] -= 1;
+            out[i][r] = (2 * runs_cap(given, &supply) + n - 1) / n;
+            supply[r] += 1;
+        }
+    }
+    MEMO.with(|m| {
+        let mut m = m.borrow_mut();
+        if m.len() >= LINE_MEMO {
+            m.clear();
+        }
+        m.insert(key, out);
+    });
+    out
 }
 
 /// [`split_pair`] of a line with two holes, memoised by `key`: the line as for [`line_max`]
@@ -3357,6 +3412,62 @@ mod tests {
         let (a, b) = split_pair(&pairs, &[1; 11]);
         assert_eq!((a[7], b[8]), (40, 40));
         assert!((0..11).all(|q| q == 8 || b[q] <= 0));
+    }
+
+    #[test]
+    fn shares_of_lines_with_three_or_four_holes_cover_every_filling() {
+        // A line with three or four holes goes into the assignment as a share per hole and
+        // rank. Whatever ranks the holes take (as the supply allows), the shares add up to
+        // at least what the line's straights and sets can score (`line_max`, half points).
+        let mut rng = row_rng(8, 0);
+        for _ in 0..300 {
+            let holes = rng.random_range(3..=4);
+            let mut ranks = [15u64; SIDE];
+            let filled = rng.random_range(0..SIDE);
+            if holes == 3 {
+                // A card given to the search (its rank known, its turn not fixed) or one
+                // placed at the root (bit 4).
+                ranks[filled] = rng.random_range(1..11) | [0, 16][rng.random_range(0..2)];
+            }
+            let count: [u64; 11] =
+                std::array::from_fn(|r| if r == 0 { 0 } else { rng.random_range(0..=3) });
+            let mut key = (0..SIDE).fold(0, |k, i| k | ranks[i] << (5 * i));
+            for (r, &n) in count.iter().enumerate() {
+                key |= n << (20 + 3 * r);
+            }
+            let shares = line_shares(key);
+            let open: Vec<usize> = (0..SIDE).filter(|&i| ranks[i] == 15).collect();
+            let mut fill = vec![1usize; open.len()];
+            'fillings: loop {
+                let mut need = [0u64; 11];
+                for &r in &fill {
+                    need[r] += 1;
+                }
+                if (0..11).all(|r| need[r] <= count[r]) {
+                    let mut given = key & !((1 << 20) - 1);
+                    for i in 0..SIDE {
+                        given |= ranks[i] << (5 * i);
+                    }
+                    let mut total = 0;
+                    for (k, &i) in open.iter().enumerate() {
+                        given = given & !(31 << (5 * i)) | (fill[k] as u64) << (5 * i);
+                        total += shares[i][fill[k]];
+                    }
+                    for r in 0..11 {
+                        given = given & !(7 << (20 + 3 * r)) | (count[r] - need[r]) << (20 + 3 * r);
+                    }
+                    assert!(total >= 2 * line_max(given), "{ranks:?} {count:?} {fill:?}");
+                }
+                for f in fill.iter_mut() {
+                    if *f < 10 {
+                        *f += 1;
+                        continue 'fillings;
+                    }
+                    *f = 1;
+                }
+                break;
+            }
+        }
     }
 
     #[test]
