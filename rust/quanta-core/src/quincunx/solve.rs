@@ -87,7 +87,7 @@ use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 use std::sync::OnceLock;
-use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, AtomicUsize, Ordering};
 use std::time::Instant;
 
 /// Side of the solitaire grid.
@@ -1274,20 +1274,34 @@ impl<'o, 'a> Grids<'o, 'a> {
             (root.empty.count_ones() as usize).saturating_sub(root.hand.count_ones() as usize);
         let shared = AtomicI32::new(floor.saturating_add(1));
         let start = open.budget.budget.start;
-        let found = (fill..=order.len())
+        // Each thread takes the next number of draws, fewest first: the first searches find
+        // the grids that cut the later ones.
+        let next = AtomicUsize::new(fill);
+        let found = (0..rayon::current_num_threads())
             .into_par_iter()
-            .map(|d| {
-                let budget = meter("quincunx solve_open", limits, cancel, start, Some(total));
-                let mut grids = Grids::new(order, budget, root, &shared, d);
-                let mut grid = grids.root;
-                grids.search(0, &mut grid, 0, 0, 0, 0, grids.lowest_price)?;
-                Ok(grids.line.take().map(|line| (grids.best, line)))
+            .map(|_| {
+                let mut found = Vec::new();
+                loop {
+                    let d = next.fetch_add(1, Ordering::Relaxed);
+                    if d > order.len() {
+                        return Ok(found);
+                    }
+                    let budget = meter("quincunx solve_open", limits, cancel, start, Some(total));
+                    let mut grids = Grids::new(order, budget, root, &shared, d);
+                    let mut grid = grids.root;
+                    grids.search(0, &mut grid, 0, 0, 0, 0, grids.lowest_price)?;
+                    if let Some(line) = grids.line.take() {
+                        found.push((d, grids.best, line));
+                    }
+                }
             })
-            .collect::<Result<Vec<_>>>()?;
+            .collect::<Result<Vec<Vec<_>>>>()?;
+        let mut found: Vec<(usize, i32, Vec<Action>)> = found.into_iter().flatten().collect();
+        found.sort_by_key(|&(d, _, _)| d);
         // The best value; of equals, the fewest draws.
         Ok(found
             .into_iter()
-            .flatten()
+            .map(|(_, v, line)| (v, line))
             .filter(|&(v, _)| v > floor)
             .fold(
                 None,
