@@ -1128,7 +1128,7 @@ impl Priced {
 
 /// Near the root (this many cells given), each node tries the prices next to its parent's
 /// for a lower bound.
-const REPRICE_DEPTH: usize = 2;
+const REPRICE_DEPTH: usize = 3;
 /// The prices of a draw tried: `prices[i].lambda == i as i32 + LOWEST_PRICE`.
 const LOWEST_PRICE: i32 = -12;
 const HIGHEST_PRICE: i32 = 20;
