@@ -3027,21 +3027,35 @@ mod tests {
     }
 
     /// Plain exhaustive search: the best (won, score) over every line.
-    fn brute(pos: &Solitaire, order: &[Card]) -> (bool, i32) {
+    /// Every end of the game from `pos` (each line of placements, the pile drawn in `order`
+    /// from position `drawn`), with the number of cards drawn on the way.
+    fn each_end(
+        pos: &Solitaire,
+        order: &[Card],
+        drawn: usize,
+        f: &mut impl FnMut(&Solitaire, usize),
+    ) {
         if pos.is_over() {
-            return (!pos.lost(), ended_score(pos));
+            f(pos, drawn);
+            return;
         }
-        let mut best = (false, i32::MIN);
         for a in pos.actions() {
             let mut next = *pos;
             let (card, cell) = Solitaire::split(a);
             let (_, draws) = next.place(card, cell);
-            let take = (draws as usize).min(order.len());
-            for &c in &order[..take] {
+            let take = (draws as usize).min(order.len() - drawn);
+            for &c in &order[drawn..drawn + take] {
                 next.draw(c);
             }
-            best = best.max(brute(&next, &order[take..]));
+            each_end(&next, order, drawn + take, f);
         }
+    }
+
+    fn brute(pos: &Solitaire, order: &[Card]) -> (bool, i32) {
+        let mut best = (false, i32::MIN);
+        each_end(pos, order, 0, &mut |end, _| {
+            best = best.max((!end.lost(), ended_score(end)))
+        });
         best
     }
 
@@ -3195,26 +3209,6 @@ mod tests {
         }
     }
 
-    /// The best final score of the lines that fill the grid, per number of cards they draw.
-    fn best_by_draws(pos: &Solitaire, order: &[Card], drawn: usize, best: &mut [i32]) {
-        if pos.is_over() {
-            if !pos.lost() {
-                best[drawn] = best[drawn].max(ended_score(pos));
-            }
-            return;
-        }
-        for a in pos.actions() {
-            let mut next = *pos;
-            let (card, cell) = Solitaire::split(a);
-            let (_, draws) = next.place(card, cell);
-            let take = (draws as usize).min(order.len() - drawn);
-            for &c in &order[drawn..drawn + take] {
-                next.draw(c);
-            }
-            best_by_draws(&next, order, drawn + take, best);
-        }
-    }
-
     #[test]
     fn grids_drawing_a_given_number_of_cards_are_bounded_at_every_price_of_a_draw() {
         // The search over final grids runs once per number of draws the grid makes, and
@@ -3225,8 +3219,13 @@ mod tests {
         let mut checked = 0;
         for row in 0..30 {
             let (pos, order) = late(row, 4 + (row % 2) as u32);
+            // The best final score of the lines that fill the grid, per number of cards drawn.
             let mut best = vec![i32::MIN; order.len() + 1];
-            best_by_draws(&pos, &order, 0, &mut best);
+            each_end(&pos, &order, 0, &mut |end, drawn| {
+                if !end.lost() {
+                    best[drawn] = best[drawn].max(ended_score(end));
+                }
+            });
             let root = Node::new(pos.grid, pos.hand);
             let shared = AtomicI32::new(NEG_INF);
             for (d, &score) in best.iter().enumerate() {
