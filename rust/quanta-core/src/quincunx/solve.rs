@@ -8,7 +8,10 @@
 //!   lands); only straights and sets, the pair exception inside a set, power plays and
 //!   feasibility (a pile card is placed after it is drawn; the hand never runs out) depend on
 //!   the order. So after a short sequence search ([`QUICK`] nodes, below; it answers small
-//!   positions outright and its best line is the floor), [`Grids`] searches final grids,
+//!   positions outright and its best line is the floor), and a local search over complete
+//!   grids from one that [`Fill`] finds ([`Grids::polish`]; its best grid raises the floor,
+//!   without which the first searches can spend millions of nodes before they meet a grid
+//!   that can be played), [`Grids`] searches final grids,
 //!   once for each number of draws `d` the grid makes (its edges that draw, at most the
 //!   pile), these searches in parallel (rayon) sharing the best value found: the cards that
 //!   may fill the cells are then exactly the hand and the top `d` cards of the pile, and
@@ -889,6 +892,10 @@ pub fn solve_open(
 
 /// Nodes of the sequence search before [`solve_open`] turns to the search over final grids.
 const QUICK: u64 = 2000;
+/// Nodes of [`Fill`] looking for a first complete grid, and of each of the two polishes of
+/// it ([`Grids::polish`]) that give the search over final grids its floor.
+const FILL_EFFORT: u64 = 10_000;
+const POLISH: u64 = 20_000;
 
 fn solve_open_with(
     pos: &Solitaire,
@@ -1272,8 +1279,22 @@ impl<'o, 'a> Grids<'o, 'a> {
         let order = open.order;
         let fill =
             (root.empty.count_ones() as usize).saturating_sub(root.hand.count_ones() as usize);
-        let shared = AtomicI32::new(floor.saturating_add(1));
         let start = open.budget.budget.start;
+        // A good grid first, as the floor: without one, the first searches wander through
+        // grids that cannot be played for millions of nodes.
+        let floor = match Self::first_grid(order, root, limits, cancel, total)? {
+            Some(first) => {
+                let unshared = AtomicI32::new(NEG_INF);
+                let polish = |seed| {
+                    let budget = meter("quincunx solve_open", limits, cancel, start, Some(total));
+                    Grids::new(order, budget, root, &unshared, 0).polish(first, POLISH, seed)
+                };
+                let (a, b) = rayon::join(|| polish(0), || polish(1));
+                floor.max(a?.0.max(b?.0) - 1)
+            }
+            None => floor,
+        };
+        let shared = AtomicI32::new(floor.saturating_add(1));
         // Each thread takes the next number of draws, fewest first: the first searches find
         // the grids that cut the later ones.
         let next = AtomicUsize::new(fill);
@@ -1310,6 +1331,37 @@ impl<'o, 'a> Grids<'o, 'a> {
                     _ => Some((v, line)),
                 },
             ))
+    }
+
+    /// A complete grid of `root` that some line plays, if [`Fill`] finds one within
+    /// [`FILL_EFFORT`] nodes (counted in `total`).
+    fn first_grid(
+        order: &[Card],
+        root: &Node,
+        limits: &Limits,
+        cancel: &AtomicBool,
+        total: &AtomicU64,
+    ) -> Result<Option<[Card; CELLS]>> {
+        let capped = Limits {
+            max_nodes: Some(FILL_EFFORT),
+            ..limits.clone()
+        };
+        let mut fill = Fill::new(order, table_cap(1, 16), &capped, cancel);
+        let mut grid = root.grid;
+        let found = fill.search(&mut grid, root.hand, 0);
+        total.fetch_add(fill.budget.own(), Ordering::Relaxed);
+        match found {
+            Ok(true) => {
+                let mut grid = root.grid;
+                for &a in &fill.line {
+                    let (card, cell) = Solitaire::split(a);
+                    grid[cell] = card;
+                }
+                Ok(Some(grid))
+            }
+            Ok(false) | Err(Error::SearchLimit { .. }) => Ok(None),
+            Err(e) => Err(e),
+        }
     }
 
     /// Gives cards to the cells left (`depth` of `cells` have one). `grid`: the root grid
@@ -1964,6 +2016,113 @@ impl<'o, 'a> Grids<'o, 'a> {
             s |= 1 << i;
         }
         Ok(Some((self.w[0], line)))
+    }
+
+    /// The value of the complete grid `grid` (future points less the final penalty) if it
+    /// is above `floor` and some order of placing its cards keeps a card in hand until it is
+    /// full; `None` otherwise.
+    fn full_value(&mut self, grid: &[Card; CELLS], floor: i32) -> Result<Option<i32>> {
+        self.budget.tick()?;
+        let t = tables();
+        let mut used = 0u64;
+        let mut reach = 0;
+        for &x in &self.cells {
+            used |= 1 << grid[x];
+            let p = self.pidx[grid[x] as usize];
+            if p != 255 {
+                reach = reach.max(p as usize + 1);
+            }
+        }
+        let (mut edges, mut draws) = (0, 0);
+        for &(a, b) in &t.edges {
+            let (a, b) = (a as usize, b as usize);
+            if self.slot[a] != 255 || self.slot[b] != 255 {
+                edges += t.edge[grid[a] as usize][grid[b] as usize] as i32;
+                draws += usize::from(t.drawers[grid[b] as usize] & 1 << grid[a] != 0);
+            }
+        }
+        let drawn = draws.min(self.order.len());
+        if reach > drawn {
+            return Ok(None);
+        }
+        let base = edges - hand_penalty((self.hand | self.prefix[drawn]) & !used);
+        if base + self.extras_bound(grid, used) <= floor {
+            return Ok(None);
+        }
+        Ok(self
+            .orders(grid)?
+            .map(|(extra, _)| base + extra)
+            .filter(|&v| v > floor))
+    }
+
+    /// A good complete grid near `start` (itself complete and playable), by local search:
+    /// two cells exchange their cards, or a cell takes a card of the hand or the pile that
+    /// is not in the grid. Changes are tried in a random order and the first that scores
+    /// more is kept; from a grid that no change improves, the search goes on from the best
+    /// grid met, changed at random in two to four places. It ends after `effort` nodes
+    /// (every grid valued counts one). Gives the best value met and its grid: a value that
+    /// a line reaches, so a floor for the exact search. The random choices come from
+    /// `seed` alone.
+    fn polish(
+        &mut self,
+        start: [Card; CELLS],
+        effort: u64,
+        seed: u64,
+    ) -> Result<(i32, [Card; CELLS])> {
+        use rand::{Rng, SeedableRng};
+        let mut rng = crate::game::Rng::seed_from_u64(seed);
+        let stop = self.budget.own() + effort;
+        let Some(mut value) = self.full_value(&start, NEG_INF)? else {
+            return Ok((NEG_INF, start));
+        };
+        let cells = self.cells.clone();
+        let k = cells.len();
+        let cards: SmallVec<[Card; 40]> =
+            cards::cards(self.hand | self.prefix[self.order.len()]).collect();
+        // A change: (i, j) with j < k exchanges the cards of cells i and j; (i, k + c)
+        // puts `cards[c]` on cell i, unless it is in the grid already.
+        let mut changes: Vec<(usize, usize)> = (0..k)
+            .flat_map(|i| (i + 1..k).map(move |j| (i, j)))
+            .chain((0..k).flat_map(|i| (k..k + cards.len()).map(move |j| (i, j))))
+            .collect();
+        let change = |grid: &mut [Card; CELLS], (i, j): (usize, usize)| -> bool {
+            if j < k {
+                grid.swap(cells[i], cells[j]);
+            } else if grid.contains(&cards[j - k]) {
+                return false;
+            } else {
+                grid[cells[i]] = cards[j - k];
+            }
+            true
+        };
+        let (mut grid, mut best, mut best_grid) = (start, value, start);
+        while self.budget.own() < stop {
+            changes.shuffle(&mut rng);
+            let mut improved = false;
+            for &ch in &changes {
+                if self.budget.own() >= stop {
+                    break;
+                }
+                let mut next = grid;
+                if change(&mut next, ch) {
+                    if let Some(v) = self.full_value(&next, value)? {
+                        (grid, value, improved) = (next, v, true);
+                    }
+                }
+            }
+            if value > best {
+                (best, best_grid) = (value, grid);
+            }
+            if !improved {
+                grid = best_grid;
+                for _ in 0..rng.random_range(2..=4) {
+                    let ch = changes[rng.random_range(0..changes.len())];
+                    change(&mut grid, ch);
+                }
+                value = self.full_value(&grid, NEG_INF)?.unwrap_or(NEG_INF);
+            }
+        }
+        Ok((best, best_grid))
     }
 
     /// What placing `card` on `cell` of `sub` scores beyond its edges' basic points and pairs.
@@ -3207,6 +3366,50 @@ mod tests {
             let s = solve_open_with(&pos, &order, &no_limits(), &cancel, 0).unwrap();
             assert_best_line(&pos, &order, &s, row);
         }
+    }
+
+    #[test]
+    fn a_polished_grid_is_played_by_a_line_that_scores_its_value() {
+        // The polish gives the search over final grids its floor, so its value must be one
+        // that a line reaches: never above the exhaustive best, and scored exactly.
+        let cancel = AtomicBool::new(false);
+        let (mut polished, mut improved) = (0, 0);
+        for row in 0..60 {
+            let (pos, order) = late(row, 5 + (row % 2) as u32);
+            let root = Node::new(pos.grid, pos.hand);
+            let Some(first) =
+                Grids::first_grid(&order, &root, &no_limits(), &cancel, &AtomicU64::new(0))
+                    .unwrap()
+            else {
+                continue;
+            };
+            let shared = AtomicI32::new(NEG_INF);
+            let budget = meter("test", &no_limits(), &cancel, Instant::now(), None);
+            let mut grids = Grids::new(&order, budget, &root, &shared, 0);
+            let start = grids
+                .full_value(&first, NEG_INF)
+                .unwrap()
+                .expect("a played grid");
+            let (value, grid) = grids.polish(first, 2000, row).unwrap();
+            assert_eq!(
+                grids.polish(first, 2000, row).unwrap(),
+                (value, grid),
+                "deal {row}"
+            );
+            assert!(value >= start);
+            improved += usize::from(value > start);
+            let (_, line) = grids.orders(&grid).unwrap().expect("a playable grid");
+            let end = replay(&pos, &order, &line).unwrap();
+            assert_eq!(end.empty(), 0, "deal {row}: the line fills the grid");
+            assert_eq!(end.final_score() - pos.points, value, "deal {row}");
+            let (won, best) = brute(&pos, &order);
+            assert!(won && end.final_score() <= best, "deal {row}");
+            polished += 1;
+        }
+        assert!(
+            polished >= 15 && improved >= 5,
+            "{polished} polished, {improved} improved"
+        );
     }
 
     #[test]
