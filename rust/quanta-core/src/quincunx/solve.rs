@@ -1608,10 +1608,13 @@ impl<'o, 'a> Grids<'o, 'a> {
         // Each card fills one cell: the best assignment of distinct cards (unless the best
         // of each cell alone already cuts the node).
         let cells_bound: i32 = cell_best.iter().sum();
-        let (assigned, duals) = if rest + cells_bound.div_euclid(2) <= self.bar() {
+        // The node is cut when the assignment weighs `cut` or less.
+        let cut = (2 * (i64::from(self.bar()) - i64::from(rest)) + 1)
+            .clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32;
+        let (assigned, duals) = if cells_bound <= cut {
             (cells_bound, Duals::default())
         } else {
-            assignment(&weights, pool.len())
+            assignment(&weights, pool.len(), cut)
         };
         Relaxed {
             rest,
@@ -2289,8 +2292,10 @@ impl Duals {
 }
 
 /// The largest total weight of giving each row of `w` a distinct column among the first `m`
-/// (Hungarian method, rows <= m), and optimal dual potentials.
-fn assignment(w: &[[i32; 40]], m: usize) -> (i32, Duals) {
+/// (Hungarian method, rows <= m), and optimal dual potentials; or, as soon as the potentials
+/// show that it is at most `cut`, that bound (at most `cut`, at least the largest weight)
+/// and no potentials.
+fn assignment(w: &[[i32; 40]], m: usize, cut: i32) -> (i32, Duals) {
     let n = w.len();
     let mut duals = Duals::default();
     if n == 0 {
@@ -2352,6 +2357,15 @@ fn assignment(w: &[[i32; 40]], m: usize) -> (i32, Duals) {
             j0 = j1;
             if j0 == 0 {
                 break;
+            }
+        }
+        // The potentials stay feasible for every row (those not reached yet keep their
+        // cheapest column, and column potentials only fall), so by weak duality the
+        // assignment weighs at most minus their sum.
+        if i < n {
+            let bound = -(u[1..=n].iter().sum::<i32>() + v[1..=m].iter().sum::<i32>());
+            if bound <= cut {
+                return (bound, Duals::default());
             }
         }
     }
@@ -3576,8 +3590,21 @@ mod tests {
             let w: Vec<[i32; 40]> = (0..n)
                 .map(|_| std::array::from_fn(|_| rng.random_range(-20..40)))
                 .collect();
-            let (total, duals) = assignment(&w, m);
+            let (total, duals) = assignment(&w, m, i32::MIN);
             assert_eq!(total, best(&w, m, 0, 0));
+            // Weak duality: the potentials show the optimum itself at the end.
+            let dual: i32 =
+                duals.row[..n].iter().sum::<i32>() + duals.column[..m].iter().sum::<i32>();
+            assert_eq!(dual, total);
+            // Cut early: never below the optimum, never above the cut.
+            assert_eq!(assignment(&w, m, total - 1).0, total);
+            for cut in [total, total + 5, total + 50] {
+                let (early, _) = assignment(&w, m, cut);
+                assert!(
+                    total <= early && early <= cut.max(total),
+                    "{w:?}: {early} for cut {cut}"
+                );
+            }
             for i in 0..n {
                 for j in 0..m {
                     let cost = duals.reduced_cost(&w, i, j);
