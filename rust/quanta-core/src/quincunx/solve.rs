@@ -1643,30 +1643,49 @@ impl<'o, 'a> Grids<'o, 'a> {
         let t = tables();
         let left = self.order.len();
         let mut pile_used = used & self.prefix[left] & !self.hand;
+        if pile_used == 0 {
+            return true;
+        }
+        // The cells filled at the root and those given cards since; the edges that draw,
+        // not between two root cells, by their left (`right`) or upper (`down`) cell.
+        let (mut root, mut given) = (0u16, 0u16);
+        for x in 0..CELLS {
+            if self.root[x] != NO_CARD {
+                root |= 1 << x;
+            } else if grid[x] != NO_CARD {
+                given |= 1 << x;
+            }
+        }
+        let (mut right, mut down) = (0u16, 0u16);
+        for &(a, b) in &t.edges {
+            let (a, b) = (a as usize, b as usize);
+            if given & (1 << a | 1 << b) != 0
+                && (root | given) & 1 << a != 0
+                && (root | given) & 1 << b != 0
+                && t.drawers[grid[a] as usize] & 1 << grid[b] != 0
+            {
+                if b == a + 1 {
+                    right |= 1 << a;
+                } else {
+                    down |= 1 << a;
+                }
+            }
+        }
         while pile_used != 0 {
             let c = pile_used.trailing_zeros() as usize;
             pile_used &= pile_used - 1;
             let p = self.pidx[c] as usize;
             let before = self.hand | self.prefix[p];
-            let mut allowed = 0u16;
-            for x in 0..CELLS {
-                let g = grid[x];
-                if g != NO_CARD && (self.root[x] != NO_CARD || before & 1 << g != 0) {
+            let mut allowed = root;
+            for x in bits(given as u64) {
+                if before & 1 << grid[x] != 0 {
                     allowed |= 1 << x;
                 }
             }
-            let mut done = 0;
-            for &(a, b) in &t.edges {
-                let (a, b) = (a as usize, b as usize);
-                if allowed & 1 << a != 0
-                    && allowed & 1 << b != 0
-                    && (self.root[a] == NO_CARD || self.root[b] == NO_CARD)
-                    && t.drawers[grid[a] as usize] & 1 << grid[b] != 0
-                {
-                    done += 1;
-                }
-            }
-            if done + self.draw_cap_from(grid, before & !used, allowed) < (p + 1).min(left) {
+            let done = (right & allowed & allowed >> 1).count_ones()
+                + (down & allowed & allowed >> SIDE).count_ones();
+            if done as usize + self.draw_cap_from(grid, before & !used, allowed) < (p + 1).min(left)
+            {
                 return false;
             }
         }
