@@ -1933,6 +1933,7 @@ impl<'o, 'a> Grids<'o, 'a> {
         let mut droot = [0u8; CELLS];
         let mut need = [0u8; CELLS];
         let mut flagged = [false; CELLS];
+        let mut powered = [false; CELLS];
         for (i, &x) in self.cells.iter().enumerate() {
             let c = grid[x];
             for m in bits(t.neighbours[x] as u64) {
@@ -1960,7 +1961,19 @@ impl<'o, 'a> Grids<'o, 'a> {
                         && d != c
                 });
             flagged[i] = power || run_through(grid, x);
+            powered[i] = power;
         }
+        // Without a power play, what a placement adds depends only on the cells placed in
+        // its row and column: memoised by those (at most six slots, `line_slots`).
+        let mut line_slots: [SmallVec<[u8; 6]>; CELLS] = Default::default();
+        for (i, &x) in self.cells.iter().enumerate() {
+            for (j, &y) in self.cells.iter().enumerate() {
+                if j != i && (x / SIDE == y / SIDE || x % SIDE == y % SIDE) {
+                    line_slots[i].push(j as u8);
+                }
+            }
+        }
+        let mut memo = [[i32::MIN; 64]; CELLS];
         for s in 1..=full {
             let low = s.trailing_zeros() as usize;
             let rest = s & (s - 1);
@@ -1990,16 +2003,38 @@ impl<'o, 'a> Grids<'o, 'a> {
                 }
                 let mut v = next;
                 if flagged[i] {
-                    if !built {
-                        sub = self.root;
-                        for (j, &y) in self.cells.iter().enumerate() {
-                            if s & 1 << j != 0 {
-                                sub[y] = grid[y];
+                    let key = if powered[i] {
+                        None
+                    } else {
+                        let k = line_slots[i]
+                            .iter()
+                            .enumerate()
+                            .fold(0, |k, (b, &j)| k | (s >> j & 1) << b);
+                        Some(k).filter(|&k| memo[i][k] != i32::MIN)
+                    };
+                    v += match key {
+                        Some(k) => memo[i][k],
+                        None => {
+                            if !built {
+                                sub = self.root;
+                                for (j, &y) in self.cells.iter().enumerate() {
+                                    if s & 1 << j != 0 {
+                                        sub[y] = grid[y];
+                                    }
+                                }
+                                built = true;
                             }
+                            let e = self.extra(&sub, grid[self.cells[i]], self.cells[i]);
+                            if !powered[i] {
+                                let k = line_slots[i]
+                                    .iter()
+                                    .enumerate()
+                                    .fold(0, |k, (b, &j)| k | (s >> j & 1) << b);
+                                memo[i][k] = e;
+                            }
+                            e
                         }
-                        built = true;
-                    }
-                    v += self.extra(&sub, grid[self.cells[i]], self.cells[i]);
+                    };
                 }
                 best = best.max(v);
             }
