@@ -1566,36 +1566,44 @@ impl<'o, 'a> Grids<'o, 'a> {
         // their best for this card with distinct partners (an edge counts half at each end:
         // it is at most the mean of its ends' bests).
         let pool: SmallVec<[Card; 40]> = cards::cards(avail).collect();
+        // What a card's weight has wherever it goes: the numeral ranks it adds to power
+        // plays to come, and its penalty back.
+        let mut anywhere = [0i32; 40];
+        for (j, &c) in pool.iter().enumerate() {
+            anywhere[j] = 2 * powers.numeral[c as usize] + 2 * penalty_of(c);
+        }
         let mut left_cells: SmallVec<[usize; CELLS]> = SmallVec::new();
         let mut weights: SmallVec<[[i32; 40]; CELLS]> = SmallVec::new();
         let mut cell_best: SmallVec<[i32; CELLS]> = SmallVec::new();
         for &x in self.cells.iter().filter(|&&x| grid[x] == NO_CARD) {
-            let nb = t.neighbours[x];
-            let mut around: SmallVec<[usize; 4]> = SmallVec::new();
+            let (mut around, mut filled) = ([0usize; 4], 0);
             let mut shared = 0usize;
-            for m in bits(nb as u64) {
+            for m in bits(t.neighbours[x] as u64) {
                 if grid[m] != NO_CARD {
-                    around.push(grid[m] as usize);
+                    around[filled] = grid[m] as usize;
+                    filled += 1;
                 } else {
                     shared += 1;
                 }
             }
+            let around = &around[..filled];
+            let plays: SmallVec<[&PowerPlay; 4]> = powers
+                .plays
+                .iter()
+                .filter(|p| p.cells & 1 << x != 0)
+                .collect();
             let mut best = NEG_INF;
             let mut row_w = [0i32; 40];
             for (j, &c) in pool.iter().enumerate() {
                 let row = &priced.edge[c as usize];
-                let s = around.iter().map(|&d| row[d] as i32).sum::<i32>()
-                    + powers.numeral[c as usize]
-                    + powers
-                        .plays
-                        .iter()
-                        .filter(|p| p.card == c && p.cells & 1 << x != 0)
-                        .map(|p| p.value)
-                        .sum::<i32>();
+                let mut s: i32 = around.iter().map(|&d| row[d] as i32).sum();
+                for p in plays.iter().filter(|p| p.card == c) {
+                    s += p.value;
+                }
                 row_w[j] = 2 * s
+                    + anywhere[j]
                     + per_cell[x][cards::rank(c) as usize]
-                    + partners[c as usize][shared]
-                    + 2 * penalty_of(c);
+                    + partners[c as usize][shared];
                 best = best.max(row_w[j]);
             }
             left_cells.push(x);
@@ -1695,29 +1703,21 @@ impl<'o, 'a> Grids<'o, 'a> {
     /// [`Grids::draw_cap`] counting only the filled neighbours in `known`.
     fn draw_cap_from(&self, grid: &[Card; CELLS], cards_in: u64, known: u16) -> usize {
         let t = tables();
-        let mut total = 0;
-        for (i, &x) in self.cells.iter().enumerate() {
-            if grid[x] != NO_CARD {
-                continue;
-            }
+        let empty = empty_cells(grid);
+        // Every edge between two cells left (by its left or upper cell; 0x7777: not the
+        // last column)...
+        let mut total = (empty & empty >> 1 & 0x7777).count_ones() as usize
+            + (empty & empty >> SIDE).count_ones() as usize;
+        // ... and per cell left, the most of its filled neighbours one card draws with.
+        for x in bits(empty as u64) {
             // Bit sets of the cards that draw with at least 1, 2, 3, 4 filled neighbours.
             let (mut one, mut two, mut three, mut four) = (0u64, 0u64, 0u64, 0u64);
-            let mut nb = t.neighbours[x];
-            while nb != 0 {
-                let m = nb.trailing_zeros() as usize;
-                nb &= nb - 1;
-                let g = grid[m];
-                if g != NO_CARD {
-                    if known & 1 << m != 0 {
-                        let d = t.drawers[g as usize] & cards_in;
-                        four |= three & d;
-                        three |= two & d;
-                        two |= one & d;
-                        one |= d;
-                    }
-                } else if (self.slot[m] as usize) < i {
-                    total += 1;
-                }
+            for m in bits((t.neighbours[x] & known & !empty) as u64) {
+                let d = t.drawers[grid[m] as usize] & cards_in;
+                four |= three & d;
+                three |= two & d;
+                two |= one & d;
+                one |= d;
             }
             total += if four != 0 {
                 4
