@@ -108,8 +108,9 @@ def solve_open(state, pile, *, timeout: float | None = None, max_nodes: int | No
 
     A full grid beats any loss; then the highest final score. A short depth-first branch and
     bound over the placements (transposition table keyed by the grid and the number of cards
-    drawn) answers small positions and gives a first line; past it, a branch and bound over the
-    final grids (cards given to the empty cells one by one, bounded by a distinct-card
+    drawn) answers small positions and gives a first line; past it, a local search over
+    complete grids (from one that :func:`fill_open`'s search plays; deterministic) gives a
+    floor, and a branch and bound over the final grids (cards given to the empty cells one by one, bounded by a distinct-card
     assignment of edge and line values, draw counts and power plays), each complete grid
     scored exactly by the best placement order (a DP over the sets of placed cells: the set
     fixes the draws made, hence the hand). The final grids are searched once for each number
