@@ -1848,6 +1848,7 @@ impl<'o, 'a> Grids<'o, 'a> {
         // first; at most the suit's numerals that may be in the grid.
         let in_grid = grid_set(grid);
         let may = in_grid | free;
+        let holes = empty_cells(grid);
         for s in 0..6u8 {
             let (ace, crown) = (s, 30 + s);
             let both = 1u64 << ace | 1u64 << crown;
@@ -1855,7 +1856,6 @@ impl<'o, 'a> Grids<'o, 'a> {
                 continue;
             }
             let at = |c: Card| grid.iter().position(|&g| g == c);
-            let holes: u16 = (0..CELLS).fold(0, |m, y| m | u16::from(grid[y] == NO_CARD) << y);
             let (at_ace, at_crown) = (at(ace), at(crown));
             let (possible, needed) = match (at_ace, at_crown) {
                 (Some(a), Some(b)) => (t.neighbours[a] & 1 << b != 0, 0),
