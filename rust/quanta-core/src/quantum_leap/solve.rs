@@ -55,7 +55,7 @@
 //! `Interrupted`; a returned answer is always exact.
 
 use super::board::OFF;
-use super::{BLACK, Phase, QuantumLeap, QuantumLeapState, WHITE, on_board};
+use super::{BLACK, Phase, QuantumLeap, QuantumLeapState, WHITE, after_capture, on_board};
 use crate::bits::Bits;
 use crate::erased::{DynState, Position};
 use crate::error::{Error, Result};
@@ -821,7 +821,7 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
                 .copied()
                 .unwrap_or(NO_KILLERS);
             for (m, &h) in moves.iter_mut().zip(&child_hashes) {
-                let child = Self::child(stones, side, m.from, m.to);
+                let child = after_capture(stones, side, m.from, m.to);
                 let action = m.action();
                 let (killer, refuted) = if at_root {
                     (2, 0)
@@ -869,7 +869,7 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
             moves.len()
         };
         for m in &moves[..alone] {
-            let child = Self::child(stones, side, m.from, m.to);
+            let child = after_capture(stones, side, m.from, m.to);
             let h = self.child_hash(hash, s, m.from, m.to);
             if !self.wins_child(child, 1 - side, h, tempo)? {
                 self.refuted(m);
@@ -951,7 +951,7 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
                         }
                         solver.forks.last_mut().expect("pushed above").1 = i;
                         let Capture { from, to, .. } = moves[i];
-                        let child = Self::child(stones, side, from, to);
+                        let child = after_capture(stones, side, from, to);
                         let h = solver.child_hash(hash, s, from, to);
                         match solver.wins(child, 1 - side, h, tempo) {
                             Ok(true) => {}
@@ -989,11 +989,6 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
         hash ^ z[from][side] ^ z[to][side] ^ z[to][1 - side]
     }
 
-    fn child(mut stones: [B; 2], side: u8, from: usize, to: usize) -> [B; 2] {
-        stones[side as usize] ^= B::cell(from) | B::cell(to);
-        stones[1 - side as usize] ^= B::cell(to);
-        stones
-    }
 
     /// The independent regions of the occupied cells (see the module notes), lowest first.
     ///
@@ -1123,9 +1118,7 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
             let most = stones[1 - side as usize].count();
             let mut best = 0;
             for (from, to) in moves {
-                let mut child = stones;
-                child[side as usize] ^= B::cell(from) | B::cell(to);
-                child[1 - side as usize] ^= B::cell(to);
+                let child = after_capture(stones, side, from, to);
                 best = best.max(1 + longest(game, child, side, memo, budget)?);
                 if best == most {
                     break;
