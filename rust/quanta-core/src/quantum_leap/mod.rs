@@ -146,15 +146,18 @@ impl<B: Bits> QuantumLeap<B> {
         let (own, enemy) = (stones[side as usize], stones[1 - side as usize]);
         let b = &*self.board;
         for c in own.cells() {
+            // The enemy stones the stone can land on, found at once on the bitboard; the
+            // directions are looked up only for stones that have some, until all are found.
             let k = (b.neighbours[c] & own).count() as usize;
-            if k == 0 {
-                continue;
-            }
-            for d in 0..6 {
+            let mut targets = b.landing[c][k] & enemy;
+            let mut d = 0;
+            while !targets.is_empty() {
                 let t = b.jump[c][d][k - 1];
-                if t != OFF && enemy.has(t as usize) {
+                if t != OFF && targets.has(t as usize) {
                     f(c, d, t as usize);
+                    targets ^= B::cell(t as usize);
                 }
+                d += 1;
             }
         }
     }
