@@ -542,6 +542,8 @@ struct Capture {
     /// its killer rank (0, 1, or 2 for none), our captures after it counted down, and its
     /// history counted down.
     order: u64,
+    /// The Zobrist key of the position after it.
+    hash: u64,
     from: usize,
     direction: usize,
     to: usize,
@@ -782,17 +784,18 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
         hash: u64,
         tempo: i32,
     ) -> Searched<(bool, Option<Action>)> {
+        let s = side as usize;
         let mut moves: SmallVec<[Capture; 48]> = SmallVec::new();
         self.game
             .for_each_capture(stones, side, |from, direction, to| {
                 moves.push(Capture {
                     order: 0,
+                    hash: self.child_hash(hash, s, from, to),
                     from,
                     direction,
                     to,
                 })
             });
-        let s = side as usize;
         let at_root = self.ply == 0;
         let stones_on_board = on_board(stones);
         // The opponent with a move of the integer part left is never out of moves.
@@ -801,16 +804,16 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
             // The children's table slots are fetched from memory all at once, before the
             // first is needed.
             let children_table = self.table_for(stones_on_board - 1);
-            let counts =
-                (stones_on_board >= COUNTS_STONES).then(|| self.game.capture_counts(stones));
-            let child_hashes: SmallVec<[u64; 48]> = moves
-                .iter()
-                .map(|m| {
-                    let h = self.child_hash(hash, s, m.from, m.to);
-                    children_table.prefetch(h);
-                    h
-                })
-                .collect();
+            for m in &moves {
+                children_table.prefetch(m.hash);
+            }
+            let counts_below;
+            let counts = if stones_on_board >= COUNTS_STONES {
+                counts_below = self.game.capture_counts(stones);
+                Some(&counts_below)
+            } else {
+                None
+            };
             // Below the root, ties in the reply count go to the last two captures that refuted
             // at this distance from the root (killer moves), then to those that keep us the
             // most captures, then to the captures that refuted most often before (history).
@@ -820,7 +823,7 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
                 .get(self.ply as usize)
                 .copied()
                 .unwrap_or(NO_KILLERS);
-            for (m, &h) in moves.iter_mut().zip(&child_hashes) {
+            for m in moves.iter_mut() {
                 let child = after_capture(stones, side, m.from, m.to);
                 let action = m.action();
                 let (killer, refuted) = if at_root {
@@ -832,7 +835,7 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
                 // A child the table already knows lost for the opponent wins at once, and so
                 // does a capture that leaves the opponent without a reply.
                 // (Not at the root, where what the table holds depends on the threads.)
-                match children_table.probe(child, 1 - side, h, tempo) {
+                match children_table.probe(child, 1 - side, m.hash, tempo) {
                     Some(false) if !at_root => return Ok((true, action)),
                     // A child known won for the opponent goes last, uncounted.
                     Some(true) if !at_root => {
@@ -841,7 +844,7 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
                     }
                     _ => {}
                 }
-                let (replies, ours) = match &counts {
+                let (replies, ours) = match counts {
                     Some(counts) => self.game.captures_after(counts, side, m.from, m.to),
                     None => (
                         self.game.count_captures(child, 1 - side),
@@ -870,14 +873,13 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
         };
         for m in &moves[..alone] {
             let child = after_capture(stones, side, m.from, m.to);
-            let h = self.child_hash(hash, s, m.from, m.to);
-            if !self.wins_child(child, 1 - side, h, tempo)? {
+            if !self.wins_child(child, 1 - side, m.hash, tempo)? {
                 self.refuted(m);
                 return Ok((true, m.action()));
             }
         }
         if alone < moves.len() {
-            if let Some(i) = self.fork(stones, side, hash, tempo, &moves[alone..])? {
+            if let Some(i) = self.fork(stones, side, tempo, &moves[alone..])? {
                 self.refuted(&moves[alone + i]);
                 return Ok((true, moves[alone + i].action()));
             }
@@ -922,7 +924,6 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
         &mut self,
         stones: [B; 2],
         side: u8,
-        hash: u64,
         tempo: i32,
         moves: &[Capture],
     ) -> Searched<Option<usize>> {
@@ -934,7 +935,6 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
         let first_halt: Mutex<Option<Halt>> = Mutex::new(None);
         let (shared, history, killers) = (self.shared, &self.history, &self.killers);
         let (forks, ply) = (&self.forks, self.ply);
-        let s = side as usize;
         rayon::scope(|scope| {
             for _ in 0..shared.threads.min(moves.len()) {
                 scope.spawn(|_| {
@@ -950,10 +950,9 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
                             break;
                         }
                         solver.forks.last_mut().expect("pushed above").1 = i;
-                        let Capture { from, to, .. } = moves[i];
+                        let Capture { hash, from, to, .. } = moves[i];
                         let child = after_capture(stones, side, from, to);
-                        let h = solver.child_hash(hash, s, from, to);
-                        match solver.wins(child, 1 - side, h, tempo) {
+                        match solver.wins(child, 1 - side, hash, tempo) {
                             Ok(true) => {}
                             Ok(false) => {
                                 fork.found.fetch_min(i, Relaxed);
@@ -1484,6 +1483,7 @@ mod tests {
         let mut solver = Solver::new(&shared);
         let capture = |from: usize, to: usize| Capture {
             order: 0,
+            hash: 0,
             from,
             direction: 0,
             to,
