@@ -38,7 +38,9 @@
 //! * **Move ordering**: captures that leave the opponent the fewest replies first; ties go to
 //!   the last two captures that refuted at the same distance from the root (killer moves),
 //!   then to those that keep us the most captures, then to the history of earlier
-//!   refutations. At the swap decision, swaps that leave White the fewest captures first.
+//!   refutations, each weighed by the stones then on the board (2^(stones/3): a refutation
+//!   nearer the root cut off a larger tree). At the swap decision, swaps that leave White the
+//!   fewest captures first.
 //!
 //! * **Threads** (young brothers wait): near the root, a node whose first capture fails is
 //!   probably lost, so its other captures must all be searched; the threads of the pool take
@@ -558,13 +560,25 @@ impl Capture {
 /// The reply count that sends a capture last: the table knows it loses.
 const REPLIES_KNOWN_WON: u64 = 0xFFFF;
 
-/// [`Capture::order`] from its parts; the history saturates at 2^30 - 1.
-fn capture_order(replies: u64, killer: u64, ours: u32, history: u32) -> u64 {
-    const HISTORY_MAX: u32 = (1 << 30) - 1;
+/// The most a history entry holds (36 bits of [`Capture::order`]); past it, every entry is
+/// halved.
+const HISTORY_MAX: u64 = (1 << 36) - 1;
+
+/// [`Capture::order`] from its parts (our captures in 10 bits, saturating at 1023: at most
+/// six per stone).
+fn capture_order(replies: u64, killer: u64, ours: u32, history: u64) -> u64 {
+    const OURS_MAX: u32 = (1 << 10) - 1;
     replies << 48
         | killer << 46
-        | u64::from(0xFFFF - ours.min(0xFFFF)) << 30
-        | u64::from(HISTORY_MAX - history.min(HISTORY_MAX))
+        | u64::from(OURS_MAX - ours.min(OURS_MAX)) << 36
+        | (HISTORY_MAX - history.min(HISTORY_MAX))
+}
+
+/// What a refutation adds to the history: 2^(stones / 3), up to 2^20. A refutation with
+/// more stones on the board cut off a larger tree, roughly twice as large for every one or
+/// two stones more (benches/README.md), and says more about the moves that follow.
+fn refutation_weight(stones: u32) -> u64 {
+    1 << (stones / 3).min(20)
 }
 
 /// One thread's search: its own move-ordering history and cache of placed regions, and the
@@ -581,8 +595,9 @@ struct Solver<'s, 'a, B: Bits> {
     placed: FxHashMap<[B; 2], RegionValue>,
     /// This thread's nodes, added to `shared.nodes` now and then.
     meter: Meter<'s>,
-    /// Cut-offs per (from, to) capture, to break ties in move ordering (history heuristic).
-    history: Vec<u32>,
+    /// Cut-offs per (from, to) capture, each weighed by its stones ([`refutation_weight`]),
+    /// to break ties in move ordering (history heuristic).
+    history: Vec<u64>,
     /// Per ply, the last two captures (from, to) that refuted there, the latest first.
     killers: Vec<[(usize, usize); 2]>,
     /// Moves from the position the solve started from.
@@ -839,7 +854,7 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
                     Some(false) if !at_root => return Ok((true, action)),
                     // A child known won for the opponent goes last, uncounted.
                     Some(true) if !at_root => {
-                        m.order = capture_order(REPLIES_KNOWN_WON, killer, 0xFFFF, refuted);
+                        m.order = capture_order(REPLIES_KNOWN_WON, killer, u32::MAX, refuted);
                         continue;
                     }
                     _ => {}
@@ -874,13 +889,13 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
         for m in &moves[..alone] {
             let child = after_capture(stones, side, m.from, m.to);
             if !self.wins_child(child, 1 - side, m.hash, tempo)? {
-                self.refuted(m);
+                self.refuted(m, stones_on_board);
                 return Ok((true, m.action()));
             }
         }
         if alone < moves.len() {
             if let Some(i) = self.fork(stones, side, tempo, &moves[alone..])? {
-                self.refuted(&moves[alone + i]);
+                self.refuted(&moves[alone + i], stones_on_board);
                 return Ok((true, moves[alone + i].action()));
             }
         }
@@ -894,10 +909,17 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
         Ok((false, last))
     }
 
-    /// Counts a cut-off by `capture` in the history, and makes it the first killer of its ply.
-    fn refuted(&mut self, capture: &Capture) {
+    /// Counts a cut-off by `capture` with `stones` on the board in the history, and makes it
+    /// the first killer of its ply.
+    fn refuted(&mut self, capture: &Capture, stones: u32) {
         let (from, to) = (capture.from, capture.to);
-        self.history[from * self.game.board.cells + to] += 1;
+        let entry = &mut self.history[from * self.game.board.cells + to];
+        *entry += refutation_weight(stones);
+        if *entry > HISTORY_MAX {
+            for h in &mut self.history {
+                *h /= 2;
+            }
+        }
         let ply = self.ply as usize;
         if self.killers.len() <= ply {
             self.killers.resize(ply + 1, NO_KILLERS);
@@ -1466,7 +1488,7 @@ mod tests {
     #[test]
     fn captures_are_ordered_by_replies_then_killer_then_own_captures_then_history() {
         // Each part outranks everything below it, whatever their values.
-        let (most_ours, most_history) = (u32::MAX, u32::MAX);
+        let (most_ours, most_history) = (u32::MAX, u64::MAX);
         assert!(capture_order(1, 2, 0, 0) < capture_order(2, 0, most_ours, most_history));
         assert!(capture_order(3, 0, 0, 0) < capture_order(3, 1, most_ours, most_history));
         assert!(capture_order(3, 1, 5, 0) < capture_order(3, 1, 4, most_history));
@@ -1489,18 +1511,47 @@ mod tests {
             to,
         };
         solver.ply = 3;
-        solver.refuted(&capture(1, 2));
-        solver.refuted(&capture(4, 5));
+        solver.refuted(&capture(1, 2), 10);
+        solver.refuted(&capture(4, 5), 10);
         assert_eq!(solver.killers[3], [(4, 5), (1, 2)]);
         // Refuting again with the first killer keeps the second.
-        solver.refuted(&capture(4, 5));
+        solver.refuted(&capture(4, 5), 10);
         assert_eq!(solver.killers[3], [(4, 5), (1, 2)]);
-        solver.refuted(&capture(1, 2));
+        solver.refuted(&capture(1, 2), 10);
         assert_eq!(solver.killers[3], [(1, 2), (4, 5)]);
-        solver.refuted(&capture(7, 8));
+        solver.refuted(&capture(7, 8), 10);
         assert_eq!(solver.killers[3], [(7, 8), (1, 2)]);
         // Other plies keep their own.
         assert_eq!(solver.killers[0], NO_KILLERS);
+    }
+
+    #[test]
+    fn a_refutation_with_more_stones_weighs_more_and_a_full_history_is_halved_in_order() {
+        let game = game(3);
+        let cancel = AtomicBool::new(false);
+        let shared = Shared::new(&game, 10, Limits::default(), 1, &cancel);
+        let mut solver = Solver::new(&shared);
+        let capture = |from: usize, to: usize| Capture {
+            order: 0,
+            hash: 0,
+            from,
+            direction: 0,
+            to,
+        };
+        let cells = game.board.cells;
+        let history = |solver: &Solver<u64>, from: usize, to: usize| solver.history[from * cells + to];
+        // One refutation with 12 stones outweighs seven with 3 stones.
+        solver.refuted(&capture(1, 2), 12);
+        for _ in 0..7 {
+            solver.refuted(&capture(4, 5), 3);
+        }
+        assert!(history(&solver, 1, 2) > history(&solver, 4, 5));
+        // Past the most an entry holds, every entry is halved and the order stays.
+        solver.history[cells + 2] = HISTORY_MAX;
+        solver.refuted(&capture(1, 2), 3);
+        assert!(history(&solver, 1, 2) <= HISTORY_MAX);
+        assert!(history(&solver, 1, 2) > history(&solver, 4, 5));
+        assert_eq!(history(&solver, 4, 5), 7 * refutation_weight(3) / 2);
     }
 
     #[test]
