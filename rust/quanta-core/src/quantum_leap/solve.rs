@@ -34,7 +34,9 @@
 //!   small table of the thread's own (1 MB): they are most of the nodes and quick to search
 //!   again, and kept there they stay in the thread's cache and leave the shared table to the
 //!   positions that are costly to search. Each slot is its own sequence lock, so no thread
-//!   ever waits.
+//!   ever waits. On boards of up to 64 cells a cache line holds two slots, and a position
+//!   may sit in either slot of the line its hash picks: the first keeps the larger of the
+//!   positions met there (the costlier to search again), the second takes the rest.
 //! * **Move ordering**: captures that leave the opponent the fewest replies first; ties go to
 //!   the last two captures that refuted at the same distance from the root (killer moves),
 //!   then to those that keep us the most captures, then to the history of earlier
@@ -208,7 +210,8 @@ fn zeroed_lines(n: usize) -> Vec<Line> {
     }
 }
 
-/// A transposition table, one slot per hash, that every thread of a solve may read and write.
+/// A transposition table, one line of [`Table::WAYS`] slots per hash, that every thread of a
+/// solve may read and write.
 /// Each slot is its own sequence lock: a reader that meets a write in progress, or that a write
 /// overtook, sees a miss; a writer that meets another drops its write. Neither ever waits, and
 /// a miss or a dropped write costs only a repeated search.
@@ -223,6 +226,8 @@ struct Table<B: Bits> {
 impl<B: Bits> Table<B> {
     /// Words per slot: the sequence number, what is known, the stones; a power of two.
     const WORDS: usize = if B::CAPACITY <= 64 { 4 } else { 8 };
+    /// Slots per line: a position may sit in either slot of the line its hash picks.
+    const WAYS: usize = 8 / Self::WORDS;
     /// The stones as 64-bit words (the first `WORDS - STONES`).
     fn stone_words(stones: [B; 2]) -> [u64; 4] {
         if B::CAPACITY <= 64 {
@@ -295,16 +300,46 @@ impl<B: Bits> Table<B> {
         same(0) && same(1) && (B::CAPACITY <= 64 || (same(2) && same(3)))
     }
 
-    /// What the slot of `hash` knows of `stones`, if it holds them and no write is under way.
+    /// What the slots of `hash` know of `stones`, if one holds them and no write is under way.
     #[inline]
     fn read(&self, stones: [B; 2], hash: u64) -> Option<Known> {
-        let slot = self.slot(hash);
+        let words = Self::stone_words(stones);
+        Self::read_slot(self.slot(hash), &words)
+            .or_else(|| (Self::WAYS == 2).then(|| Self::read_slot(self.slot(hash ^ 1), &words))?)
+    }
+
+    #[inline]
+    fn read_slot(slot: Slot<'_>, words: &[u64; 4]) -> Option<Known> {
         let sequence = slot.word(SEQUENCE).load(Acquire);
         let known = slot.word(KNOWN).load(Relaxed);
-        let holds = Self::holds(slot, &Self::stone_words(stones));
+        let holds = Self::holds(slot, words);
         fence(Acquire);
         (holds && sequence & 1 == 0 && slot.word(SEQUENCE).load(Relaxed) == sequence)
             .then(|| Known::from_word(known))
+    }
+
+    /// The slot of `hash` to write `stones` (as `stone_words`) to: the one of its line that
+    /// holds them; else the first slot, if it is empty or holds no more stones than these;
+    /// else the second. So the first slot keeps the larger positions, the costlier to search
+    /// again, and the second takes the rest.
+    fn slot_to_write(&self, words: &[u64; 4], hash: u64) -> Slot<'_> {
+        let home = self.slot(hash);
+        if Self::WAYS == 1 || Self::holds(home, words) {
+            return home;
+        }
+        let other = self.slot(hash ^ 1);
+        if Self::holds(other, words) {
+            return other;
+        }
+        let held: u32 = (STONES..Self::WORDS)
+            .map(|i| home.word(i).load(Relaxed).count_ones())
+            .sum();
+        let stones: u32 = words.iter().map(|w| w.count_ones()).sum();
+        if home.word(KNOWN).load(Relaxed) == 0 || stones >= held {
+            home
+        } else {
+            other
+        }
     }
 
     fn probe(&self, stones: [B; 2], side: u8, hash: u64, tempo: i32) -> Option<bool> {
@@ -321,7 +356,8 @@ impl<B: Bits> Table<B> {
     /// by `learn` of it, unless another thread is writing the slot. Says whether an empty slot
     /// was taken.
     fn update(&self, stones: [B; 2], hash: u64, learn: impl FnOnce(Known) -> Known) -> bool {
-        let slot = self.slot(hash);
+        let words = Self::stone_words(stones);
+        let slot = self.slot_to_write(&words, hash);
         let sequence = slot.word(SEQUENCE).load(Relaxed);
         if sequence & 1 == 1
             || slot
@@ -332,7 +368,6 @@ impl<B: Bits> Table<B> {
             return false;
         }
         fence(Release);
-        let words = Self::stone_words(stones);
         let old = slot.word(KNOWN).load(Relaxed);
         let known = learn(if Self::holds(slot, &words) {
             Known::from_word(old)
@@ -1618,6 +1653,33 @@ mod tests {
             None,
             "the second write was dropped"
         );
+    }
+
+    #[test]
+    fn a_line_keeps_the_larger_position_first_and_the_latest_other_second() {
+        let table = Table::<u64>::new(64, 64);
+        let stones = |n: u32| [(1u64 << n) - 1, 1 << 40];
+        // Hash 6 writes to slot 6 or 7, the two of one line.
+        let (ten, five, seven, twelve) = (stones(9), stones(4), stones(6), stones(11));
+        table.store(ten, WHITE, 6, 0, true);
+        table.store(five, WHITE, 6, 0, true);
+        assert_eq!(table.probe(ten, WHITE, 6, 0), Some(true));
+        assert_eq!(table.probe(five, WHITE, 6, 0), Some(true));
+        // Fewer stones than the first slot's: the second slot is replaced.
+        table.store(seven, WHITE, 6, 0, false);
+        assert_eq!(table.probe(ten, WHITE, 6, 0), Some(true));
+        assert_eq!(table.probe(five, WHITE, 6, 0), None);
+        assert_eq!(table.probe(seven, WHITE, 6, 0), Some(false));
+        // More: the first slot is, and the second keeps its own.
+        table.store(twelve, BLACK, 6, 0, true);
+        assert_eq!(table.probe(ten, WHITE, 6, 0), None);
+        assert_eq!(table.probe(twelve, BLACK, 6, 0), Some(true));
+        assert_eq!(table.probe(seven, WHITE, 6, 0), Some(false));
+        // What a slot knows of its stones is updated where they are.
+        table.store(seven, BLACK, 6, 0, true);
+        assert_eq!(table.probe(seven, WHITE, 6, 0), Some(false));
+        assert_eq!(table.probe(seven, BLACK, 6, 0), Some(true));
+        assert_eq!(table.entries().count(), 2);
     }
 
     #[test]
