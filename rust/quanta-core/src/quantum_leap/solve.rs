@@ -1045,7 +1045,6 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
         hash ^ z[from][side] ^ z[to][side] ^ z[to][1 - side]
     }
 
-
     /// The independent regions of the occupied cells (see the module notes), lowest first.
     ///
     /// Cell `c` can jump at most `bound(c)` = min(its occupied neighbours, the larger stone count
@@ -1574,7 +1573,8 @@ mod tests {
             to,
         };
         let cells = game.board.cells;
-        let history = |solver: &Solver<u64>, from: usize, to: usize| solver.history[from * cells + to];
+        let history =
+            |solver: &Solver<u64>, from: usize, to: usize| solver.history[from * cells + to];
         // One refutation with 12 stones outweighs seven with 3 stones.
         solver.refuted(&capture(1, 2), 12);
         for _ in 0..7 {
