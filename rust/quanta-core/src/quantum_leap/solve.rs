@@ -34,11 +34,15 @@
 //!   small table of the thread's own (1 MB): they are most of the nodes and quick to search
 //!   again, and kept there they stay in the thread's cache and leave the shared table to the
 //!   positions that are costly to search. Each slot is its own sequence lock, so no thread
-//!   ever waits.
+//!   ever waits. On boards of up to 64 cells a cache line holds two slots, and a position
+//!   may sit in either slot of the line its hash picks: the first keeps the larger of the
+//!   positions met there (the costlier to search again), the second takes the rest.
 //! * **Move ordering**: captures that leave the opponent the fewest replies first; ties go to
 //!   the last two captures that refuted at the same distance from the root (killer moves),
 //!   then to those that keep us the most captures, then to the history of earlier
-//!   refutations. At the swap decision, swaps that leave White the fewest captures first.
+//!   refutations, each weighed by the stones then on the board (2^(stones/3): a refutation
+//!   nearer the root cut off a larger tree). At the swap decision, swaps that leave White the
+//!   fewest captures first.
 //!
 //! * **Threads** (young brothers wait): near the root, a node whose first capture fails is
 //!   probably lost, so its other captures must all be searched; the threads of the pool take
@@ -55,7 +59,7 @@
 //! `Interrupted`; a returned answer is always exact.
 
 use super::board::OFF;
-use super::{BLACK, Phase, QuantumLeap, QuantumLeapState, WHITE, on_board};
+use super::{BLACK, Phase, QuantumLeap, QuantumLeapState, WHITE, after_capture, on_board};
 use crate::bits::Bits;
 use crate::erased::{DynState, Position};
 use crate::error::{Error, Result};
@@ -206,7 +210,8 @@ fn zeroed_lines(n: usize) -> Vec<Line> {
     }
 }
 
-/// A transposition table, one slot per hash, that every thread of a solve may read and write.
+/// A transposition table, one line of [`Table::WAYS`] slots per hash, that every thread of a
+/// solve may read and write.
 /// Each slot is its own sequence lock: a reader that meets a write in progress, or that a write
 /// overtook, sees a miss; a writer that meets another drops its write. Neither ever waits, and
 /// a miss or a dropped write costs only a repeated search.
@@ -221,6 +226,8 @@ struct Table<B: Bits> {
 impl<B: Bits> Table<B> {
     /// Words per slot: the sequence number, what is known, the stones; a power of two.
     const WORDS: usize = if B::CAPACITY <= 64 { 4 } else { 8 };
+    /// Slots per line: a position may sit in either slot of the line its hash picks.
+    const WAYS: usize = 8 / Self::WORDS;
     /// The stones as 64-bit words (the first `WORDS - STONES`).
     fn stone_words(stones: [B; 2]) -> [u64; 4] {
         if B::CAPACITY <= 64 {
@@ -293,16 +300,46 @@ impl<B: Bits> Table<B> {
         same(0) && same(1) && (B::CAPACITY <= 64 || (same(2) && same(3)))
     }
 
-    /// What the slot of `hash` knows of `stones`, if it holds them and no write is under way.
+    /// What the slots of `hash` know of `stones`, if one holds them and no write is under way.
     #[inline]
     fn read(&self, stones: [B; 2], hash: u64) -> Option<Known> {
-        let slot = self.slot(hash);
+        let words = Self::stone_words(stones);
+        Self::read_slot(self.slot(hash), &words)
+            .or_else(|| (Self::WAYS == 2).then(|| Self::read_slot(self.slot(hash ^ 1), &words))?)
+    }
+
+    #[inline]
+    fn read_slot(slot: Slot<'_>, words: &[u64; 4]) -> Option<Known> {
         let sequence = slot.word(SEQUENCE).load(Acquire);
         let known = slot.word(KNOWN).load(Relaxed);
-        let holds = Self::holds(slot, &Self::stone_words(stones));
+        let holds = Self::holds(slot, words);
         fence(Acquire);
         (holds && sequence & 1 == 0 && slot.word(SEQUENCE).load(Relaxed) == sequence)
             .then(|| Known::from_word(known))
+    }
+
+    /// The slot of `hash` to write `stones` (as `stone_words`) to: the one of its line that
+    /// holds them; else the first slot, if it is empty or holds no more stones than these;
+    /// else the second. So the first slot keeps the larger positions, the costlier to search
+    /// again, and the second takes the rest.
+    fn slot_to_write(&self, words: &[u64; 4], hash: u64) -> Slot<'_> {
+        let home = self.slot(hash);
+        if Self::WAYS == 1 || Self::holds(home, words) {
+            return home;
+        }
+        let other = self.slot(hash ^ 1);
+        if Self::holds(other, words) {
+            return other;
+        }
+        let held: u32 = (STONES..Self::WORDS)
+            .map(|i| home.word(i).load(Relaxed).count_ones())
+            .sum();
+        let stones: u32 = words.iter().map(|w| w.count_ones()).sum();
+        if home.word(KNOWN).load(Relaxed) == 0 || stones >= held {
+            home
+        } else {
+            other
+        }
     }
 
     fn probe(&self, stones: [B; 2], side: u8, hash: u64, tempo: i32) -> Option<bool> {
@@ -319,7 +356,8 @@ impl<B: Bits> Table<B> {
     /// by `learn` of it, unless another thread is writing the slot. Says whether an empty slot
     /// was taken.
     fn update(&self, stones: [B; 2], hash: u64, learn: impl FnOnce(Known) -> Known) -> bool {
-        let slot = self.slot(hash);
+        let words = Self::stone_words(stones);
+        let slot = self.slot_to_write(&words, hash);
         let sequence = slot.word(SEQUENCE).load(Relaxed);
         if sequence & 1 == 1
             || slot
@@ -330,7 +368,6 @@ impl<B: Bits> Table<B> {
             return false;
         }
         fence(Release);
-        let words = Self::stone_words(stones);
         let old = slot.word(KNOWN).load(Relaxed);
         let known = learn(if Self::holds(slot, &words) {
             Known::from_word(old)
@@ -542,6 +579,8 @@ struct Capture {
     /// its killer rank (0, 1, or 2 for none), our captures after it counted down, and its
     /// history counted down.
     order: u64,
+    /// The Zobrist key of the position after it.
+    hash: u64,
     from: usize,
     direction: usize,
     to: usize,
@@ -556,13 +595,25 @@ impl Capture {
 /// The reply count that sends a capture last: the table knows it loses.
 const REPLIES_KNOWN_WON: u64 = 0xFFFF;
 
-/// [`Capture::order`] from its parts; the history saturates at 2^30 - 1.
-fn capture_order(replies: u64, killer: u64, ours: u32, history: u32) -> u64 {
-    const HISTORY_MAX: u32 = (1 << 30) - 1;
+/// The most a history entry holds (36 bits of [`Capture::order`]); past it, every entry is
+/// halved.
+const HISTORY_MAX: u64 = (1 << 36) - 1;
+
+/// [`Capture::order`] from its parts (our captures in 10 bits, saturating at 1023: at most
+/// six per stone).
+fn capture_order(replies: u64, killer: u64, ours: u32, history: u64) -> u64 {
+    const OURS_MAX: u32 = (1 << 10) - 1;
     replies << 48
         | killer << 46
-        | u64::from(0xFFFF - ours.min(0xFFFF)) << 30
-        | u64::from(HISTORY_MAX - history.min(HISTORY_MAX))
+        | u64::from(OURS_MAX - ours.min(OURS_MAX)) << 36
+        | (HISTORY_MAX - history.min(HISTORY_MAX))
+}
+
+/// What a refutation adds to the history: 2^(stones / 3), up to 2^20. A refutation with
+/// more stones on the board cut off a larger tree, roughly twice as large for every one or
+/// two stones more (benches/README.md), and says more about the moves that follow.
+fn refutation_weight(stones: u32) -> u64 {
+    1 << (stones / 3).min(20)
 }
 
 /// One thread's search: its own move-ordering history and cache of placed regions, and the
@@ -579,8 +630,9 @@ struct Solver<'s, 'a, B: Bits> {
     placed: FxHashMap<[B; 2], RegionValue>,
     /// This thread's nodes, added to `shared.nodes` now and then.
     meter: Meter<'s>,
-    /// Cut-offs per (from, to) capture, to break ties in move ordering (history heuristic).
-    history: Vec<u32>,
+    /// Cut-offs per (from, to) capture, each weighed by its stones ([`refutation_weight`]),
+    /// to break ties in move ordering (history heuristic).
+    history: Vec<u64>,
     /// Per ply, the last two captures (from, to) that refuted there, the latest first.
     killers: Vec<[(usize, usize); 2]>,
     /// Moves from the position the solve started from.
@@ -782,17 +834,18 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
         hash: u64,
         tempo: i32,
     ) -> Searched<(bool, Option<Action>)> {
+        let s = side as usize;
         let mut moves: SmallVec<[Capture; 48]> = SmallVec::new();
         self.game
             .for_each_capture(stones, side, |from, direction, to| {
                 moves.push(Capture {
                     order: 0,
+                    hash: self.child_hash(hash, s, from, to),
                     from,
                     direction,
                     to,
                 })
             });
-        let s = side as usize;
         let at_root = self.ply == 0;
         let stones_on_board = on_board(stones);
         // The opponent with a move of the integer part left is never out of moves.
@@ -801,16 +854,16 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
             // The children's table slots are fetched from memory all at once, before the
             // first is needed.
             let children_table = self.table_for(stones_on_board - 1);
-            let counts =
-                (stones_on_board >= COUNTS_STONES).then(|| self.game.capture_counts(stones));
-            let child_hashes: SmallVec<[u64; 48]> = moves
-                .iter()
-                .map(|m| {
-                    let h = self.child_hash(hash, s, m.from, m.to);
-                    children_table.prefetch(h);
-                    h
-                })
-                .collect();
+            for m in &moves {
+                children_table.prefetch(m.hash);
+            }
+            let counts_below;
+            let counts = if stones_on_board >= COUNTS_STONES {
+                counts_below = self.game.capture_counts(stones);
+                Some(&counts_below)
+            } else {
+                None
+            };
             // Below the root, ties in the reply count go to the last two captures that refuted
             // at this distance from the root (killer moves), then to those that keep us the
             // most captures, then to the captures that refuted most often before (history).
@@ -820,8 +873,8 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
                 .get(self.ply as usize)
                 .copied()
                 .unwrap_or(NO_KILLERS);
-            for (m, &h) in moves.iter_mut().zip(&child_hashes) {
-                let child = Self::child(stones, side, m.from, m.to);
+            for m in moves.iter_mut() {
+                let child = after_capture(stones, side, m.from, m.to);
                 let action = m.action();
                 let (killer, refuted) = if at_root {
                     (2, 0)
@@ -832,16 +885,16 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
                 // A child the table already knows lost for the opponent wins at once, and so
                 // does a capture that leaves the opponent without a reply.
                 // (Not at the root, where what the table holds depends on the threads.)
-                match children_table.probe(child, 1 - side, h, tempo) {
+                match children_table.probe(child, 1 - side, m.hash, tempo) {
                     Some(false) if !at_root => return Ok((true, action)),
                     // A child known won for the opponent goes last, uncounted.
                     Some(true) if !at_root => {
-                        m.order = capture_order(REPLIES_KNOWN_WON, killer, 0xFFFF, refuted);
+                        m.order = capture_order(REPLIES_KNOWN_WON, killer, u32::MAX, refuted);
                         continue;
                     }
                     _ => {}
                 }
-                let (replies, ours) = match &counts {
+                let (replies, ours) = match counts {
                     Some(counts) => self.game.captures_after(counts, side, m.from, m.to),
                     None => (
                         self.game.count_captures(child, 1 - side),
@@ -869,16 +922,15 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
             moves.len()
         };
         for m in &moves[..alone] {
-            let child = Self::child(stones, side, m.from, m.to);
-            let h = self.child_hash(hash, s, m.from, m.to);
-            if !self.wins_child(child, 1 - side, h, tempo)? {
-                self.refuted(m);
+            let child = after_capture(stones, side, m.from, m.to);
+            if !self.wins_child(child, 1 - side, m.hash, tempo)? {
+                self.refuted(m, stones_on_board);
                 return Ok((true, m.action()));
             }
         }
         if alone < moves.len() {
-            if let Some(i) = self.fork(stones, side, hash, tempo, &moves[alone..])? {
-                self.refuted(&moves[alone + i]);
+            if let Some(i) = self.fork(stones, side, tempo, &moves[alone..])? {
+                self.refuted(&moves[alone + i], stones_on_board);
                 return Ok((true, moves[alone + i].action()));
             }
         }
@@ -892,10 +944,17 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
         Ok((false, last))
     }
 
-    /// Counts a cut-off by `capture` in the history, and makes it the first killer of its ply.
-    fn refuted(&mut self, capture: &Capture) {
+    /// Counts a cut-off by `capture` with `stones` on the board in the history, and makes it
+    /// the first killer of its ply.
+    fn refuted(&mut self, capture: &Capture, stones: u32) {
         let (from, to) = (capture.from, capture.to);
-        self.history[from * self.game.board.cells + to] += 1;
+        let entry = &mut self.history[from * self.game.board.cells + to];
+        *entry += refutation_weight(stones);
+        if *entry > HISTORY_MAX {
+            for h in &mut self.history {
+                *h /= 2;
+            }
+        }
         let ply = self.ply as usize;
         if self.killers.len() <= ply {
             self.killers.resize(ply + 1, NO_KILLERS);
@@ -922,7 +981,6 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
         &mut self,
         stones: [B; 2],
         side: u8,
-        hash: u64,
         tempo: i32,
         moves: &[Capture],
     ) -> Searched<Option<usize>> {
@@ -934,7 +992,6 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
         let first_halt: Mutex<Option<Halt>> = Mutex::new(None);
         let (shared, history, killers) = (self.shared, &self.history, &self.killers);
         let (forks, ply) = (&self.forks, self.ply);
-        let s = side as usize;
         rayon::scope(|scope| {
             for _ in 0..shared.threads.min(moves.len()) {
                 scope.spawn(|_| {
@@ -950,10 +1007,9 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
                             break;
                         }
                         solver.forks.last_mut().expect("pushed above").1 = i;
-                        let Capture { from, to, .. } = moves[i];
-                        let child = Self::child(stones, side, from, to);
-                        let h = solver.child_hash(hash, s, from, to);
-                        match solver.wins(child, 1 - side, h, tempo) {
+                        let Capture { hash, from, to, .. } = moves[i];
+                        let child = after_capture(stones, side, from, to);
+                        match solver.wins(child, 1 - side, hash, tempo) {
                             Ok(true) => {}
                             Ok(false) => {
                                 fork.found.fetch_min(i, Relaxed);
@@ -987,12 +1043,6 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
     fn child_hash(&self, hash: u64, side: usize, from: usize, to: usize) -> u64 {
         let z = &self.shared.zobrist;
         hash ^ z[from][side] ^ z[to][side] ^ z[to][1 - side]
-    }
-
-    fn child(mut stones: [B; 2], side: u8, from: usize, to: usize) -> [B; 2] {
-        stones[side as usize] ^= B::cell(from) | B::cell(to);
-        stones[1 - side as usize] ^= B::cell(to);
-        stones
     }
 
     /// The independent regions of the occupied cells (see the module notes), lowest first.
@@ -1123,9 +1173,7 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
             let most = stones[1 - side as usize].count();
             let mut best = 0;
             for (from, to) in moves {
-                let mut child = stones;
-                child[side as usize] ^= B::cell(from) | B::cell(to);
-                child[1 - side as usize] ^= B::cell(to);
+                let child = after_capture(stones, side, from, to);
                 best = best.max(1 + longest(game, child, side, memo, budget)?);
                 if best == most {
                     break;
@@ -1474,7 +1522,7 @@ mod tests {
     #[test]
     fn captures_are_ordered_by_replies_then_killer_then_own_captures_then_history() {
         // Each part outranks everything below it, whatever their values.
-        let (most_ours, most_history) = (u32::MAX, u32::MAX);
+        let (most_ours, most_history) = (u32::MAX, u64::MAX);
         assert!(capture_order(1, 2, 0, 0) < capture_order(2, 0, most_ours, most_history));
         assert!(capture_order(3, 0, 0, 0) < capture_order(3, 1, most_ours, most_history));
         assert!(capture_order(3, 1, 5, 0) < capture_order(3, 1, 4, most_history));
@@ -1491,23 +1539,54 @@ mod tests {
         let mut solver = Solver::new(&shared);
         let capture = |from: usize, to: usize| Capture {
             order: 0,
+            hash: 0,
             from,
             direction: 0,
             to,
         };
         solver.ply = 3;
-        solver.refuted(&capture(1, 2));
-        solver.refuted(&capture(4, 5));
+        solver.refuted(&capture(1, 2), 10);
+        solver.refuted(&capture(4, 5), 10);
         assert_eq!(solver.killers[3], [(4, 5), (1, 2)]);
         // Refuting again with the first killer keeps the second.
-        solver.refuted(&capture(4, 5));
+        solver.refuted(&capture(4, 5), 10);
         assert_eq!(solver.killers[3], [(4, 5), (1, 2)]);
-        solver.refuted(&capture(1, 2));
+        solver.refuted(&capture(1, 2), 10);
         assert_eq!(solver.killers[3], [(1, 2), (4, 5)]);
-        solver.refuted(&capture(7, 8));
+        solver.refuted(&capture(7, 8), 10);
         assert_eq!(solver.killers[3], [(7, 8), (1, 2)]);
         // Other plies keep their own.
         assert_eq!(solver.killers[0], NO_KILLERS);
+    }
+
+    #[test]
+    fn a_refutation_with_more_stones_weighs_more_and_a_full_history_is_halved_in_order() {
+        let game = game(3);
+        let cancel = AtomicBool::new(false);
+        let shared = Shared::new(&game, 10, Limits::default(), 1, &cancel);
+        let mut solver = Solver::new(&shared);
+        let capture = |from: usize, to: usize| Capture {
+            order: 0,
+            hash: 0,
+            from,
+            direction: 0,
+            to,
+        };
+        let cells = game.board.cells;
+        let history =
+            |solver: &Solver<u64>, from: usize, to: usize| solver.history[from * cells + to];
+        // One refutation with 12 stones outweighs seven with 3 stones.
+        solver.refuted(&capture(1, 2), 12);
+        for _ in 0..7 {
+            solver.refuted(&capture(4, 5), 3);
+        }
+        assert!(history(&solver, 1, 2) > history(&solver, 4, 5));
+        // Past the most an entry holds, every entry is halved and the order stays.
+        solver.history[cells + 2] = HISTORY_MAX;
+        solver.refuted(&capture(1, 2), 3);
+        assert!(history(&solver, 1, 2) <= HISTORY_MAX);
+        assert!(history(&solver, 1, 2) > history(&solver, 4, 5));
+        assert_eq!(history(&solver, 4, 5), 7 * refutation_weight(3) / 2);
     }
 
     #[test]
@@ -1574,6 +1653,33 @@ mod tests {
             None,
             "the second write was dropped"
         );
+    }
+
+    #[test]
+    fn a_line_keeps_the_larger_position_first_and_the_latest_other_second() {
+        let table = Table::<u64>::new(64, 64);
+        let stones = |n: u32| [(1u64 << n) - 1, 1 << 40];
+        // Hash 6 writes to slot 6 or 7, the two of one line.
+        let (ten, five, seven, twelve) = (stones(9), stones(4), stones(6), stones(11));
+        table.store(ten, WHITE, 6, 0, true);
+        table.store(five, WHITE, 6, 0, true);
+        assert_eq!(table.probe(ten, WHITE, 6, 0), Some(true));
+        assert_eq!(table.probe(five, WHITE, 6, 0), Some(true));
+        // Fewer stones than the first slot's: the second slot is replaced.
+        table.store(seven, WHITE, 6, 0, false);
+        assert_eq!(table.probe(ten, WHITE, 6, 0), Some(true));
+        assert_eq!(table.probe(five, WHITE, 6, 0), None);
+        assert_eq!(table.probe(seven, WHITE, 6, 0), Some(false));
+        // More: the first slot is, and the second keeps its own.
+        table.store(twelve, BLACK, 6, 0, true);
+        assert_eq!(table.probe(ten, WHITE, 6, 0), None);
+        assert_eq!(table.probe(twelve, BLACK, 6, 0), Some(true));
+        assert_eq!(table.probe(seven, WHITE, 6, 0), Some(false));
+        // What a slot knows of its stones is updated where they are.
+        table.store(seven, BLACK, 6, 0, true);
+        assert_eq!(table.probe(seven, WHITE, 6, 0), Some(false));
+        assert_eq!(table.probe(seven, BLACK, 6, 0), Some(true));
+        assert_eq!(table.entries().count(), 2);
     }
 
     #[test]
