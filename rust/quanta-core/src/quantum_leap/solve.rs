@@ -1531,19 +1531,23 @@ mod tests {
         assert!(capture_order(400, 2, 0, 0) < capture_order(REPLIES_KNOWN_WON, 0, most_ours, 0));
     }
 
+    /// A capture named only by its cells, as the killers and the history know it.
+    fn capture(from: usize, to: usize) -> Capture {
+        Capture {
+            order: 0,
+            hash: 0,
+            from,
+            direction: 0,
+            to,
+        }
+    }
+
     #[test]
     fn the_killers_of_a_ply_are_its_last_two_distinct_refutations_latest_first() {
         let game = game(3);
         let cancel = AtomicBool::new(false);
         let shared = Shared::new(&game, 10, Limits::default(), 1, &cancel);
         let mut solver = Solver::new(&shared);
-        let capture = |from: usize, to: usize| Capture {
-            order: 0,
-            hash: 0,
-            from,
-            direction: 0,
-            to,
-        };
         solver.ply = 3;
         solver.refuted(&capture(1, 2), 10);
         solver.refuted(&capture(4, 5), 10);
@@ -1565,13 +1569,6 @@ mod tests {
         let cancel = AtomicBool::new(false);
         let shared = Shared::new(&game, 10, Limits::default(), 1, &cancel);
         let mut solver = Solver::new(&shared);
-        let capture = |from: usize, to: usize| Capture {
-            order: 0,
-            hash: 0,
-            from,
-            direction: 0,
-            to,
-        };
         let cells = game.board.cells;
         let history =
             |solver: &Solver<u64>, from: usize, to: usize| solver.history[from * cells + to];

@@ -1287,8 +1287,9 @@ impl<'o, 'a> Grids<'o, 'a> {
                 let unshared = AtomicI32::new(NEG_INF);
                 // Smaller positions are solved in far fewer nodes: a quarter of the effort
                 // for each cell fewer than a fresh deal's twelve.
-                let empty = root.empty.count_ones() as usize;
-                let effort = POLISH >> (2 * CELLS.saturating_sub(CORNERS.len() + empty)).min(63);
+                let fewer =
+                    (CELLS - CORNERS.len()).saturating_sub(root.empty.count_ones() as usize);
+                let effort = POLISH >> (2 * fewer).min(63);
                 let polish = |seed| {
                     let budget = meter("quincunx solve_open", limits, cancel, start, Some(total));
                     Grids::new(order, budget, root, &unshared, 0).polish(first, effort, seed)
