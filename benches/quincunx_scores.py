@@ -1,0 +1,142 @@
+"""The distribution of optimal solitaire Quincunx scores with the draw order known, collected
+deal by deal into a file that later runs extend.
+
+    python benches/quincunx_scores.py [--deals N] [--seed SEED] [--max-nodes N] [--threads T]
+                                      [--chunk N] [--file PATH] [--table-only]
+
+Solves fresh deals ``0 .. --deals - 1`` of ``--seed`` open (``solve_open_batch``, one deal at
+a time on ``--threads``), ``--chunk`` deals per call, and appends one line per deal to
+``--file`` (tab separated: deal, solved, lost, score, nodes, seconds, commit), so that a run
+stopped at any point loses at most one chunk and the next run goes on from there. A deal past
+``--max-nodes`` is written unsolved; a later run with a larger cap solves it again (the last
+line of a deal is the one that counts). Every solved score is exact: the limit is in nodes,
+not seconds, so what is solved does not depend on the machine's load.
+
+Then prints the table of optimal scores of every solved deal in the file (the table
+``benches/quincunx.py`` prints for its fresh deals).
+"""
+
+from __future__ import annotations
+
+import argparse
+import pathlib
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+from quanta import _quincunx_solvers as solvers
+
+sys.path.insert(0, str(pathlib.Path(__file__).parent))
+from quincunx import score_table  # noqa: E402  (the table of benches/quincunx.py)
+
+FIELDS = ("deal", "solved", "lost", "score", "nodes", "seconds", "commit")
+DEFAULT_FILE = pathlib.Path(__file__).parent / "data" / "quincunx_open_scores_seed0.tsv"
+
+
+def read(path: pathlib.Path) -> dict[int, dict]:
+    """The last line of each deal in ``path`` (none if the file is missing)."""
+    rows: dict[int, dict] = {}
+    if not path.exists():
+        return rows
+    for line in path.read_text().splitlines():
+        if not line or line.startswith("deal"):
+            continue
+        deal, solved, lost, score, nodes, seconds, commit = line.split("\t")
+        rows[int(deal)] = {"solved": solved == "1", "lost": lost == "1", "score": int(score),
+                           "nodes": int(nodes), "seconds": float(seconds), "commit": commit}
+    return rows
+
+
+def commit() -> str:
+    """The commit of the source tree the extension was built from, as far as git knows."""
+    try:
+        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
+                              text=True, cwd=pathlib.Path(__file__).parent,
+                              check=True).stdout.strip() or "unknown"
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+def to_do(rows: dict[int, dict], deals: int, max_nodes: int | None) -> list[int]:
+    """The deals below ``deals`` not solved yet and not already past this cap."""
+    def done(row):
+        return row["solved"] or (max_nodes is not None and row["nodes"] >= max_nodes)
+    return [d for d in range(deals) if d not in rows or not done(rows[d])]
+
+
+def runs(deals: list[int]) -> list[tuple[int, int]]:
+    """Consecutive deals as (first, count) pairs."""
+    out: list[tuple[int, int]] = []
+    for d in deals:
+        if out and out[-1][0] + out[-1][1] == d:
+            out[-1] = (out[-1][0], out[-1][1] + 1)
+        else:
+            out.append((d, 1))
+    return out
+
+
+def collect(args) -> None:
+    path = pathlib.Path(args.file)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if not path.exists():
+        path.write_text("\t".join(FIELDS) + "\n")
+    left = to_do(read(path), args.deals, args.max_nodes)
+    built = args.commit or commit()
+    print(f"{len(left)} deals to solve", file=sys.stderr)
+    start = time.perf_counter()
+    done = 0
+    for first, count in runs(left):
+        for at in range(first, first + count, args.chunk):
+            n = min(args.chunk, first + count - at)
+            out = solvers.solve_open_batch(args.seed, n, first=at, threads=args.threads,
+                                           one_at_a_time=True, max_nodes=args.max_nodes)
+            with path.open("a") as f:
+                for i in range(n):
+                    f.write(f"{at + i}\t{int(out['solved'][i])}\t{int(out['lost'][i])}\t"
+                            f"{out['score'][i]}\t{out['nodes'][i]}\t{out['seconds'][i]:.3f}\t"
+                            f"{built}\n")
+            done += n
+            print(f"{done}/{len(left)} deals, {time.perf_counter() - start:.0f} s",
+                  file=sys.stderr)
+
+
+def table(args) -> None:
+    rows = read(pathlib.Path(args.file))
+    deals = sorted(d for d in rows if d < args.deals)
+    if not deals:
+        print("### Optimal scores: no deal in the file yet\n")
+        return
+    pick = [rows[d] for d in deals]
+    out = {key: np.array([r[key] for r in pick]) for key in ("solved", "lost", "score")}
+    seconds = np.array([r["seconds"] for r in pick])
+    print(f"Deals 0..{deals[-1]} of seed {args.seed} in {args.file}: {len(deals)} deals, "
+          f"one solve at a time, median {np.median(seconds):.2f} s, "
+          f"mean {seconds.mean():.2f} s\n")
+    score_table(out)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--deals", type=int, default=10_000)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--max-nodes", type=int, default=100_000_000,
+                        help="nodes per deal before it is written unsolved")
+    parser.add_argument("--threads", type=int, default=None)
+    parser.add_argument("--chunk", type=int, default=10, help="deals per batch call")
+    parser.add_argument("--file", default=str(DEFAULT_FILE))
+    parser.add_argument("--commit", default=None,
+                        help="the commit the installed extension was built from "
+                             "(default: the checkout's HEAD)")
+    parser.add_argument("--table-only", action="store_true", help="print the table, solve nothing")
+    args = parser.parse_args()
+    if args.seed != 0 and args.file == str(DEFAULT_FILE):
+        args.file = str(DEFAULT_FILE).replace("seed0", f"seed{args.seed}")
+    if not args.table_only:
+        collect(args)
+    table(args)
+
+
+if __name__ == "__main__":
+    main()
