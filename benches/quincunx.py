@@ -86,7 +86,9 @@ def fill_table(args) -> None:
     print()
 
 
-def score_table(out) -> None:
+def score_table(out, width: int = 50) -> None:
+    """The optimal scores of the solved deals of ``out``: percentiles, then a histogram in
+    bins of ``width`` points from the lowest to the highest score."""
     solved = out["solved"]
     if not solved.any():
         print("### Optimal scores of fresh deals: none solved\n")
@@ -101,10 +103,10 @@ def score_table(out) -> None:
     print(f"| all | {won.mean():.1%} | {scores.mean():.1f} | {scores.min()} | "
           + " | ".join(f"{v:.0f}" for v in q) + f" | {scores.max()} |")
     print()
-    edges = list(range(-50, 351, 50))
-    counts, _ = np.histogram(scores, bins=[-10**6] + edges + [10**6])
-    labels = [f"< {edges[0]}"] + [f"{a}..{b - 1}" for a, b in zip(edges, edges[1:])] + \
-        [f">= {edges[-1]}"]
+    low, high = int(scores.min()) // width * width, -(-(int(scores.max()) + 1) // width) * width
+    edges = list(range(low, high + 1, width))
+    counts, _ = np.histogram(scores, bins=edges)
+    labels = [f"{a}..{b - 1}" for a, b in zip(edges, edges[1:])]
     print("| score | " + " | ".join(labels) + " |")
     print("|---|" + "---:|" * len(labels))
     print("| deals | " + " | ".join(str(c) for c in counts) + " |")

@@ -114,7 +114,7 @@ def table(args) -> None:
     print(f"Deals 0..{deals[-1]} of seed {args.seed} in {args.file}: {len(deals)} deals, "
           f"one solve at a time, median {np.median(seconds):.2f} s, "
           f"mean {seconds.mean():.2f} s\n")
-    score_table(out)
+    score_table(out, width=args.width)
 
 
 def main() -> None:
@@ -129,6 +129,7 @@ def main() -> None:
     parser.add_argument("--commit", default=None,
                         help="the commit the installed extension was built from "
                              "(default: the checkout's HEAD)")
+    parser.add_argument("--width", type=int, default=20, help="points per histogram bin")
     parser.add_argument("--table-only", action="store_true", help="print the table, solve nothing")
     args = parser.parse_args()
     if args.seed != 0 and args.file == str(DEFAULT_FILE):
