@@ -111,7 +111,8 @@ def table(args) -> None:
     pick = [rows[d] for d in deals]
     out = {key: np.array([r[key] for r in pick]) for key in ("solved", "lost", "score")}
     seconds = np.array([r["seconds"] for r in pick])
-    print(f"Deals 0..{deals[-1]} of seed {args.seed} in {args.file}: {len(deals)} deals, "
+    print(f"Deals 0..{deals[-1]} of seed {args.seed} in {pathlib.Path(args.file).name}: "
+          f"{len(deals)} deals, "
           f"one solve at a time, median {np.median(seconds):.2f} s, "
           f"mean {seconds.mean():.2f} s\n")
     score_table(out, width=args.width)
