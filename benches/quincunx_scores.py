@@ -115,6 +115,15 @@ def table(args) -> None:
           f"{len(deals)} deals, "
           f"one solve at a time, median {np.median(seconds):.2f} s, "
           f"mean {seconds.mean():.2f} s\n")
+    unsolved = [d for d in deals if not rows[d]["solved"]]
+    if unsolved:
+        # Whether a full grid is possible is cheap to know (fill_open) even where the best
+        # score is not.
+        lost = [d for d in unsolved
+                if not solvers.fill_open_batch(args.seed, 1, first=d)["winnable"][0]]
+        print(f"Past the node cap: {len(unsolved)} deals ({', '.join(map(str, unsolved))}); "
+              f"of them {len(lost)} cannot fill the grid ({', '.join(map(str, lost)) or 'none'}):"
+              f" a loss, its best score not computed.\n")
     score_table(out, width=args.width)
 
 
