@@ -2,7 +2,8 @@
 deal by deal into a file that later runs extend.
 
     python benches/quincunx_scores.py [--deals N] [--seed SEED] [--max-nodes N] [--threads T]
-                                      [--chunk N] [--file PATH] [--table-only]
+                                      [--chunk N] [--file PATH] [--commit REV] [--width W]
+                                      [--table-only]
 
 Solves fresh deals ``0 .. --deals - 1`` of ``--seed`` open (``solve_open_batch``, one deal at
 a time on ``--threads``), ``--chunk`` deals per call, and appends one line per deal to
@@ -13,7 +14,8 @@ line of a deal is the one that counts). Every solved score is exact: the limit i
 not seconds, so what is solved does not depend on the machine's load.
 
 Then prints the table of optimal scores of every solved deal in the file (the table
-``benches/quincunx.py`` prints for its fresh deals).
+``benches/quincunx.py`` prints for its fresh deals, in bins of ``--width`` points), and which
+of the deals past the cap cannot fill the grid at all (``fill_open``).
 """
 
 from __future__ import annotations
