@@ -528,6 +528,9 @@ struct Open<'a> {
     incumbent: i32,
     /// Node count past which [`Open::value_within`] gives up and answers `incumbent`.
     effort: Option<u64>,
+    /// Whether some line may fill the grid; once known that none does, every position is
+    /// bounded as one that cannot be filled.
+    fillable: bool,
 }
 
 impl<'a> Open<'a> {
@@ -541,6 +544,7 @@ impl<'a> Open<'a> {
             path: 0,
             incumbent: NEG_INF,
             effort: None,
+            fillable: true,
         }
     }
 
@@ -606,8 +610,8 @@ impl<'a> Open<'a> {
 
         // Can the grid still be filled: enough edges left that could draw?
         let need = n.empty.count_ones() as i32 - n.hand.count_ones() as i32;
-        let can_win = need <= 0 || {
-            let mut drawing = 0;
+        let mut drawing = 0;
+        if need > 0 {
             for &(a, b) in &t.edges {
                 let (ea, eb) = (n.empty & 1 << a != 0, n.empty & 1 << b != 0);
                 drawing += match (ea, eb) {
@@ -617,8 +621,20 @@ impl<'a> Open<'a> {
                     _ => 0,
                 };
             }
-            need <= drawing.min(left as i32)
-        };
+        }
+        let can_win = self.fillable && need <= drawing.min(left as i32);
+        // A line that does not fill the grid draws fewer cards than the cells the hand
+        // lacks, and places every card it holds or draws before it runs out: only those
+        // cards, in as many cells.
+        let mut places = n.empty.count_ones() as usize;
+        if !can_win {
+            let draws = drawing.min(left as i32).min(need - 1).max(0) as usize;
+            avail = n.hand;
+            for &c in &self.order[n.drawn..n.drawn + draws] {
+                avail |= 1 << c;
+            }
+            places = places.min(n.hand.count_ones() as usize + draws);
+        }
 
         // Best partner of each available card for an edge between two empty cells.
         let mut partner = [0i32; CARD_COUNT];
@@ -629,6 +645,7 @@ impl<'a> Open<'a> {
                 .map_or(0, |&d| (t.edge[c as usize][d as usize] as i32).max(0));
         }
         let mut cells = 0;
+        let mut lost_cells: SmallVec<[i32; CELLS]> = SmallVec::new();
         for x in bits(n.empty as u64) {
             let nb = t.neighbours[x];
             // Edges between empty cells count at their higher-numbered end.
@@ -644,7 +661,16 @@ impl<'a> Open<'a> {
                     + around.iter().map(|&d| row[d] as i32).sum::<i32>();
                 best = best.max(s);
             }
-            cells += if can_win { best } else { best.max(0) };
+            if can_win {
+                cells += best;
+            } else {
+                lost_cells.push(best.max(0));
+            }
+        }
+        if !can_win {
+            // The cells filled are among the best `places` of them.
+            lost_cells.sort_unstable_by(|a, b| b.cmp(a));
+            cells = lost_cells.iter().take(places).sum();
         }
 
         // Straights and sets still possible, line by line.
@@ -935,7 +961,22 @@ fn solve_open_with(
                 NEG_INF
             };
             open.budget.check()?;
-            match Grids::search_by_draws(&open, &root, floor, limits, cancel, &total)? {
+            let found = match Grids::first_grid(order, &root, limits, cancel, &total)? {
+                // No line fills the grid: the searches over final grids would only prove it
+                // again, in hundreds of millions of nodes on some fresh deals.
+                FirstGrid::None => {
+                    open.fillable = false;
+                    None
+                }
+                FirstGrid::Found(grid) => {
+                    let first = Some(grid);
+                    Grids::search_by_draws(&open, &root, first, floor, limits, cancel, &total)?
+                }
+                FirstGrid::Unknown => {
+                    Grids::search_by_draws(&open, &root, None, floor, limits, cancel, &total)?
+                }
+            };
+            match found {
                 Some((best, line)) => (WIN + best, line),
                 None => {
                     // No full grid: the best loss, by the sequence search.
@@ -1173,6 +1214,16 @@ impl Relaxed {
     }
 }
 
+/// What [`Grids::first_grid`] knows of the complete grids of a position.
+enum FirstGrid {
+    /// A complete grid that some line plays.
+    Found([Card; CELLS]),
+    /// No line fills the grid.
+    None,
+    /// Not answered within the effort.
+    Unknown,
+}
+
 struct Grids<'o, 'a> {
     /// The pile, top first.
     order: &'a [Card],
@@ -1268,9 +1319,11 @@ impl<'o, 'a> Grids<'o, 'a> {
     /// final penalty) and its placements: one search per number of draws the grid makes, in
     /// parallel, fewest draws first. Of equal grids, the one making the fewest draws, then
     /// the first its search meets, whatever the number of threads.
+    #[allow(clippy::too_many_arguments)]
     fn search_by_draws(
         open: &Open<'a>,
         root: &Node,
+        first: Option<[Card; CELLS]>,
         floor: i32,
         limits: &Limits,
         cancel: &'a AtomicBool,
@@ -1280,9 +1333,9 @@ impl<'o, 'a> Grids<'o, 'a> {
         let fill =
             (root.empty.count_ones() as usize).saturating_sub(root.hand.count_ones() as usize);
         let start = open.budget.budget.start;
-        // A good grid first, as the floor: without one, the first searches wander through
-        // grids that cannot be played for millions of nodes.
-        let floor = match Self::first_grid(order, root, limits, cancel, total)? {
+        // A good grid first (`first`, polished), as the floor: without one, the first
+        // searches wander through grids that cannot be played for millions of nodes.
+        let floor = match first {
             Some(first) => {
                 let unshared = AtomicI32::new(NEG_INF);
                 // Smaller positions are solved in far fewer nodes: a quarter of the effort
@@ -1338,15 +1391,15 @@ impl<'o, 'a> Grids<'o, 'a> {
             ))
     }
 
-    /// A complete grid of `root` that some line plays, if [`Fill`] finds one within
-    /// [`FILL_EFFORT`] nodes (counted in `total`).
+    /// A complete grid of `root` that some line plays, or the proof that none is, if
+    /// [`Fill`] answers within [`FILL_EFFORT`] nodes (counted in `total`).
     fn first_grid(
         order: &[Card],
         root: &Node,
         limits: &Limits,
         cancel: &AtomicBool,
         total: &AtomicU64,
-    ) -> Result<Option<[Card; CELLS]>> {
+    ) -> Result<FirstGrid> {
         let capped = Limits {
             max_nodes: Some(FILL_EFFORT),
             ..limits.clone()
@@ -1362,9 +1415,10 @@ impl<'o, 'a> Grids<'o, 'a> {
                     let (card, cell) = Solitaire::split(a);
                     grid[cell] = card;
                 }
-                Ok(Some(grid))
+                Ok(FirstGrid::Found(grid))
             }
-            Ok(false) | Err(Error::SearchLimit { .. }) => Ok(None),
+            Ok(false) => Ok(FirstGrid::None),
+            Err(Error::SearchLimit { .. }) => Ok(FirstGrid::Unknown),
             Err(e) => Err(e),
         }
     }
@@ -3431,6 +3485,71 @@ mod tests {
     }
 
     #[test]
+    fn the_best_loss_is_the_exhaustive_one_where_no_line_fills_the_grid() {
+        // A grid that no line fills is known from the first fill: the best loss comes
+        // from the sequence search alone, and must be the exhaustive one.
+        let cancel = AtomicBool::new(false);
+        let mut lost = 0;
+        for row in 0..400 {
+            let (pos, order) = late(row, 6);
+            let filled = fill_open(&pos, &order, &no_limits(), &cancel).unwrap();
+            if pos.is_over() || filled.line.is_some() {
+                continue;
+            }
+            let s = solve_open(&pos, &order, &no_limits(), &cancel).unwrap();
+            assert!(s.lost, "deal {row}");
+            assert_best_line(&pos, &order, &s, row);
+            lost += 1;
+        }
+        assert!(lost >= 50, "{lost} positions that cannot be filled");
+    }
+
+    #[test]
+    fn the_bound_of_a_grid_no_line_fills_covers_its_best_loss() {
+        // Along random lines from positions that no line fills, the sequence search's bound
+        // once that is known (counting only the cards a lost line holds or draws, and as
+        // many cells) is at least the best points any line still scores.
+        let cancel = AtomicBool::new(false);
+        let mut rng = <crate::game::Rng as rand::SeedableRng>::seed_from_u64(5);
+        let (mut checked, mut tight) = (0, 0);
+        for row in 0..400 {
+            let (mut pos, order) = late(row, 4 + (row % 4) as u32);
+            let filled = fill_open(&pos, &order, &no_limits(), &cancel).unwrap();
+            if pos.is_over() || filled.line.is_some() {
+                continue;
+            }
+            let mut drawn = 0;
+            while !pos.is_over() {
+                let rest = &order[drawn..];
+                let budget = meter("test", &no_limits(), &cancel, Instant::now(), None);
+                let mut open = Open::new(rest, budget);
+                open.fillable = false;
+                let bound = open.bound(&Node::new(pos.grid, pos.hand));
+                let (won, best) = brute(&pos, rest);
+                let future = best - pos.points;
+                assert!(
+                    !won && bound >= future,
+                    "deal {row}: bound {bound}, best {future}"
+                );
+                checked += 1;
+                tight += usize::from(bound == future);
+                let actions = pos.actions();
+                let (card, cell) = Solitaire::split(actions[rng.random_range(0..actions.len())]);
+                let (_, draws) = pos.place(card, cell);
+                let take = (draws as usize).min(rest.len());
+                for &c in &rest[..take] {
+                    pos.draw(c);
+                }
+                drawn += take;
+            }
+        }
+        assert!(
+            checked >= 100 && tight >= 5,
+            "{checked} positions, {tight} tight"
+        );
+    }
+
+    #[test]
     fn grid_search_matches_exhaustive_search_on_late_positions() {
         // `quick` = 0: straight to the search over final grids and their orders.
         let cancel = AtomicBool::new(false);
@@ -3450,7 +3569,7 @@ mod tests {
         for row in 0..60 {
             let (pos, order) = late(row, 5 + (row % 2) as u32);
             let root = Node::new(pos.grid, pos.hand);
-            let Some(first) =
+            let FirstGrid::Found(first) =
                 Grids::first_grid(&order, &root, &no_limits(), &cancel, &AtomicU64::new(0))
                     .unwrap()
             else {
