@@ -963,10 +963,21 @@ fn solve_open_with(
             open.budget.check()?;
             let found = match Grids::first_grid(order, &root, limits, cancel, &total)? {
                 // No line fills the grid: the searches over final grids would only prove it
-                // again, in hundreds of millions of nodes on some fresh deals.
+                // again, in hundreds of millions of nodes on some fresh deals. The best loss
+                // instead, over the grids a lost line leaves (not with the Excuse in play,
+                // which stands in for the cells left empty there).
                 FirstGrid::None => {
                     open.fillable = false;
-                    None
+                    let excuse = (pos.hand | pos.pile) & 1 << cards::EXCUSE != 0
+                        || pos.grid.contains(&cards::EXCUSE);
+                    if excuse {
+                        None
+                    } else {
+                        let floor = open.incumbent.max(NEG_INF + 1) - 1;
+                        // The value of a loss, less the WIN that `found` adds for a grid.
+                        Grids::best_loss(&open, &root, floor, limits, cancel, &total)?
+                            .map(|(v, line)| (v - WIN, line))
+                    }
                 }
                 FirstGrid::Found(grid) => {
                     let first = Some(grid);
@@ -1389,6 +1400,59 @@ impl<'o, 'a> Grids<'o, 'a> {
                     _ => Some((v, line)),
                 },
             ))
+    }
+
+    /// The best lost line of `root`, a position that no line fills, worth at least `floor + 1`
+    /// (its future points), and its placements. A lost line places every card it holds or draws and then
+    /// runs out, having drawn `d` cards, fewer than the hand lacks: it leaves a grid with
+    /// `hand + d` of the empty cells filled. For each `d`, most first, and each choice of the
+    /// cells left empty, the search over final grids fills the others with the hand and the
+    /// top `d` of the pile, the cells left empty holding the Excuse (scores nothing, gives
+    /// nothing, draws nothing, breaks runs and sets: what an empty cell does to its
+    /// neighbours). None of the cards is held at the end, so none costs a penalty.
+    fn best_loss(
+        open: &Open<'a>,
+        root: &Node,
+        floor: i32,
+        limits: &Limits,
+        cancel: &'a AtomicBool,
+        total: &'a AtomicU64,
+    ) -> Result<Option<(i32, Vec<Action>)>> {
+        let hand = root.hand.count_ones() as usize;
+        let empty = root.empty.count_ones() as usize;
+        let lacks = empty.saturating_sub(hand);
+        let order = open.order;
+        let shared = AtomicI32::new(floor.saturating_add(1));
+        let start = open.budget.budget.start;
+        let mut best: Option<(i32, Vec<Action>)> = None;
+        for d in (0..lacks.min(order.len() + 1)).rev() {
+            let blanks = (lacks - d) as u32;
+            // Every set of `blanks` empty cells, in increasing order of its bits.
+            let mut sub = root.empty;
+            loop {
+                sub = sub.wrapping_sub(1) & root.empty;
+                if sub.count_ones() == blanks {
+                    let mut grid = root.grid;
+                    for x in bits(sub as u64) {
+                        grid[x] = cards::EXCUSE;
+                    }
+                    let left = Node::new(grid, root.hand);
+                    let budget = meter("quincunx solve_open", limits, cancel, start, Some(total));
+                    let mut grids = Grids::new(order, budget, &left, &shared, d);
+                    let mut g = grids.root;
+                    grids.search(0, &mut g, 0, 0, 0, 0, grids.lowest_price)?;
+                    if let Some(line) = grids.line.take() {
+                        if best.as_ref().is_none_or(|(v, _)| grids.best > *v) {
+                            best = Some((grids.best, line));
+                        }
+                    }
+                }
+                if sub == 0 {
+                    break;
+                }
+            }
+        }
+        Ok(best)
     }
 
     /// A complete grid of `root` that some line plays, or the proof that none is, if
@@ -3486,8 +3550,9 @@ mod tests {
 
     #[test]
     fn the_best_loss_is_the_exhaustive_one_where_no_line_fills_the_grid() {
-        // A grid that no line fills is known from the first fill: the best loss comes
-        // from the sequence search alone, and must be the exhaustive one.
+        // A grid that no line fills is known from the first fill: the best loss then comes
+        // from the grids lost lines leave (their empty cells as the Excuse), and must be
+        // the exhaustive one.
         let cancel = AtomicBool::new(false);
         let mut lost = 0;
         for row in 0..400 {
@@ -3498,6 +3563,9 @@ mod tests {
             }
             let s = solve_open(&pos, &order, &no_limits(), &cancel).unwrap();
             assert!(s.lost, "deal {row}");
+            assert_best_line(&pos, &order, &s, row);
+            // `quick` = 0: straight to the search over the grids lost lines leave.
+            let s = solve_open_with(&pos, &order, &no_limits(), &cancel, 0).unwrap();
             assert_best_line(&pos, &order, &s, row);
             lost += 1;
         }
