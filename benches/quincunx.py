@@ -97,11 +97,17 @@ def score_table(out, width: int = 50) -> None:
     won = ~out["lost"][solved]
     print(f"### Optimal scores of {solved.sum()} solved fresh deals "
           f"({solved.mean():.1%} of {len(solved)})\n")
-    print("| | winnable | mean | min | p5 | p25 | median | p75 | p95 | max |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
-    q = np.percentile(scores, [5, 25, 50, 75, 95])
-    print(f"| all | {won.mean():.1%} | {scores.mean():.1f} | {scores.min()} | "
-          + " | ".join(f"{v:.0f}" for v in q) + f" | {scores.max()} |")
+    print("| | deals | winnable | mean | min | p5 | p25 | median | p75 | p95 | max |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    # A loss ranks below every full grid: its score (the best loss) apart as well.
+    rows = [("all", np.ones_like(won))]
+    if not won.all():
+        rows += [("grid filled", won), ("lost (best loss)", ~won)]
+    for name, pick in rows:
+        part = scores[pick]
+        q = np.percentile(part, [5, 25, 50, 75, 95])
+        print(f"| {name} | {pick.sum()} | {won[pick].mean():.1%} | {part.mean():.1f} | "
+              f"{part.min()} | " + " | ".join(f"{v:.0f}" for v in q) + f" | {part.max()} |")
     print()
     low, high = int(scores.min()) // width * width, -(-(int(scores.max()) + 1) // width) * width
     edges = list(range(low, high + 1, width))

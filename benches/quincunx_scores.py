@@ -3,7 +3,7 @@ deal by deal into a file that later runs extend.
 
     python benches/quincunx_scores.py [--deals N] [--seed SEED] [--max-nodes N] [--threads T]
                                       [--chunk N] [--file PATH] [--commit REV] [--width W]
-                                      [--losses] [--table-only]
+                                      [--table-only]
 
 Solves fresh deals ``0 .. --deals - 1`` of ``--seed`` open (``solve_open_batch``, one deal at
 a time on ``--threads``), ``--chunk`` deals per call, and appends one line per deal to
@@ -11,10 +11,7 @@ a time on ``--threads``), ``--chunk`` deals per call, and appends one line per d
 stopped at any point loses at most one chunk and the next run goes on from there. A deal past
 ``--max-nodes`` is written unsolved; a later run with a larger cap solves it again (the last
 line of a deal is the one that counts). Every solved score is exact: the limit is in nodes,
-not seconds, so what is solved does not depend on the machine's load. A deal past the cap
-that cannot fill the grid at all (``fill_open``) is a loss whose best score is costly to find
-(the placement search has no tight bound for losses): a later run tries it again only with
-``--losses``.
+not seconds, so what is solved does not depend on the machine's load.
 
 Then prints the table of optimal scores of every solved deal in the file (the table
 ``benches/quincunx.py`` prints for its fresh deals, in bins of ``--width`` points), and which
@@ -64,15 +61,11 @@ def commit() -> str:
         return "unknown"
 
 
-def to_do(rows: dict[int, dict], deals: int, max_nodes: int | None,
-          fillable=lambda deal: True) -> list[int]:
-    """The deals below ``deals`` not solved yet and not already past this cap, less those
-    past a smaller cap for which ``fillable(deal)`` is false."""
-    def done(deal):
-        row = rows[deal]
-        return (row["solved"] or (max_nodes is not None and row["nodes"] >= max_nodes)
-                or not fillable(deal))
-    return [d for d in range(deals) if d not in rows or not done(d)]
+def to_do(rows: dict[int, dict], deals: int, max_nodes: int | None) -> list[int]:
+    """The deals below ``deals`` not solved yet and not already past this cap."""
+    def done(row):
+        return row["solved"] or (max_nodes is not None and row["nodes"] >= max_nodes)
+    return [d for d in range(deals) if d not in rows or not done(rows[d])]
 
 
 def fillable(seed: int):
@@ -96,8 +89,7 @@ def collect(args) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     if not path.exists():
         path.write_text("\t".join(FIELDS) + "\n")
-    left = to_do(read(path), args.deals, args.max_nodes,
-                 (lambda deal: True) if args.losses else fillable(args.seed))
+    left = to_do(read(path), args.deals, args.max_nodes)
     built = args.commit or commit()
     print(f"{len(left)} deals to solve", file=sys.stderr)
     start = time.perf_counter()
@@ -154,8 +146,6 @@ def main() -> None:
                         help="the commit the installed extension was built from "
                              "(default: the checkout's HEAD)")
     parser.add_argument("--width", type=int, default=20, help="points per histogram bin")
-    parser.add_argument("--losses", action="store_true",
-                        help="try again deals past the cap that cannot fill the grid")
     parser.add_argument("--table-only", action="store_true", help="print the table, solve nothing")
     args = parser.parse_args()
     if args.seed != 0 and args.file == str(DEFAULT_FILE):

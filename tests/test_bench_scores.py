@@ -30,7 +30,7 @@ def scores():
 
 def args(path, **over):
     base = dict(deals=3, seed=0, max_nodes=500, threads=1, chunk=2, file=str(path),
-                commit="test", losses=False, table_only=False)
+                commit="test", table_only=False)
     base.update(over)
     return argparse.Namespace(**base)
 
@@ -71,12 +71,3 @@ def test_deals_to_do_are_grouped_into_consecutive_runs(scores):
     assert scores.runs([0, 1, 2, 5, 6, 9]) == [(0, 3), (5, 2), (9, 1)]
     assert scores.runs([]) == []
 
-
-def test_a_larger_cap_skips_deals_that_cannot_fill_the_grid_unless_asked(scores, tmp_path):
-    # Deal 324 of seed 0 cannot fill the grid (fill_open); deal 0 can.
-    rows = {0: {"solved": False, "nodes": 500}, 324: {"solved": False, "nodes": 500}}
-    fillable = scores.fillable(0)
-    assert fillable(0) and not fillable(324)
-    assert scores.to_do(rows, 325, 10**6, fillable)[:2] == [0, 1]
-    assert 324 not in scores.to_do(rows, 325, 10**6, fillable)
-    assert 324 in scores.to_do(rows, 325, 10**6)
