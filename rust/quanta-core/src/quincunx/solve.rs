@@ -16,7 +16,8 @@
 //!   pile), these searches in parallel (rayon) sharing the best value found: the cards that
 //!   may fill the cells are then exactly the hand and the top `d` cards of the pile, and
 //!   every one of them not placed is held at the end. Of equal grids the answer is the one
-//!   making the fewest draws, the first its search meets, at any thread count.
+//!   making the fewest draws, then the first by its cards cell by cell, at any thread count
+//!   (a search for more draws need not find a grid as good as one for fewer; see [`Bests`]).
 //!   The empty cells get cards one by one. A node is cut when the grid draws more than `d`
 //!   or can no longer draw `d`, when the pile cards given cannot all be drawn in
 //!   time (each needs that many draws from edges between cards held before it), or when its
@@ -90,7 +91,7 @@ use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 use std::sync::OnceLock;
-use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::Instant;
 
 /// Side of the solitaire grid.
@@ -1225,6 +1226,50 @@ impl Relaxed {
     }
 }
 
+/// The best value met by the searches over final grids of one call and the first slot (by
+/// number of draws) that met it, and the value a grid must beat (a line's, found before).
+struct Bests {
+    /// The best value and its slot packed into one word, ordered by the value, then the
+    /// earlier slot: `fetch_max` keeps both at once.
+    best: AtomicU64,
+    floor: i32,
+}
+
+impl Bests {
+    fn new(floor: i32) -> Self {
+        Bests {
+            best: AtomicU64::new(Self::pack(i32::MIN, u32::MAX as usize)),
+            floor,
+        }
+    }
+
+    fn pack(value: i32, slot: usize) -> u64 {
+        ((i64::from(value) - i64::from(i32::MIN)) as u64) << 32 | u64::from(u32::MAX - slot as u32)
+    }
+
+    /// A grid of `value` met by the search in `slot`.
+    fn found(&self, value: i32, slot: usize) {
+        self.best
+            .fetch_max(Self::pack(value, slot), Ordering::Relaxed);
+    }
+
+    /// What a grid of the search in `slot` must beat: the floor, and the best met by the
+    /// searches if an earlier slot met it, one less otherwise. Of equal grids the earliest
+    /// slot's is the answer, so a later one need not find its own; the earliest finds its
+    /// grid whatever the others have met when, so the answer does not depend on how the
+    /// searches interleave.
+    fn bar(&self, slot: usize) -> i32 {
+        let packed = self.best.load(Ordering::Relaxed);
+        let value = ((packed >> 32) as i64 + i64::from(i32::MIN)) as i32;
+        let first = (u32::MAX - packed as u32) as usize;
+        self.floor.max(if first < slot {
+            value
+        } else {
+            value.saturating_sub(1)
+        })
+    }
+}
+
 /// What [`Grids::first_grid`] knows of the complete grids of a position.
 enum FirstGrid {
     /// A complete grid that some line plays.
@@ -1252,12 +1297,16 @@ struct Grids<'o, 'a> {
     /// The position of each card in the order (255: not in it).
     pidx: [u8; CARD_COUNT],
     /// The best complete value found by this search (future points less the final
-    /// penalty), and its placements: the first grid of the search with that value.
+    /// penalty), its placements and its grid: of equal grids, the first by its cards cell by
+    /// cell.
     best: i32,
     line: Option<Vec<Action>>,
-    /// The best value found by every search of the call, or the value a grid must reach:
-    /// this search cuts what cannot reach it, and what cannot beat its own best.
-    shared: &'o AtomicI32,
+    best_grid: [Card; CELLS],
+    /// The best values found by the searches of the call, and the floor: this search cuts
+    /// what cannot reach them (see [`Bests::bar`]), and what cannot beat its own best.
+    shared: &'o Bests,
+    /// This search's slot in `shared`.
+    shared_slot: usize,
     /// Scratch for the order DP.
     w: Vec<i32>,
     dcount: Vec<u8>,
@@ -1274,7 +1323,8 @@ impl<'o, 'a> Grids<'o, 'a> {
         order: &'a [Card],
         budget: Meter<'a>,
         root: &Node,
-        shared: &'o AtomicI32,
+        shared: &'o Bests,
+        shared_slot: usize,
         draws_made: usize,
     ) -> Self {
         let t = tables();
@@ -1304,7 +1354,9 @@ impl<'o, 'a> Grids<'o, 'a> {
             pidx,
             best: NEG_INF,
             line: None,
+            best_grid: [NO_CARD; CELLS],
             shared,
+            shared_slot,
             w: vec![0; n],
             dcount: vec![0; n],
             draws_made,
@@ -1319,17 +1371,17 @@ impl<'o, 'a> Grids<'o, 'a> {
         }
     }
 
-    /// What a node's bound must beat to be searched: this search's best, or one less than
-    /// the best of them all (a grid as good as another search's is still searched, so that
-    /// each search finds the same grid however the searches interleave).
+    /// What a node's bound must beat to be searched: one less than this search's best (its
+    /// equal grids are searched too, for the first of them), and what [`Bests::bar`] says of
+    /// the others.
     fn bar(&self) -> i32 {
-        self.best.max(self.shared.load(Ordering::Relaxed) - 1)
+        (self.best - 1).max(self.shared.bar(self.shared_slot))
     }
 
     /// The best final grid of `root` worth at least `floor + 1` (future points less the
     /// final penalty) and its placements: one search per number of draws the grid makes, in
     /// parallel, fewest draws first. Of equal grids, the one making the fewest draws, then
-    /// the first its search meets, whatever the number of threads.
+    /// the first by its cards cell by cell, whatever the number of threads.
     #[allow(clippy::too_many_arguments)]
     fn search_by_draws(
         open: &Open<'a>,
@@ -1348,7 +1400,7 @@ impl<'o, 'a> Grids<'o, 'a> {
         // searches wander through grids that cannot be played for millions of nodes.
         let floor = match first {
             Some(first) => {
-                let unshared = AtomicI32::new(NEG_INF);
+                let unshared = Bests::new(NEG_INF);
                 // Smaller positions are solved in far fewer nodes: a quarter of the effort
                 // for each cell fewer than a fresh deal's twelve.
                 let fewer =
@@ -1356,14 +1408,14 @@ impl<'o, 'a> Grids<'o, 'a> {
                 let effort = POLISH >> (2 * fewer).min(63);
                 let polish = |seed| {
                     let budget = meter("quincunx solve_open", limits, cancel, start, Some(total));
-                    Grids::new(order, budget, root, &unshared, 0).polish(first, effort, seed)
+                    Grids::new(order, budget, root, &unshared, 0, 0).polish(first, effort, seed)
                 };
                 let (a, b) = rayon::join(|| polish(0), || polish(1));
                 floor.max(a?.0.max(b?.0) - 1)
             }
             None => floor,
         };
-        let shared = AtomicI32::new(floor.saturating_add(1));
+        let shared = Bests::new(floor);
         // Each thread takes the next number of draws, fewest first: the first searches find
         // the grids that cut the later ones.
         let next = AtomicUsize::new(fill);
@@ -1377,7 +1429,7 @@ impl<'o, 'a> Grids<'o, 'a> {
                         return Ok(found);
                     }
                     let budget = meter("quincunx solve_open", limits, cancel, start, Some(total));
-                    let mut grids = Grids::new(order, budget, root, &shared, d);
+                    let mut grids = Grids::new(order, budget, root, &shared, d, d);
                     let mut grid = grids.root;
                     grids.search(0, &mut grid, 0, 0, 0, 0, grids.lowest_price)?;
                     if let Some(line) = grids.line.take() {
@@ -1422,7 +1474,8 @@ impl<'o, 'a> Grids<'o, 'a> {
         let empty = root.empty.count_ones() as usize;
         let lacks = empty.saturating_sub(hand);
         let order = open.order;
-        let shared = AtomicI32::new(floor.saturating_add(1));
+        // One slot for all: a grid as good as the best so far is still searched.
+        let shared = Bests::new(floor);
         let start = open.budget.budget.start;
         let mut best: Option<(i32, Vec<Action>)> = None;
         for d in (0..lacks.min(order.len() + 1)).rev() {
@@ -1438,7 +1491,7 @@ impl<'o, 'a> Grids<'o, 'a> {
                     }
                     let left = Node::new(grid, root.hand);
                     let budget = meter("quincunx solve_open", limits, cancel, start, Some(total));
-                    let mut grids = Grids::new(order, budget, &left, &shared, d);
+                    let mut grids = Grids::new(order, budget, &left, &shared, 0, d);
                     let mut g = grids.root;
                     grids.search(0, &mut g, 0, 0, 0, 0, grids.lowest_price)?;
                     if let Some(line) = grids.line.take() {
@@ -1521,10 +1574,13 @@ impl<'o, 'a> Grids<'o, 'a> {
             }
             if let Some((extra, line)) = self.orders(grid)? {
                 let v = edges + extra - penalty;
-                if v > self.best {
+                // Of equal grids, the first by its cards cell by cell: the one the search
+                // finds whatever the order it meets them in.
+                if v > self.best || v == self.best && grid[..] < self.best_grid[..] {
                     self.best = v;
+                    self.best_grid = *grid;
                     self.line = Some(line);
-                    self.shared.fetch_max(v, Ordering::Relaxed);
+                    self.shared.found(v, self.shared_slot);
                 }
             }
             return Ok(());
@@ -3618,6 +3674,26 @@ mod tests {
     }
 
     #[test]
+    fn a_later_search_by_draws_need_not_find_a_grid_as_good_as_an_earlier_ones() {
+        // Of equal grids the answer is the one making the fewest draws: a search for more
+        // draws cuts at the best met so far, one for fewer (or the same) only below it.
+        let bests = Bests::new(100);
+        assert_eq!(bests.bar(5), 100, "nothing met yet: the floor");
+        bests.found(150, 5);
+        assert_eq!((bests.bar(4), bests.bar(5), bests.bar(6)), (149, 149, 150));
+        bests.found(150, 3);
+        assert_eq!((bests.bar(3), bests.bar(4), bests.bar(6)), (149, 150, 150));
+        bests.found(140, 1);
+        assert_eq!(
+            (bests.bar(1), bests.bar(2)),
+            (149, 149),
+            "a lower value changes nothing"
+        );
+        bests.found(160, 9);
+        assert_eq!((bests.bar(3), bests.bar(10)), (159, 160));
+    }
+
+    #[test]
     fn grid_search_matches_exhaustive_search_on_late_positions() {
         // `quick` = 0: straight to the search over final grids and their orders.
         let cancel = AtomicBool::new(false);
@@ -3643,9 +3719,9 @@ mod tests {
             else {
                 continue;
             };
-            let shared = AtomicI32::new(NEG_INF);
+            let shared = Bests::new(NEG_INF);
             let budget = meter("test", &no_limits(), &cancel, Instant::now(), None);
-            let mut grids = Grids::new(&order, budget, &root, &shared, 0);
+            let mut grids = Grids::new(&order, budget, &root, &shared, 0, 0);
             let start = grids
                 .full_value(&first, NEG_INF)
                 .unwrap()
@@ -3690,13 +3766,13 @@ mod tests {
                 }
             });
             let root = Node::new(pos.grid, pos.hand);
-            let shared = AtomicI32::new(NEG_INF);
+            let shared = Bests::new(NEG_INF);
             for (d, &score) in best.iter().enumerate() {
                 if score == i32::MIN {
                     continue;
                 }
                 let budget = meter("test", &no_limits(), &cancel, Instant::now(), None);
-                let grids = Grids::new(&order, budget, &root, &shared, d);
+                let grids = Grids::new(&order, budget, &root, &shared, 0, d);
                 let lowest = if d == order.len() {
                     (-LOWEST_PRICE) as usize
                 } else {
@@ -3722,12 +3798,13 @@ mod tests {
     fn the_searches_by_number_of_draws_give_the_same_line_at_any_thread_count() {
         // The final grids are searched once per number of draws, in parallel, sharing the
         // best value found. Equal grids in several searches: the one making the fewest draws
-        // wins, and each search keeps the first it meets, so the line never depends on which
-        // search finishes first.
+        // wins; within a search, the first by its cards cell by cell (a search for more
+        // draws need not look for its own), so the line never depends on which search
+        // finishes first, nor on the order a search meets its grids in.
         let cancel = AtomicBool::new(false);
         let mut ties = 0;
         // Rows 131 and 143 have such equal grids.
-        for row in (0..12).chain([131, 143]) {
+        for row in (0..30).chain([131, 143]) {
             let (pos, order) = late(row, 5 + (row % 3) as u32);
             let solve = |threads| {
                 in_pool(Some(threads), || {
@@ -3751,9 +3828,9 @@ mod tests {
             let root = Node::new(pos.grid, pos.hand);
             let reaching: Vec<usize> = (0..=order.len())
                 .filter(|&d| {
-                    let shared = AtomicI32::new(NEG_INF);
+                    let shared = Bests::new(NEG_INF);
                     let budget = meter("test", &no_limits(), &cancel, Instant::now(), None);
-                    let mut grids = Grids::new(&order, budget, &root, &shared, d);
+                    let mut grids = Grids::new(&order, budget, &root, &shared, 0, d);
                     let mut grid = pos.grid;
                     grids
                         .search(0, &mut grid, 0, 0, 0, 0, grids.lowest_price)
