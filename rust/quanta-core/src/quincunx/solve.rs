@@ -1454,14 +1454,15 @@ impl<'o, 'a> Grids<'o, 'a> {
             ))
     }
 
-    /// The best lost line of `root`, a position that no line fills, worth at least `floor + 1`
-    /// (its future points), and its placements. A lost line places every card it holds or draws and then
-    /// runs out, having drawn `d` cards, fewer than the hand lacks: it leaves a grid with
-    /// `hand + d` of the empty cells filled. For each `d`, most first, and each choice of the
-    /// cells left empty, the search over final grids fills the others with the hand and the
-    /// top `d` of the pile, the cells left empty holding the Excuse (scores nothing, gives
-    /// nothing, draws nothing, breaks runs and sets: what an empty cell does to its
-    /// neighbours). None of the cards is held at the end, so none costs a penalty.
+    /// The best lost line of `root`, a position that no line fills, worth at least
+    /// `floor + 1` (its future points), and its placements. A lost line places every card it
+    /// holds or draws and then runs out, having drawn `d` cards, fewer than the hand lacks:
+    /// it leaves a grid with `hand + d` of the empty cells filled. For each `d`, most first,
+    /// and each choice of the cells left empty, the search over final grids fills the others
+    /// with the hand and the top `d` of the pile, the cells left empty holding the Excuse
+    /// (scores nothing, gives nothing, draws nothing, breaks runs and sets: what an empty
+    /// cell does to its neighbours). None of the cards is held at the end, so none costs a
+    /// penalty. Of equal losses, the first met in that order.
     fn best_loss(
         open: &Open<'a>,
         root: &Node,
