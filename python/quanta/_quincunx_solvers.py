@@ -115,8 +115,11 @@ def solve_open(state, pile, *, timeout: float | None = None, max_nodes: int | No
     scored exactly by the best placement order (a DP over the sets of placed cells: the set
     fixes the draws made, hence the hand). The final grids are searched once for each number
     of draws they make, on ``threads`` threads (``None``: every core); the answer, line
-    included, is the same at any thread count. When no grid can be filled, the placement
-    search finds the best loss. Exact either way; see ``benches/README.md`` for what it costs.
+    included, is the same at any thread count (of equal grids, the one making the fewest
+    draws, then the first by its cards cell by cell). When no line fills the grid, the best
+    loss is searched over the grids lost lines leave: the cells left empty chosen, the others
+    filled by the cards held and drawn (with the Excuse in play, the placement search alone
+    finds it). Exact either way; see ``benches/README.md`` for what it costs.
     """
     _check_limits(max_nodes, memory_mb, threads)
     lost, score, line, nodes, seconds = _core.quincunx_solve_open(
