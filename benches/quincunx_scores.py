@@ -127,9 +127,10 @@ def table(args) -> None:
         # Whether a full grid is possible is cheap to know (fill_open) even where the best
         # score is not.
         lost = [d for d in unsolved if not fillable(args.seed)(d)]
+        which = (f"of them {len(lost)} cannot fill the grid ({', '.join(map(str, lost))}): "
+                 "a loss, its best score not computed" if lost else "each can fill the grid")
         print(f"Past the node cap: {len(unsolved)} deals ({', '.join(map(str, unsolved))}); "
-              f"of them {len(lost)} cannot fill the grid ({', '.join(map(str, lost)) or 'none'}):"
-              f" a loss, its best score not computed.\n")
+              f"{which}.\n")
     score_table(out, width=args.width)
 
 
