@@ -980,12 +980,12 @@ fn solve_open_with(
                             .map(|(v, line)| (v - WIN, line))
                     }
                 }
-                FirstGrid::Found(grid) => {
-                    let first = Some(grid);
+                first => {
+                    let first = match first {
+                        FirstGrid::Found(grid) => Some(grid),
+                        _ => None,
+                    };
                     Grids::search_by_draws(&open, &root, first, floor, limits, cancel, &total)?
-                }
-                FirstGrid::Unknown => {
-                    Grids::search_by_draws(&open, &root, None, floor, limits, cancel, &total)?
                 }
             };
             match found {
@@ -1430,10 +1430,8 @@ impl<'o, 'a> Grids<'o, 'a> {
                     }
                     let budget = meter("quincunx solve_open", limits, cancel, start, Some(total));
                     let mut grids = Grids::new(order, budget, root, &shared, d, d);
-                    let mut grid = grids.root;
-                    grids.search(0, &mut grid, 0, 0, 0, 0, grids.lowest_price)?;
-                    if let Some(line) = grids.line.take() {
-                        found.push((d, grids.best, line));
+                    if let Some((best, line)) = grids.best_grid()? {
+                        found.push((d, best, line));
                     }
                 }
             })
@@ -1493,11 +1491,9 @@ impl<'o, 'a> Grids<'o, 'a> {
                     let left = Node::new(grid, root.hand);
                     let budget = meter("quincunx solve_open", limits, cancel, start, Some(total));
                     let mut grids = Grids::new(order, budget, &left, &shared, 0, d);
-                    let mut g = grids.root;
-                    grids.search(0, &mut g, 0, 0, 0, 0, grids.lowest_price)?;
-                    if let Some(line) = grids.line.take() {
-                        if best.as_ref().is_none_or(|(v, _)| grids.best > *v) {
-                            best = Some((grids.best, line));
+                    if let Some((value, line)) = grids.best_grid()? {
+                        if best.as_ref().is_none_or(|(v, _)| value > *v) {
+                            best = Some((value, line));
                         }
                     }
                 }
@@ -1539,6 +1535,14 @@ impl<'o, 'a> Grids<'o, 'a> {
             Err(Error::SearchLimit { .. }) => Ok(FirstGrid::Unknown),
             Err(e) => Err(e),
         }
+    }
+
+    /// The best grid of this search above the bar, and its placements: [`Grids::search`]
+    /// from the root.
+    fn best_grid(&mut self) -> Result<Option<(i32, Vec<Action>)>> {
+        let mut grid = self.root;
+        self.search(0, &mut grid, 0, 0, 0, 0, self.lowest_price)?;
+        Ok(self.line.take().map(|line| (self.best, line)))
     }
 
     /// Gives cards to the cells left (`depth` of `cells` have one). `grid`: the root grid
@@ -3832,11 +3836,8 @@ mod tests {
                     let shared = Bests::new(NEG_INF);
                     let budget = meter("test", &no_limits(), &cancel, Instant::now(), None);
                     let mut grids = Grids::new(&order, budget, &root, &shared, 0, d);
-                    let mut grid = pos.grid;
-                    grids
-                        .search(0, &mut grid, 0, 0, 0, 0, grids.lowest_price)
-                        .unwrap();
-                    grids.line.is_some() && pos.points + grids.best == one.score
+                    let best = grids.best_grid().unwrap();
+                    best.is_some_and(|(v, _)| pos.points + v == one.score)
                 })
                 .collect();
             if !one.lost {
