@@ -120,6 +120,12 @@ impl<'a> Meter<'a> {
         }
     }
 
+    /// A meter for a part of this search run on another thread: the same limits and total,
+    /// its own count.
+    pub fn fork(&self) -> Meter<'a> {
+        Meter::new(self.budget.clone(), self.total)
+    }
+
     /// Nodes this search counted.
     pub fn own(&self) -> u64 {
         self.own

@@ -1189,6 +1189,8 @@ impl Priced {
 /// Near the root (this many cells given), each node tries the prices next to its parent's
 /// for a lower bound.
 const REPRICE_DEPTH: usize = 3;
+/// The depths of [`Grids::search`] whose children other threads may take.
+const FORK_DEPTH: usize = 1;
 /// The prices of a draw tried: `prices[i].lambda == i as i32 + LOWEST_PRICE`.
 const LOWEST_PRICE: i32 = -12;
 const HIGHEST_PRICE: i32 = 20;
@@ -1541,7 +1543,16 @@ impl<'o, 'a> Grids<'o, 'a> {
     /// from the root.
     fn best_grid(&mut self) -> Result<Option<(i32, Vec<Action>)>> {
         let mut grid = self.root;
-        self.search(0, &mut grid, 0, 0, 0, 0, self.lowest_price)?;
+        self.search(
+            0,
+            &mut grid,
+            0,
+            0,
+            0,
+            0,
+            self.lowest_price,
+            &[0; CARD_COUNT],
+        )?;
         Ok(self.line.take().map(|line| (self.best, line)))
     }
 
@@ -1559,6 +1570,7 @@ impl<'o, 'a> Grids<'o, 'a> {
         draws: usize,
         reach: usize,
         price: usize,
+        hint: &[i32; CARD_COUNT],
     ) -> Result<()> {
         self.budget.tick()?;
         let t = tables();
@@ -1599,11 +1611,11 @@ impl<'o, 'a> Grids<'o, 'a> {
             return Ok(());
         }
         let mut price = price;
-        let mut r = self.relax(grid, used, edges, draws, price);
+        let mut r = self.relax(grid, used, edges, draws, price, hint);
         if depth == 0 {
             // At the root, the price of a draw that gives the lowest bound.
             for p in self.lowest_price..prices().len() {
-                let other = self.relax(grid, used, edges, draws, p);
+                let other = self.relax(grid, used, edges, draws, p, hint);
                 if other.bound() < r.bound() {
                     (price, r) = (p, other);
                 }
@@ -1616,7 +1628,7 @@ impl<'o, 'a> Grids<'o, 'a> {
                     if p < self.lowest_price as isize || p as usize >= prices().len() {
                         break;
                     }
-                    let other = self.relax(grid, used, edges, draws, p as usize);
+                    let other = self.relax(grid, used, edges, draws, p as usize, hint);
                     if other.bound() >= r.bound() {
                         break;
                     }
@@ -1664,13 +1676,20 @@ impl<'o, 'a> Grids<'o, 'a> {
             return Ok(());
         };
         let x0 = r.left_cells[i0];
+        // The node's column potentials, by card: feasible for the children's assignments
+        // too, where they start.
+        let mut child_hint = [0i32; CARD_COUNT];
+        for (j, &c) in r.pool.iter().enumerate() {
+            child_hint[c as usize] = r.duals.column[j];
+        }
         // Cards for this cell, the highest bound with the pairing fixed first.
         here.sort_by_key(|&(w, c)| (-w, c));
-        for (_, c) in here {
+        let (base, pidx) = (*grid, self.pidx);
+        let child = |c: Card| {
             let mut e = edges;
             let mut d = draws;
             for m in bits(t.neighbours[x0] as u64) {
-                let g = grid[m];
+                let g = base[m];
                 if g != NO_CARD {
                     e += t.edge[c as usize][g as usize] as i32;
                     if t.drawers[g as usize] & 1 << c != 0 {
@@ -1678,18 +1697,90 @@ impl<'o, 'a> Grids<'o, 'a> {
                     }
                 }
             }
-            let p = self.pidx[c as usize];
+            let p = pidx[c as usize];
             let reach = if p == 255 {
                 reach
             } else {
                 reach.max(p as usize + 1)
             };
+            (e, d, reach)
+        };
+        if depth < FORK_DEPTH && rayon::current_num_threads() > 1 {
+            // The cards' subtrees as tasks that an idle thread takes (the searches by number
+            // of draws outnumber the threads, but the last ones take long). Each task keeps its
+            // own best; the search's is the best of them, of equals the first by its cards.
+            let found = here
+                .par_iter()
+                .map(|&(_, c)| {
+                    let (e, d, reach) = child(c);
+                    let mut task = self.fork();
+                    let mut grid = base;
+                    grid[x0] = c;
+                    task.search(
+                        depth + 1,
+                        &mut grid,
+                        used | 1 << c,
+                        e,
+                        d,
+                        reach,
+                        price,
+                        &child_hint,
+                    )?;
+                    Ok((task.best, task.best_grid, task.line))
+                })
+                .collect::<Result<Vec<_>>>()?;
+            for (v, g, line) in found {
+                if let Some(line) = line {
+                    if v > self.best || v == self.best && g[..] < self.best_grid[..] {
+                        self.best = v;
+                        self.best_grid = g;
+                        self.line = Some(line);
+                    }
+                }
+            }
+            return Ok(());
+        }
+        for (_, c) in here {
+            let (e, d, reach) = child(c);
             grid[x0] = c;
-            let out = self.search(depth + 1, grid, used | 1 << c, e, d, reach, price);
+            let out = self.search(
+                depth + 1,
+                grid,
+                used | 1 << c,
+                e,
+                d,
+                reach,
+                price,
+                &child_hint,
+            );
             grid[x0] = NO_CARD;
             out?;
         }
         Ok(())
+    }
+
+    /// A search of a subtree of this one on another thread: the same grids searched and the
+    /// same bar, its own best and scratch.
+    fn fork(&self) -> Grids<'o, 'a> {
+        Grids {
+            order: self.order,
+            budget: self.budget.fork(),
+            cells: self.cells.clone(),
+            slot: self.slot,
+            root: self.root,
+            hand: self.hand,
+            prefix: self.prefix.clone(),
+            pidx: self.pidx,
+            best: self.best,
+            line: None,
+            best_grid: self.best_grid,
+            shared: self.shared,
+            shared_slot: self.shared_slot,
+            w: vec![0; self.w.len()],
+            dcount: vec![0; self.dcount.len()],
+            draws_made: self.draws_made,
+            lowest_price: self.lowest_price,
+        }
     }
 
     /// The bound of a node of [`Grids::search`] and what its children's bounds come from,
@@ -1701,6 +1792,7 @@ impl<'o, 'a> Grids<'o, 'a> {
         edges: i32,
         draws: usize,
         price: usize,
+        hint: &[i32; CARD_COUNT],
     ) -> Relaxed {
         let t = tables();
         let priced = &prices()[price];
@@ -1806,7 +1898,8 @@ impl<'o, 'a> Grids<'o, 'a> {
         let (assigned, duals) = if cells_bound <= cut {
             (cells_bound, Duals::default())
         } else {
-            assignment(&weights, pool.len(), cut)
+            let start: SmallVec<[i32; 40]> = pool.iter().map(|&c| hint[c as usize]).collect();
+            assignment(&weights, pool.len(), cut, &start)
         };
         Relaxed {
             rest,
@@ -2532,12 +2625,25 @@ impl Duals {
 /// The largest total weight of giving each row of `w` a distinct column among the first `m`
 /// (Hungarian method, rows <= m), and optimal dual potentials; or, as soon as the potentials
 /// show that it is at most `cut`, that bound (at most `cut`, at least the largest weight)
-/// and no potentials.
-fn assignment(w: &[[i32; 40]], m: usize, cut: i32) -> (i32, Duals) {
+/// and no potentials. `start`: column potentials (at least 0) that show the cut at once
+/// when they can, such as the parent node's (rows and columns of a child are its parent's,
+/// one of each fewer, with some weights changed: they stay feasible with each row's
+/// potential raised to fit).
+fn assignment(w: &[[i32; 40]], m: usize, cut: i32, start: &[i32]) -> (i32, Duals) {
     let n = w.len();
     let mut duals = Duals::default();
     if n == 0 {
         return (0, duals);
+    }
+    if start.iter().any(|&h| h != 0) {
+        let rows: i32 = w
+            .iter()
+            .map(|row| (0..m).map(|j| row[j] - start[j]).max().expect("a column"))
+            .sum();
+        let bound = rows + start[..m].iter().sum::<i32>();
+        if bound <= cut {
+            return (bound, duals);
+        }
     }
     assert!(n <= m && m <= 40 && n <= CELLS);
     const INF: i32 = i32::MAX / 4;
@@ -3785,7 +3891,7 @@ mod tests {
                 };
                 assert_eq!(grids.lowest_price, lowest);
                 for p in lowest..prices().len() {
-                    let bound = grids.relax(&pos.grid, 0, 0, 0, p).bound();
+                    let bound = grids.relax(&pos.grid, 0, 0, 0, p, &[0; CARD_COUNT]).bound();
                     assert!(
                         bound >= score - pos.points,
                         "deal {row}, {d} draws, price {}: bound {bound} below the grid's {}",
@@ -3915,20 +4021,26 @@ mod tests {
             let w: Vec<[i32; 40]> = (0..n)
                 .map(|_| std::array::from_fn(|_| rng.random_range(-20..40)))
                 .collect();
-            let (total, duals) = assignment(&w, m, i32::MIN);
+            let (total, duals) = assignment(&w, m, i32::MIN, &[0; 40][..m]);
             assert_eq!(total, best(&w, m, 0, 0));
             // Weak duality: the potentials show the optimum itself at the end.
             let dual: i32 =
                 duals.row[..n].iter().sum::<i32>() + duals.column[..m].iter().sum::<i32>();
             assert_eq!(dual, total);
-            // Cut early: never below the optimum, never above the cut.
-            assert_eq!(assignment(&w, m, total - 1).0, total);
-            for cut in [total, total + 5, total + 50] {
-                let (early, _) = assignment(&w, m, cut);
-                assert!(
-                    total <= early && early <= cut.max(total),
-                    "{w:?}: {early} for cut {cut}"
-                );
+            // Cut early, from no potentials or from any column potentials of at least zero
+            // (a parent's): never below the optimum, never above the cut; the optimum itself
+            // when it is above the cut.
+            let start: [i32; 40] = std::array::from_fn(|_| rng.random_range(0..30));
+            for start in [&[0; 40][..m], &start[..m]] {
+                assert_eq!(assignment(&w, m, total - 1, start).0, total);
+                assert_eq!(assignment(&w, m, i32::MIN, start).0, total);
+                for cut in [total, total + 5, total + 50] {
+                    let (early, _) = assignment(&w, m, cut, start);
+                    assert!(
+                        total <= early && early <= cut.max(total),
+                        "{w:?} from {start:?}: {early} for cut {cut}"
+                    );
+                }
             }
             for i in 0..n {
                 for j in 0..m {
