@@ -1072,39 +1072,34 @@ fn line_max(key: u64) -> i32 {
     v
 }
 
-/// [`line_max`] with the hole at line position `i0` (bits 56-57 of `key`) given each rank in
-/// turn (0 for a rank the supply lacks), the line's other hole (if any) filled from the rest
-/// of the supply. `key` as for [`line_max`] with one or two holes, its supply capped at the
-/// line's holes.
+/// [`line_max`] of a line with one hole, at line position `i0` (bits 56-57 of `key`), given
+/// each rank in turn (0 for a rank the supply lacks). `key` as for [`line_max`], its supply
+/// capped at one. Memoised by the line alone (in a memo of its own: read at most nodes, it
+/// stays in the cache), so the supply of a node only picks among these.
 fn line_by_rank(key: u64) -> [i32; 11] {
+    thread_local! {
+        static MEMO: std::cell::RefCell<FxHashMap<u64, [i32; 11]>> = Default::default();
+    }
     let i0 = (key >> 56 & 3) as usize;
     let line = key & ((1 << 20) - 1);
-    let holes = (0..SIDE).filter(|&i| line >> (5 * i) & 31 == 15).count();
-    let supply = |r: usize| (key >> (20 + 3 * r) & 7) as usize;
-    if holes == 1 {
-        // Only the first column of the memoised table, read in place.
-        let first: [i32; 11] = with_line_pairs(line | (i0 as u64) << 56, |pairs| {
-            std::array::from_fn(|r| pairs[r][0])
-        });
-        return std::array::from_fn(|r| if supply(r) == 0 { 0 } else { first[r] });
-    }
-    let pairs = line_pairs(line | (i0 as u64) << 56);
-    let mut out = [0i32; 11];
-    for (r, o) in out.iter_mut().enumerate() {
-        if supply(r) == 0 {
-            continue;
+    let line_key = line | (i0 as u64) << 56;
+    let first = match MEMO.with(|m| m.borrow().get(&line_key).copied()) {
+        Some(first) => first,
+        None => {
+            let first: [i32; 11] = std::array::from_fn(|r| {
+                line_max((line & !(31 << (5 * i0))) | (r as u64) << (5 * i0))
+            });
+            MEMO.with(|m| {
+                let mut m = m.borrow_mut();
+                if m.len() >= LINE_PAIRS_MEMO {
+                    m.clear();
+                }
+                m.insert(line_key, first);
+            });
+            first
         }
-        *o = if holes == 1 {
-            pairs[r][0]
-        } else {
-            (0..11)
-                .filter(|&q| supply(q) > usize::from(q == r))
-                .map(|q| pairs[r][q])
-                .max()
-                .unwrap_or(0)
-        };
-    }
-    out
+    };
+    std::array::from_fn(|r| if key >> (20 + 3 * r) & 7 == 0 { 0 } else { first[r] })
 }
 
 /// For a line with one or two holes (`key`: the line as for [`line_max`], no supply, the
@@ -1112,16 +1107,10 @@ fn line_by_rank(key: u64) -> [i32; 11] {
 /// `q` at the other hole, as `[r][q]` (`[r][0]` with one hole). Memoised by the line alone,
 /// so the supply of a node only picks among these.
 fn line_pairs(key: u64) -> [[i32; 11]; 11] {
-    with_line_pairs(key, |pairs| *pairs)
-}
-
-/// `f` of [`line_pairs`]`(key)`, read in its memo.
-fn with_line_pairs<T>(key: u64, f: impl FnOnce(&[[i32; 11]; 11]) -> T) -> T {
     thread_local! {
         static MEMO: std::cell::RefCell<FxHashMap<u64, [[i32; 11]; 11]>> = Default::default();
     }
-    let mut f = Some(f);
-    if let Some(v) = MEMO.with(|m| m.borrow().get(&key).map(|v| (f.take().unwrap())(v))) {
+    if let Some(v) = MEMO.with(|m| m.borrow().get(&key).copied()) {
         return v;
     }
     let i0 = (key >> 56 & 3) as usize;
@@ -1146,7 +1135,7 @@ fn with_line_pairs<T>(key: u64, f: impl FnOnce(&[[i32; 11]; 11]) -> T) -> T {
         }
         m.insert(key, out);
     });
-    (f.take().unwrap())(&out)
+    out
 }
 
 /// The search over final grids of [`solve_open`] (see the module doc): the empty cells are
