@@ -13,7 +13,8 @@
 //!   without which the first searches can spend millions of nodes before they meet a grid
 //!   that can be played), [`Grids`] searches final grids,
 //!   once for each number of draws `d` the grid makes (its edges that draw, at most the
-//!   pile), these searches in parallel (rayon) sharing the best value found: the cards that
+//!   pile), these searches in parallel (rayon) sharing the best value found, the subtrees of
+//!   each one's first cell tasks that a thread with no search left takes: the cards that
 //!   may fill the cells are then exactly the hand and the top `d` cards of the pile, and
 //!   every one of them not placed is held at the end. Of equal grids the answer is the one
 //!   making the fewest draws, then the first by its cards cell by cell, at any thread count
@@ -22,7 +23,8 @@
 //!   or can no longer draw `d`, when the pile cards given cannot all be drawn in
 //!   time (each needs that many draws from edges between cards held before it), or when its
 //!   bound is no better than the best grid found. The bound: the completed edges, plus the
-//!   best assignment of distinct cards to the empty cells (Hungarian method), plus, for the
+//!   best assignment of distinct cards to the empty cells (Hungarian method; a child's is cut
+//!   at once where its parent's column potentials show the cut), plus, for the
 //!   power plays whose Ace and Crown are both given, their suit's numerals in the grid,
 //!   less the penalty of every card that may fill a cell. The draws still to make are priced (a Lagrangian relaxation of
 //!   their count): every edge that draws is worth that price more in the weights below,
@@ -1099,7 +1101,13 @@ fn line_by_rank(key: u64) -> [i32; 11] {
             first
         }
     };
-    std::array::from_fn(|r| if key >> (20 + 3 * r) & 7 == 0 { 0 } else { first[r] })
+    std::array::from_fn(|r| {
+        if key >> (20 + 3 * r) & 7 == 0 {
+            0
+        } else {
+            first[r]
+        }
+    })
 }
 
 /// For a line with one or two holes (`key`: the line as for [`line_max`], no supply, the
