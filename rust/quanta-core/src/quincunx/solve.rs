@@ -3930,16 +3930,25 @@ mod tests {
                 );
             }
             // The best grid of each number of draws, searched alone: the line makes the
-            // fewest draws of those that reach its score.
+            // fewest draws of those that reach its score. On several threads the subtrees of
+            // the first cell are tasks of their own; of their equal grids, the first by its
+            // cards is the search's, as on one thread.
             let end = replay(&pos, &order, &one.line).unwrap();
             let drawn = (pos.pile.count_ones() - end.pile.count_ones()) as usize;
             let root = Node::new(pos.grid, pos.hand);
-            let reaching: Vec<usize> = (0..=order.len())
-                .filter(|&d| {
+            let best_of = |d, threads| {
+                in_pool(Some(threads), || {
                     let shared = Bests::new(NEG_INF);
                     let budget = meter("test", &no_limits(), &cancel, Instant::now(), None);
                     let mut grids = Grids::new(&order, budget, &root, &shared, 0, d);
-                    let best = grids.best_grid().unwrap();
+                    grids.best_grid().unwrap()
+                })
+                .unwrap()
+            };
+            let reaching: Vec<usize> = (0..=order.len())
+                .filter(|&d| {
+                    let best = best_of(d, 1);
+                    assert_eq!(best, best_of(d, 3), "deal {row}, {d} draws");
                     best.is_some_and(|(v, _)| pos.points + v == one.score)
                 })
                 .collect();
