@@ -391,6 +391,31 @@ fn rank_cards() -> &'static [Vec<Card>; 11] {
     })
 }
 
+/// A thread's memo of a function of a `u64` key (see [`memoised`]).
+type Memo<V> = std::thread::LocalKey<std::cell::RefCell<FxHashMap<u64, V>>>;
+
+/// `compute()`, the value for `key`, memoised in this thread's `memo`, which is emptied when
+/// it holds `cap` entries. `compute` may use the memo itself (the lines' bounds recurse).
+fn memoised<V: Copy>(
+    memo: &'static Memo<V>,
+    cap: usize,
+    key: u64,
+    compute: impl FnOnce() -> V,
+) -> V {
+    if let Some(v) = memo.with(|m| m.borrow().get(&key).copied()) {
+        return v;
+    }
+    let v = compute();
+    memo.with(|m| {
+        let mut m = m.borrow_mut();
+        if m.len() >= cap {
+            m.clear();
+        }
+        m.insert(key, v);
+    });
+    v
+}
+
 /// The most that straights and sets can still score along one 4-cell line (used for lines
 /// with at most two empty cells), found by trying
 /// every order and every rank of the cards to come (memoised by `key`). `key`: the line's cells in line order, 4
@@ -401,43 +426,35 @@ fn line_bonus(key: u64) -> i32 {
     thread_local! {
         static MEMO: std::cell::RefCell<FxHashMap<u64, i32>> = Default::default();
     }
-    if let Some(v) = MEMO.with(|m| m.borrow().get(&key).copied()) {
-        return v;
-    }
-    let by_rank = rank_cards();
-    let mut used = [0usize; 11];
-    let mut grid = [NO_CARD; CELLS];
-    for (i, cell) in grid.iter_mut().take(SIDE).enumerate() {
-        let r = (key >> (4 * i) & 15) as usize;
-        if r != 15 {
-            *cell = by_rank[r][used[r]];
-            used[r] += 1;
+    memoised(&MEMO, LINE_MEMO, key, || {
+        let by_rank = rank_cards();
+        let mut used = [0usize; 11];
+        let mut grid = [NO_CARD; CELLS];
+        for (i, cell) in grid.iter_mut().take(SIDE).enumerate() {
+            let r = (key >> (4 * i) & 15) as usize;
+            if r != 15 {
+                *cell = by_rank[r][used[r]];
+                used[r] += 1;
+            }
         }
-    }
-    let mut supply = [0usize; 11];
-    for (r, s) in supply.iter_mut().enumerate() {
-        *s = ((key >> (16 + 3 * r) & 7) as usize).min(by_rank[r].len() - used[r]);
-    }
-    let mut v = 0;
-    for x in 0..SIDE {
-        if grid[x] != NO_CARD {
-            continue;
+        let mut supply = [0usize; 11];
+        for (r, s) in supply.iter_mut().enumerate() {
+            *s = ((key >> (16 + 3 * r) & 7) as usize).min(by_rank[r].len() - used[r]);
         }
-        for r in (0..11).filter(|&r| supply[r] > 0) {
-            let p = score_placement(&grid, SIDE, false, by_rank[r][used[r]], x);
-            let child = (key & !(15 << (4 * x))) | (r as u64) << (4 * x);
-            let child = child & !(7 << (16 + 3 * r)) | ((supply[r] - 1) as u64) << (16 + 3 * r);
-            v = v.max(p.straights + p.sets + line_bonus(child));
+        let mut v = 0;
+        for x in 0..SIDE {
+            if grid[x] != NO_CARD {
+                continue;
+            }
+            for r in (0..11).filter(|&r| supply[r] > 0) {
+                let p = score_placement(&grid, SIDE, false, by_rank[r][used[r]], x);
+                let child = (key & !(15 << (4 * x))) | (r as u64) << (4 * x);
+                let child = child & !(7 << (16 + 3 * r)) | ((supply[r] - 1) as u64) << (16 + 3 * r);
+                v = v.max(p.straights + p.sets + line_bonus(child));
+            }
         }
-    }
-    MEMO.with(|m| {
-        let mut m = m.borrow_mut();
-        if m.len() >= LINE_MEMO {
-            m.clear();
-        }
-        m.insert(key, v);
-    });
-    v
+        v
+    })
 }
 
 // ---- budget ----
@@ -1023,55 +1040,47 @@ fn line_max(key: u64) -> i32 {
     thread_local! {
         static MEMO: std::cell::RefCell<FxHashMap<u64, i32>> = Default::default();
     }
-    if let Some(v) = MEMO.with(|m| m.borrow().get(&key).copied()) {
-        return v;
-    }
-    let by_rank = rank_cards();
-    let mut used = [0usize; 11];
-    let mut grid = [NO_CARD; CELLS];
-    let mut ranks = [15usize; SIDE];
-    for i in 0..SIDE {
-        let f = (key >> (5 * i)) & 31;
-        ranks[i] = (f & 15) as usize;
-        if f & 16 != 0 {
-            let r = ranks[i];
-            grid[i] = by_rank[r][used[r].min(by_rank[r].len() - 1)];
-            used[r] += 1;
-        }
-    }
-    let mut v = 0;
-    for x in 0..SIDE {
-        let f = (key >> (5 * x)) & 31;
-        if f & 16 != 0 {
-            continue;
-        }
-        let placed = key | 16 << (5 * x);
-        if ranks[x] != 15 {
-            let r = ranks[x];
-            let card = by_rank[r][used[r].min(by_rank[r].len() - 1)];
-            let p = score_placement(&grid, SIDE, false, card, x);
-            v = v.max(p.straights + p.sets + line_max(placed));
-        } else {
-            for r in 0..11 {
-                let s = (key >> (20 + 3 * r) & 7) as usize;
-                if s == 0 || used[r] >= by_rank[r].len() {
-                    continue;
-                }
-                let p = score_placement(&grid, SIDE, false, by_rank[r][used[r]], x);
-                let child = (placed & !(15 << (5 * x))) | (r as u64) << (5 * x);
-                let child = child & !(7 << (20 + 3 * r)) | ((s - 1) as u64) << (20 + 3 * r);
-                v = v.max(p.straights + p.sets + line_max(child));
+    memoised(&MEMO, LINE_MEMO, key, || {
+        let by_rank = rank_cards();
+        let mut used = [0usize; 11];
+        let mut grid = [NO_CARD; CELLS];
+        let mut ranks = [15usize; SIDE];
+        for i in 0..SIDE {
+            let f = (key >> (5 * i)) & 31;
+            ranks[i] = (f & 15) as usize;
+            if f & 16 != 0 {
+                let r = ranks[i];
+                grid[i] = by_rank[r][used[r].min(by_rank[r].len() - 1)];
+                used[r] += 1;
             }
         }
-    }
-    MEMO.with(|m| {
-        let mut m = m.borrow_mut();
-        if m.len() >= LINE_MEMO {
-            m.clear();
+        let mut v = 0;
+        for x in 0..SIDE {
+            let f = (key >> (5 * x)) & 31;
+            if f & 16 != 0 {
+                continue;
+            }
+            let placed = key | 16 << (5 * x);
+            if ranks[x] != 15 {
+                let r = ranks[x];
+                let card = by_rank[r][used[r].min(by_rank[r].len() - 1)];
+                let p = score_placement(&grid, SIDE, false, card, x);
+                v = v.max(p.straights + p.sets + line_max(placed));
+            } else {
+                for r in 0..11 {
+                    let s = (key >> (20 + 3 * r) & 7) as usize;
+                    if s == 0 || used[r] >= by_rank[r].len() {
+                        continue;
+                    }
+                    let p = score_placement(&grid, SIDE, false, by_rank[r][used[r]], x);
+                    let child = (placed & !(15 << (5 * x))) | (r as u64) << (5 * x);
+                    let child = child & !(7 << (20 + 3 * r)) | ((s - 1) as u64) << (20 + 3 * r);
+                    v = v.max(p.straights + p.sets + line_max(child));
+                }
+            }
         }
-        m.insert(key, v);
-    });
-    v
+        v
+    })
 }
 
 /// [`line_max`] of a line with one hole, at line position `i0` (bits 56-57 of `key`), given
@@ -1085,22 +1094,9 @@ fn line_by_rank(key: u64) -> [i32; 11] {
     let i0 = (key >> 56 & 3) as usize;
     let line = key & ((1 << 20) - 1);
     let line_key = line | (i0 as u64) << 56;
-    let first = match MEMO.with(|m| m.borrow().get(&line_key).copied()) {
-        Some(first) => first,
-        None => {
-            let first: [i32; 11] = std::array::from_fn(|r| {
-                line_max((line & !(31 << (5 * i0))) | (r as u64) << (5 * i0))
-            });
-            MEMO.with(|m| {
-                let mut m = m.borrow_mut();
-                if m.len() >= LINE_PAIRS_MEMO {
-                    m.clear();
-                }
-                m.insert(line_key, first);
-            });
-            first
-        }
-    };
+    let first: [i32; 11] = memoised(&MEMO, LINE_PAIRS_MEMO, line_key, || {
+        std::array::from_fn(|r| line_max((line & !(31 << (5 * i0))) | (r as u64) << (5 * i0)))
+    });
     std::array::from_fn(|r| {
         if key >> (20 + 3 * r) & 7 == 0 {
             0
@@ -1118,32 +1114,24 @@ fn line_pairs(key: u64) -> [[i32; 11]; 11] {
     thread_local! {
         static MEMO: std::cell::RefCell<FxHashMap<u64, [[i32; 11]; 11]>> = Default::default();
     }
-    if let Some(v) = MEMO.with(|m| m.borrow().get(&key).copied()) {
-        return v;
-    }
-    let i0 = (key >> 56 & 3) as usize;
-    let line = key & ((1 << 20) - 1);
-    let other = (0..SIDE).find(|&i| i != i0 && line >> (5 * i) & 31 == 15);
-    let mut out = [[0i32; 11]; 11];
-    for (r, row) in out.iter_mut().enumerate() {
-        let k = (line & !(31 << (5 * i0))) | (r as u64) << (5 * i0);
-        match other {
-            None => row[0] = line_max(k),
-            Some(j) => {
-                for (q, v) in row.iter_mut().enumerate() {
-                    *v = line_max((k & !(31 << (5 * j))) | (q as u64) << (5 * j));
+    memoised(&MEMO, LINE_PAIRS_MEMO, key, || {
+        let i0 = (key >> 56 & 3) as usize;
+        let line = key & ((1 << 20) - 1);
+        let other = (0..SIDE).find(|&i| i != i0 && line >> (5 * i) & 31 == 15);
+        let mut out = [[0i32; 11]; 11];
+        for (r, row) in out.iter_mut().enumerate() {
+            let k = (line & !(31 << (5 * i0))) | (r as u64) << (5 * i0);
+            match other {
+                None => row[0] = line_max(k),
+                Some(j) => {
+                    for (q, v) in row.iter_mut().enumerate() {
+                        *v = line_max((k & !(31 << (5 * j))) | (q as u64) << (5 * j));
+                    }
                 }
             }
         }
-    }
-    MEMO.with(|m| {
-        let mut m = m.borrow_mut();
-        if m.len() >= LINE_PAIRS_MEMO {
-            m.clear();
-        }
-        m.insert(key, out);
-    });
-    out
+        out
+    })
 }
 
 /// The search over final grids of [`solve_open`] (see the module doc): the empty cells are
@@ -2478,33 +2466,25 @@ fn line_shares(key: u64) -> [[i32; 11]; SIDE] {
         static MEMO: std::cell::RefCell<FxHashMap<u64, [[i32; 11]; SIDE]>> =
             Default::default();
     }
-    if let Some(v) = MEMO.with(|m| m.borrow().get(&key).copied()) {
-        return v;
-    }
-    let ranks: [u8; SIDE] = std::array::from_fn(|i| (key >> (5 * i) & 15) as u8);
-    let mut supply: [u8; 11] = std::array::from_fn(|r| (key >> (20 + 3 * r) & 7) as u8);
-    let n = ranks.iter().filter(|&&r| r == 15).count() as i32;
-    let mut out = [[0i32; 11]; SIDE];
-    for i in (0..SIDE).filter(|&i| ranks[i] == 15) {
-        for r in 0..11 {
-            if supply[r] == 0 {
-                continue;
+    memoised(&MEMO, LINE_MEMO, key, || {
+        let ranks: [u8; SIDE] = std::array::from_fn(|i| (key >> (5 * i) & 15) as u8);
+        let mut supply: [u8; 11] = std::array::from_fn(|r| (key >> (20 + 3 * r) & 7) as u8);
+        let n = ranks.iter().filter(|&&r| r == 15).count() as i32;
+        let mut out = [[0i32; 11]; SIDE];
+        for i in (0..SIDE).filter(|&i| ranks[i] == 15) {
+            for r in 0..11 {
+                if supply[r] == 0 {
+                    continue;
+                }
+                let mut given = ranks;
+                given[i] = r as u8;
+                supply[r] -= 1;
+                out[i][r] = (2 * runs_cap(given, &supply) + n - 1) / n;
+                supply[r] += 1;
             }
-            let mut given = ranks;
-            given[i] = r as u8;
-            supply[r] -= 1;
-            out[i][r] = (2 * runs_cap(given, &supply) + n - 1) / n;
-            supply[r] += 1;
         }
-    }
-    MEMO.with(|m| {
-        let mut m = m.borrow_mut();
-        if m.len() >= LINE_MEMO {
-            m.clear();
-        }
-        m.insert(key, out);
-    });
-    out
+        out
+    })
 }
 
 /// [`split_pair`] of a line with two holes, memoised by `key`: the line as for [`line_max`]
@@ -2514,20 +2494,12 @@ fn line_split(key: u64) -> ([i32; 11], [i32; 11]) {
         static MEMO: std::cell::RefCell<FxHashMap<u64, ([i32; 11], [i32; 11])>> =
             Default::default();
     }
-    if let Some(v) = MEMO.with(|m| m.borrow().get(&key).copied()) {
-        return v;
-    }
-    let pairs = line_pairs(key & ((1 << 20) - 1) | key & 3 << 56);
-    let count = std::array::from_fn(|r| (key >> (20 + 3 * r) & 7) as u8);
-    let out = split_pair(&pairs, &count);
-    MEMO.with(|m| {
-        let mut m = m.borrow_mut();
-        if m.len() >= LINE_SPLIT_MEMO {
-            m.clear();
-        }
-        m.insert(key, out);
-    });
-    out
+    memoised(&MEMO, LINE_SPLIT_MEMO, key, || {
+        let pairs = line_pairs(key & ((1 << 20) - 1) | key & 3 << 56);
+        let count = std::array::from_fn(|r| (key >> (20 + 3 * r) & 7) as u8);
+        let out = split_pair(&pairs, &count);
+        out
+    })
 }
 
 /// Half-point shares `(a, b)` of a line with two holes, `pairs[r][q]` its most with rank `r`
