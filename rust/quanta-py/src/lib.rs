@@ -740,42 +740,19 @@ fn quincunx_greedy_move(state: &State) -> PyResult<Option<Action>> {
 
 /// Batch rows as a dict of numpy arrays.
 fn quincunx_rows<'py>(py: Python<'py>, rows: Vec<qx::Row>) -> PyResult<Bound<'py, PyDict>> {
+    fn column<'py, T: numpy::Element>(
+        py: Python<'py>,
+        rows: &[qx::Row],
+        field: impl Fn(&qx::Row) -> T,
+    ) -> Bound<'py, numpy::PyArray1<T>> {
+        rows.iter().map(field).collect::<Vec<_>>().into_pyarray(py)
+    }
     let out = PyDict::new(py);
-    out.set_item(
-        "solved",
-        rows.iter()
-            .map(|r| r.solved)
-            .collect::<Vec<_>>()
-            .into_pyarray(py),
-    )?;
-    out.set_item(
-        "lost",
-        rows.iter()
-            .map(|r| r.lost)
-            .collect::<Vec<_>>()
-            .into_pyarray(py),
-    )?;
-    out.set_item(
-        "score",
-        rows.iter()
-            .map(|r| r.score)
-            .collect::<Vec<_>>()
-            .into_pyarray(py),
-    )?;
-    out.set_item(
-        "nodes",
-        rows.iter()
-            .map(|r| r.nodes)
-            .collect::<Vec<_>>()
-            .into_pyarray(py),
-    )?;
-    out.set_item(
-        "seconds",
-        rows.iter()
-            .map(|r| r.seconds)
-            .collect::<Vec<_>>()
-            .into_pyarray(py),
-    )?;
+    out.set_item("solved", column(py, &rows, |r| r.solved))?;
+    out.set_item("lost", column(py, &rows, |r| r.lost))?;
+    out.set_item("score", column(py, &rows, |r| r.score))?;
+    out.set_item("nodes", column(py, &rows, |r| r.nodes))?;
+    out.set_item("seconds", column(py, &rows, |r| r.seconds))?;
     Ok(out)
 }
 
