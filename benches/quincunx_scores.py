@@ -13,7 +13,8 @@ stopped at any point loses at most one chunk and the next run goes on from there
 line of a deal is the one that counts). Every solved score is exact: the limit is in nodes,
 not seconds, so what is solved does not depend on the machine's load.
 
-Then prints the table of optimal scores of every solved deal in the file (the table
+Then prints the solve times and nodes of each build that wrote the file, and the table of
+optimal scores of every solved deal in the file (the table
 ``benches/quincunx.py`` prints for its fresh deals, in bins of ``--width`` points), and which
 of the deals past the cap cannot fill the grid at all (``fill_open``).
 """
@@ -122,6 +123,7 @@ def table(args) -> None:
           f"{len(deals)} deals, "
           f"one solve at a time, median {np.median(seconds):.2f} s, "
           f"mean {seconds.mean():.2f} s\n")
+    times_by_build(rows, deals)
     unsolved = [d for d in deals if not rows[d]["solved"]]
     if unsolved:
         # Whether a full grid is possible is cheap to know (fill_open) even where the best
@@ -132,6 +134,23 @@ def table(args) -> None:
         print(f"Past the node cap: {len(unsolved)} deals ({', '.join(map(str, unsolved))}); "
               f"{which}.\n")
     score_table(out, width=args.width)
+
+
+def times_by_build(rows: dict[int, dict], deals: list[int]) -> None:
+    """Solve times and nodes per build (the build of each deal's line that counts), builds in
+    the order of their first deal. Nodes do not depend on the machine's load; the times do."""
+    builds: dict[str, list[dict]] = {}
+    for d in deals:
+        builds.setdefault(rows[d]["commit"], []).append(rows[d])
+    print("| build | deals | median | p95 | over 10 s | median nodes | p95 nodes |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
+    for build, pick in builds.items():
+        seconds = np.array([r["seconds"] for r in pick])
+        nodes = np.array([r["nodes"] for r in pick])
+        print(f"| {build} | {len(pick)} | {np.median(seconds):.2f} s | "
+              f"{np.percentile(seconds, 95):.2f} s | {np.mean(seconds > 10):.1%} | "
+              f"{np.median(nodes) / 1e6:.2f} M | {np.percentile(nodes, 95) / 1e6:.2f} M |")
+    print()
 
 
 def main() -> None:
