@@ -22,7 +22,9 @@
 //!   The empty cells get cards one by one. A node is cut when the grid draws more than `d`
 //!   or can no longer draw `d`, when the pile cards given cannot all be drawn in
 //!   time (each needs that many draws from edges between cards held before it), or when its
-//!   bound is no better than the best grid found. The bound: the completed edges, plus the
+//!   bound is no better than the best grid found. A card is not given a cell where the grid
+//!   would then draw too many or could no longer draw enough
+//!   ([`Grids::cards_within_draws`]), neither in the search nor in the bound. The bound: the completed edges, plus the
 //!   best assignment of distinct cards to the empty cells (Hungarian method; a child's is cut
 //!   at once where its parent's column potentials show the cut), plus, for the
 //!   power plays whose Ace and Crown are both given, their suit's numerals in the grid,
@@ -107,6 +109,8 @@ pub const HAND: usize = 8;
 /// Added to the value of every line that fills the grid, so that any win beats any loss.
 const WIN: i32 = 1 << 20;
 const NEG_INF: i32 = i32::MIN / 2;
+/// The assignment weight of a card on a cell it cannot take (far below any assignment's).
+const UNFIT: i32 = -(1 << 22);
 /// The bounds of one line ([`line_bonus`], [`line_max`], [`line_pairs`]) depend only on the
 /// line's ranks, so each solver thread memoises them across solves, outside `memory_mb`: at
 /// most this many entries each (about 9 MB for the two first, 8 MB for the pairs), the memo
@@ -288,6 +292,36 @@ fn empty_cells(grid: &[Card; CELLS]) -> u16 {
         .enumerate()
         .filter(|&(_, &c)| c == NO_CARD)
         .fold(0, |m, (i, _)| m | 1 << i)
+}
+
+/// The most filled neighbours one card draws with, from the sets of the cards that draw with
+/// at least 1, 2, 3, 4 of them.
+fn draw_level(at_least: &[u64; 4]) -> usize {
+    at_least.iter().take_while(|&&s| s != 0).count()
+}
+
+/// The draws of [`Grids::draw_cap_from`] that placing `c` on cell `x` loses, `open` its empty
+/// neighbours (see [`Grids::cards_within_draws`]; `at_least` and `most` as there).
+fn lost_draws(
+    at_least: &[[u64; 4]; CELLS],
+    most: &[usize; CELLS],
+    cards_in: u64,
+    open: u16,
+    x: usize,
+    c: Card,
+) -> usize {
+    let t = tables();
+    let bit = 1u64 << c;
+    let made = at_least[x].iter().filter(|&&s| s & bit != 0).count();
+    let others = cards_in & !bit;
+    let d = t.drawers[c as usize] & others;
+    let mut lost = most[x] - made;
+    for y in bits(open as u64) {
+        let s = at_least[y].map(|s| s & others);
+        let after = [s[0] | d, s[1] | s[0] & d, s[2] | s[1] & d, s[3] | s[2] & d];
+        lost += most[y] + 1 - draw_level(&after);
+    }
+    lost
 }
 
 /// The set bits of `set`, lowest first.
@@ -1267,6 +1301,29 @@ enum FirstGrid {
     Unknown,
 }
 
+/// What the cards given so far in [`Grids::search`] made.
+#[derive(Clone, Copy, Default)]
+struct Given {
+    /// The cards given.
+    used: u64,
+    /// The points of the edges they completed.
+    edges: i32,
+    /// How many of those edges draw, and which: an edge by its left cell (bits 0-15) or
+    /// its upper cell (bits 16-31), see [`Given::edge`].
+    draws: usize,
+    drawing: u32,
+    /// One past the deepest order position of a card given.
+    reach: usize,
+}
+
+impl Given {
+    /// The bit of the edge between neighbouring cells `x` and `y` in `drawing`.
+    fn edge(x: usize, y: usize) -> u32 {
+        let (a, b) = (x.min(y), x.max(y));
+        if b == a + 1 { 1 << a } else { 1 << (16 + a) }
+    }
+}
+
 struct Grids<'o, 'a> {
     /// The pile, top first.
     order: &'a [Card],
@@ -1276,8 +1333,9 @@ struct Grids<'o, 'a> {
     cells: SmallVec<[usize; CELLS]>,
     /// The position of each empty cell in `cells` (255: filled at the root).
     slot: [u8; CELLS],
-    /// The grid at the root.
+    /// The grid at the root, and its filled cells.
     root: [Card; CELLS],
+    root_filled: u16,
     hand: u64,
     /// `prefix[k]`: the first `k` cards of the order.
     prefix: Vec<u64>,
@@ -1336,6 +1394,7 @@ impl<'o, 'a> Grids<'o, 'a> {
             cells,
             slot,
             root: root.grid,
+            root_filled: !root.empty,
             hand: root.hand,
             prefix,
             pidx,
@@ -1531,10 +1590,7 @@ impl<'o, 'a> Grids<'o, 'a> {
         self.search(
             0,
             &mut grid,
-            0,
-            0,
-            0,
-            0,
+            Given::default(),
             self.lowest_price,
             &[0; CARD_COUNT],
         )?;
@@ -1542,21 +1598,23 @@ impl<'o, 'a> Grids<'o, 'a> {
     }
 
     /// Gives cards to the cells left (`depth` of `cells` have one). `grid`: the root grid
-    /// and the cards given so far; `edges`: the points of the edges completed by the cards
-    /// given; `draws`: how many of them draw; `reach`: one past the deepest order position of
-    /// a card given; `price`: the index in `prices` of the draw price the parent used.
-    #[allow(clippy::too_many_arguments)]
+    /// and the cards given so far, which made `given`; `price`: the index in `prices` of the
+    /// draw price the parent used; `hint`: the parent's column potentials, by card.
     fn search(
         &mut self,
         depth: usize,
         grid: &mut [Card; CELLS],
-        used: u64,
-        edges: i32,
-        draws: usize,
-        reach: usize,
+        given: Given,
         price: usize,
         hint: &[i32; CARD_COUNT],
     ) -> Result<()> {
+        let Given {
+            used,
+            edges,
+            draws,
+            drawing,
+            reach,
+        } = given;
         self.budget.tick()?;
         let t = tables();
         let left = self.order.len();
@@ -1566,7 +1624,7 @@ impl<'o, 'a> Grids<'o, 'a> {
         }
         if depth == self.cells.len() {
             let d = draws.min(left);
-            if d != target || reach > d || !self.draws_in_time(grid, used) {
+            if d != target || reach > d || !self.draws_in_time(grid, used, drawing) {
                 return Ok(());
             }
             let kept = (self.hand | self.prefix[d]) & !used;
@@ -1589,18 +1647,24 @@ impl<'o, 'a> Grids<'o, 'a> {
         }
         if reach > target
             || (self.hand | self.prefix[target]).count_ones() < self.cells.len() as u32
-            || (draws + self.draw_cap(grid, (self.hand | self.prefix[target]) & !used)).min(left)
-                < target
-            || !self.draws_in_time(grid, used)
         {
             return Ok(());
         }
+        // The cards each cell can take with the draws still reachable (none for some cell
+        // when the cells left cannot draw enough).
+        let avail = (self.hand | self.prefix[target]) & !used;
+        let Some(fits) = self.cards_within_draws(grid, avail, draws) else {
+            return Ok(());
+        };
+        if !self.draws_in_time(grid, used, drawing) {
+            return Ok(());
+        }
         let mut price = price;
-        let mut r = self.relax(grid, used, edges, draws, price, hint);
+        let mut r = self.relax(grid, &given, price, hint, &fits);
         if depth == 0 {
             // At the root, the price of a draw that gives the lowest bound.
             for p in self.lowest_price..prices().len() {
-                let other = self.relax(grid, used, edges, draws, p, hint);
+                let other = self.relax(grid, &given, p, hint, &fits);
                 if other.bound() < r.bound() {
                     (price, r) = (p, other);
                 }
@@ -1613,7 +1677,7 @@ impl<'o, 'a> Grids<'o, 'a> {
                     if p < self.lowest_price as isize || p as usize >= prices().len() {
                         break;
                     }
-                    let other = self.relax(grid, used, edges, draws, p as usize, hint);
+                    let other = self.relax(grid, &given, p as usize, hint, &fits);
                     if other.bound() >= r.bound() {
                         break;
                     }
@@ -1671,24 +1735,25 @@ impl<'o, 'a> Grids<'o, 'a> {
         here.sort_by_key(|&(w, c)| (-w, c));
         let (base, pidx) = (*grid, self.pidx);
         let child = |c: Card| {
-            let mut e = edges;
-            let mut d = draws;
+            let mut next = Given {
+                used: used | 1 << c,
+                ..given
+            };
             for m in bits(t.neighbours[x0] as u64) {
                 let g = base[m];
                 if g != NO_CARD {
-                    e += t.edge[c as usize][g as usize] as i32;
+                    next.edges += t.edge[c as usize][g as usize] as i32;
                     if t.drawers[g as usize] & 1 << c != 0 {
-                        d += 1;
+                        next.draws += 1;
+                        next.drawing |= Given::edge(x0, m);
                     }
                 }
             }
             let p = pidx[c as usize];
-            let reach = if p == 255 {
-                reach
-            } else {
-                reach.max(p as usize + 1)
-            };
-            (e, d, reach)
+            if p != 255 {
+                next.reach = reach.max(p as usize + 1);
+            }
+            next
         };
         if depth < FORK_DEPTH && rayon::current_num_threads() > 1 {
             // The cards' subtrees as tasks that an idle thread takes (the searches by number
@@ -1697,20 +1762,10 @@ impl<'o, 'a> Grids<'o, 'a> {
             let found = here
                 .par_iter()
                 .map(|&(_, c)| {
-                    let (e, d, reach) = child(c);
                     let mut task = self.fork();
                     let mut grid = base;
                     grid[x0] = c;
-                    task.search(
-                        depth + 1,
-                        &mut grid,
-                        used | 1 << c,
-                        e,
-                        d,
-                        reach,
-                        price,
-                        &child_hint,
-                    )?;
+                    task.search(depth + 1, &mut grid, child(c), price, &child_hint)?;
                     Ok((task.best, task.best_grid, task.line))
                 })
                 .collect::<Result<Vec<_>>>()?;
@@ -1726,18 +1781,9 @@ impl<'o, 'a> Grids<'o, 'a> {
             return Ok(());
         }
         for (_, c) in here {
-            let (e, d, reach) = child(c);
+            let next = child(c);
             grid[x0] = c;
-            let out = self.search(
-                depth + 1,
-                grid,
-                used | 1 << c,
-                e,
-                d,
-                reach,
-                price,
-                &child_hint,
-            );
+            let out = self.search(depth + 1, grid, next, price, &child_hint);
             grid[x0] = NO_CARD;
             out?;
         }
@@ -1753,6 +1799,7 @@ impl<'o, 'a> Grids<'o, 'a> {
             cells: self.cells.clone(),
             slot: self.slot,
             root: self.root,
+            root_filled: self.root_filled,
             hand: self.hand,
             prefix: self.prefix.clone(),
             pidx: self.pidx,
@@ -1769,16 +1816,19 @@ impl<'o, 'a> Grids<'o, 'a> {
     }
 
     /// The bound of a node of [`Grids::search`] and what its children's bounds come from,
-    /// every draw still to make priced at `prices[price]`.
+    /// every draw still to make priced at `prices[price]`, each cell given only the cards
+    /// that `fits` it (see [`Grids::cards_within_draws`]).
     fn relax(
         &self,
         grid: &[Card; CELLS],
-        used: u64,
-        edges: i32,
-        draws: usize,
+        given: &Given,
         price: usize,
         hint: &[i32; CARD_COUNT],
+        fits: &[u64; CELLS],
     ) -> Relaxed {
+        let &Given {
+            used, edges, draws, ..
+        } = given;
         let t = tables();
         let priced = &prices()[price];
         let target = self.draws_made;
@@ -1856,6 +1906,10 @@ impl<'o, 'a> Grids<'o, 'a> {
             let mut best = NEG_INF;
             let mut row_w = [0i32; 40];
             for (j, &c) in pool.iter().enumerate() {
+                if fits[x] & 1 << c == 0 {
+                    row_w[j] = UNFIT;
+                    continue;
+                }
                 let row = &priced.edge[c as usize];
                 let mut s: i32 = around.iter().map(|&d| row[d] as i32).sum();
                 for p in plays.iter().filter(|p| p.card == c) {
@@ -1898,19 +1952,11 @@ impl<'o, 'a> Grids<'o, 'a> {
         }
     }
 
-    /// The most draws the cells left can still make, filled from `cards`: per cell,
-    /// the most of its filled neighbours one card draws with, plus every edge between two
-    /// cells left.
-    fn draw_cap(&self, grid: &[Card; CELLS], cards_in: u64) -> usize {
-        self.draw_cap_from(grid, cards_in, u16::MAX)
-    }
-
     /// Whether every pile card given can be drawn before it is placed: the first placement
     /// of a card at order position `p` or later comes after `p + 1` draws, all made by edges
     /// between cells whose cards were in hand before (the start hand, order positions below
     /// `p`), the cells left filled from those cards.
-    fn draws_in_time(&self, grid: &[Card; CELLS], used: u64) -> bool {
-        let t = tables();
+    fn draws_in_time(&self, grid: &[Card; CELLS], used: u64, drawing: u32) -> bool {
         let left = self.order.len();
         let mut pile_used = used & self.prefix[left] & !self.hand;
         if pile_used == 0 {
@@ -1918,29 +1964,9 @@ impl<'o, 'a> Grids<'o, 'a> {
         }
         // The cells filled at the root and those given cards since; the edges that draw,
         // not between two root cells, by their left (`right`) or upper (`down`) cell.
-        let (mut root, mut given) = (0u16, 0u16);
-        for x in 0..CELLS {
-            if self.root[x] != NO_CARD {
-                root |= 1 << x;
-            } else if grid[x] != NO_CARD {
-                given |= 1 << x;
-            }
-        }
-        let (mut right, mut down) = (0u16, 0u16);
-        for &(a, b) in &t.edges {
-            let (a, b) = (a as usize, b as usize);
-            if given & (1 << a | 1 << b) != 0
-                && (root | given) & 1 << a != 0
-                && (root | given) & 1 << b != 0
-                && t.drawers[grid[a] as usize] & 1 << grid[b] != 0
-            {
-                if b == a + 1 {
-                    right |= 1 << a;
-                } else {
-                    down |= 1 << a;
-                }
-            }
-        }
+        let root = self.root_filled;
+        let given = !root & !empty_cells(grid);
+        let (right, down) = (drawing as u16, (drawing >> 16) as u16);
         while pile_used != 0 {
             let c = pile_used.trailing_zeros() as usize;
             pile_used &= pile_used - 1;
@@ -1962,7 +1988,9 @@ impl<'o, 'a> Grids<'o, 'a> {
         true
     }
 
-    /// [`Grids::draw_cap`] counting only the filled neighbours in `known`.
+    /// The most draws the cells left can still make, filled from `cards_in`, counting only
+    /// the filled neighbours in `known`: per cell, the most of those neighbours one card
+    /// draws with, plus every edge between two cells left.
     fn draw_cap_from(&self, grid: &[Card; CELLS], cards_in: u64, known: u16) -> usize {
         let t = tables();
         let empty = empty_cells(grid);
@@ -1992,6 +2020,107 @@ impl<'o, 'a> Grids<'o, 'a> {
             };
         }
         total
+    }
+
+    /// Per cell left, the cards of `cards_in` (the cards that may fill the cells left) that
+    /// can go there with the grid still making exactly `draws_made` draws, `draws` being
+    /// made: with that card there, the grid would not have drawn too many already, and the
+    /// most draws the cells left could then make ([`Grids::draw_cap_from`]: exact for the cell's
+    /// empty neighbours, the other cells' counted as here, at least theirs) still reach the
+    /// target. `None` when some cell has no such card: no grid below makes the target.
+    fn cards_within_draws(
+        &self,
+        grid: &[Card; CELLS],
+        cards_in: u64,
+        draws: usize,
+    ) -> Option<[u64; CELLS]> {
+        let t = tables();
+        let target = self.draws_made;
+        let empty = empty_cells(grid);
+        // Per cell left, the cards that draw with at least 1, 2, 3, 4 of its filled
+        // neighbours, and the most one card draws with.
+        let mut at_least = [[0u64; 4]; CELLS];
+        let mut most = [0usize; CELLS];
+        let mut cap = (empty & empty >> 1 & 0x7777).count_ones() as usize
+            + (empty & empty >> SIDE).count_ones() as usize;
+        for x in bits(empty as u64) {
+            let sets = &mut at_least[x];
+            for m in bits((t.neighbours[x] & !empty) as u64) {
+                let d = t.drawers[grid[m] as usize] & cards_in;
+                sets[3] |= sets[2] & d;
+                sets[2] |= sets[1] & d;
+                sets[1] |= sets[0] & d;
+                sets[0] |= d;
+            }
+            most[x] = draw_level(sets);
+            cap += most[x];
+        }
+        // The draws the cap allows beyond the target; each placement loses some of them.
+        let slack = (draws + cap).checked_sub(target)?;
+        // Per cell left, the cards with which its best card(s) still make their draws and
+        // one more (with no filled neighbour to draw with: the cards with a partner among
+        // those that may fill a cell), and its best card when it is the only one.
+        let mut keeps = [0u64; CELLS];
+        let mut alone = [0u64; CELLS];
+        let mut partnered = None;
+        for y in bits(empty as u64) {
+            let best = match most[y] {
+                0 => cards_in,
+                m => at_least[y][m - 1],
+            };
+            keeps[y] = match most[y] {
+                0 => *partnered.get_or_insert_with(|| {
+                    cards::cards(cards_in).fold(0, |m, c| m | t.drawers[c as usize])
+                }),
+                _ => cards::cards(best).fold(0, |m, c| m | t.drawers[c as usize]),
+            };
+            if best.count_ones() == 1 {
+                alone[y] = best;
+            }
+        }
+        let mut fits = [0u64; CELLS];
+        for x in bits(empty as u64) {
+            let open = t.neighbours[x] & empty;
+            // Too many draws already: the cards that draw with more filled neighbours than
+            // the draws still to make.
+            // (With the whole pile to draw, drawing more is allowed: the pile runs out.)
+            let too_many = if target < self.order.len() && draws + 4 > target {
+                at_least[x][target - draws]
+            } else {
+                0
+            };
+            fits[x] = cards_in & !too_many;
+            // A placement loses the cell's own draws with filled neighbours it does not make
+            // and, for each empty neighbour, the edge between them unless that neighbour's
+            // best card draws with it too (and more when the card was that neighbour's only
+            // best: counted exactly below). `lost[k]`: the cards that lose more than `k`.
+            if slack < most[x] + open.count_ones() as usize {
+                let mut lost = [0u64; 8];
+                let count = |set: u64, lost: &mut [u64; 8]| {
+                    for k in (1..=slack).rev() {
+                        lost[k] |= lost[k - 1] & set;
+                    }
+                    lost[0] |= set;
+                };
+                for &set in &at_least[x][..most[x]] {
+                    count(!set, &mut lost);
+                }
+                for y in bits(open as u64) {
+                    count(!keeps[y], &mut lost);
+                }
+                fits[x] &= !lost[slack];
+            }
+            let alone = bits(open as u64).fold(0, |m, y| m | alone[y]);
+            for c in cards::cards(fits[x] & alone) {
+                if lost_draws(&at_least, &most, cards_in, open, x, c) > slack {
+                    fits[x] &= !(1 << c);
+                }
+            }
+            if fits[x] == 0 {
+                return None;
+            }
+        }
+        Some(fits)
     }
 
     /// An upper bound of what straights, sets and power plays add over the edges, with the
@@ -3859,8 +3988,14 @@ mod tests {
                     0
                 };
                 assert_eq!(grids.lowest_price, lowest);
+                let avail = grids.hand | grids.prefix[d];
+                let fits = grids
+                    .cards_within_draws(&pos.grid, avail, 0)
+                    .expect("a grid makes these draws");
                 for p in lowest..prices().len() {
-                    let bound = grids.relax(&pos.grid, 0, 0, 0, p, &[0; CARD_COUNT]).bound();
+                    let bound = grids
+                        .relax(&pos.grid, &Given::default(), p, &[0; CARD_COUNT], &fits)
+                        .bound();
                     assert!(
                         bound >= score - pos.points,
                         "deal {row}, {d} draws, price {}: bound {bound} below the grid's {}",
@@ -3872,6 +4007,63 @@ mod tests {
             }
         }
         assert!(checked > 500, "{checked} bounds checked");
+    }
+
+    #[test]
+    fn every_grid_making_the_draws_keeps_its_cards_among_those_that_fit() {
+        // `cards_within_draws` rules out a card on a cell when the grid could then no longer
+        // make exactly the draws searched for (too many already, or too few within reach).
+        // Along the cells of every filled end grid, in cell order, each of its cards must
+        // still fit where it lies, for the number of cards the line drew. Every other deal
+        // has a pile of one to four cards, so that grids drawing past its end (allowed) are
+        // met too.
+        let cancel = AtomicBool::new(false);
+        let t = tables();
+        let (mut checked, mut past_the_pile) = (0, 0);
+        for row in 0..40 {
+            let (pos, mut order) = late(row, 4 + (row % 3) as u32);
+            if row % 2 == 1 {
+                order.truncate(1 + (row as usize / 2) % 4);
+            }
+            let root = Node::new(pos.grid, pos.hand);
+            let shared = Bests::new(NEG_INF);
+            let mut ends = Vec::new();
+            each_end(&pos, &order, 0, &mut |end, drawn| {
+                if !end.lost() {
+                    ends.push((end.grid, drawn));
+                }
+            });
+            for (end, d) in ends {
+                let budget = meter("test", &no_limits(), &cancel, Instant::now(), None);
+                let grids = Grids::new(&order, budget, &root, &shared, 0, d);
+                let mut grid = pos.grid;
+                let (mut used, mut draws) = (0u64, 0usize);
+                for x in (0..CELLS).filter(|&x| pos.grid[x] == NO_CARD) {
+                    let avail = (grids.hand | grids.prefix[d]) & !used;
+                    let fits = grids.cards_within_draws(&grid, avail, draws);
+                    let c = end[x];
+                    assert!(
+                        fits.is_some_and(|f| f[x] & 1 << c != 0),
+                        "deal {row}, {d} draws: {} ruled out on cell {x}",
+                        cards::code(c)
+                    );
+                    checked += 1;
+                    for m in bits(t.neighbours[x] as u64) {
+                        if grid[m] != NO_CARD && t.drawers[grid[m] as usize] & 1 << c != 0 {
+                            draws += 1;
+                        }
+                    }
+                    grid[x] = c;
+                    used |= 1 << c;
+                }
+                past_the_pile += usize::from(draws > order.len());
+            }
+        }
+        assert!(checked > 1000, "{checked} placements checked");
+        assert!(
+            past_the_pile > 10,
+            "{past_the_pile} grids drawing past the pile"
+        );
     }
 
     #[test]
