@@ -109,6 +109,8 @@ pub const HAND: usize = 8;
 /// Added to the value of every line that fills the grid, so that any win beats any loss.
 const WIN: i32 = 1 << 20;
 const NEG_INF: i32 = i32::MIN / 2;
+/// The sides of a cell: its most neighbours.
+const SIDES: usize = 4;
 /// The assignment weight of a card on a cell it cannot take (far below any assignment's).
 const UNFIT: i32 = -(1 << 22);
 /// The bounds of one line ([`line_bonus`], [`line_max`], [`line_pairs`]) depend only on the
@@ -2057,6 +2059,13 @@ impl<'o, 'a> Grids<'o, 'a> {
         }
         // The draws the cap allows beyond the target; each placement loses some of them.
         let slack = (draws + cap).checked_sub(target)?;
+        // A cell has four sides: past four draws to spare, a card seldom loses them all (only
+        // the one that alone gives a neighbour its best can), nor draws too many when four or
+        // more are still to make. Every card is then left to every cell.
+        let exact = target < self.order.len();
+        if slack >= SIDES && (!exact || draws + SIDES <= target) {
+            return Some([cards_in; CELLS]);
+        }
         // Per cell left, the cards with which its best card(s) still make their draws and
         // one more (with no filled neighbour to draw with: the cards with a partner among
         // those that may fill a cell), and its best card when it is the only one.
@@ -2084,7 +2093,7 @@ impl<'o, 'a> Grids<'o, 'a> {
             // Too many draws already: the cards that draw with more filled neighbours than
             // the draws still to make.
             // (With the whole pile to draw, drawing more is allowed: the pile runs out.)
-            let too_many = if target < self.order.len() && draws + 4 > target {
+            let too_many = if exact && draws + SIDES > target {
                 at_least[x][target - draws]
             } else {
                 0
