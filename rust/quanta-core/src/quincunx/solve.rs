@@ -24,7 +24,8 @@
 //!   time (each needs that many draws from edges between cards held before it), or when its
 //!   bound is no better than the best grid found. A card is not given a cell where the grid
 //!   would then draw too many or could no longer draw enough
-//!   ([`Grids::cards_within_draws`]), neither in the search nor in the bound. The bound: the completed edges, plus the
+//!   ([`Grids::cards_within_draws`]), neither in the search nor in the bound. The bound: the
+//!   completed edges, plus the
 //!   best assignment of distinct cards to the empty cells (Hungarian method; a child's is cut
 //!   at once where its parent's column potentials show the cut), plus, for the
 //!   power plays whose Ace and Crown are both given, their suit's numerals in the grid,
@@ -294,6 +295,28 @@ fn empty_cells(grid: &[Card; CELLS]) -> u16 {
         .enumerate()
         .filter(|&(_, &c)| c == NO_CARD)
         .fold(0, |m, (i, _)| m | 1 << i)
+}
+
+/// The edges between two cells of `cells` (counted by their left or upper cell; 0x7777: not
+/// the last column).
+fn edges_within(cells: u16) -> usize {
+    (cells & cells >> 1 & 0x7777).count_ones() as usize
+        + (cells & cells >> SIDE).count_ones() as usize
+}
+
+/// The cards of `cards_in` that draw with at least 1, 2, 3, 4 of the neighbours of cell `x`
+/// in `filled` (cells with a card).
+fn drawing_with(grid: &[Card; CELLS], x: usize, cards_in: u64, filled: u16) -> [u64; 4] {
+    let t = tables();
+    let mut at_least = [0u64; 4];
+    for m in bits((t.neighbours[x] & filled) as u64) {
+        let d = t.drawers[grid[m] as usize] & cards_in;
+        at_least[3] |= at_least[2] & d;
+        at_least[2] |= at_least[1] & d;
+        at_least[1] |= at_least[0] & d;
+        at_least[0] |= d;
+    }
+    at_least
 }
 
 /// The most filled neighbours one card draws with, from the sets of the cards that draw with
@@ -1995,32 +2018,12 @@ impl<'o, 'a> Grids<'o, 'a> {
     /// the filled neighbours in `known`: per cell, the most of those neighbours one card
     /// draws with, plus every edge between two cells left.
     fn draw_cap_from(&self, grid: &[Card; CELLS], cards_in: u64, known: u16) -> usize {
-        let t = tables();
         let empty = empty_cells(grid);
-        // Every edge between two cells left (by its left or upper cell; 0x7777: not the
-        // last column)...
-        let mut total = (empty & empty >> 1 & 0x7777).count_ones() as usize
-            + (empty & empty >> SIDE).count_ones() as usize;
+        // Every edge between two cells left...
+        let mut total = edges_within(empty);
         // ... and per cell left, the most of its filled neighbours one card draws with.
         for x in bits(empty as u64) {
-            // Bit sets of the cards that draw with at least 1, 2, 3, 4 filled neighbours.
-            let (mut one, mut two, mut three, mut four) = (0u64, 0u64, 0u64, 0u64);
-            for m in bits((t.neighbours[x] & known & !empty) as u64) {
-                let d = t.drawers[grid[m] as usize] & cards_in;
-                four |= three & d;
-                three |= two & d;
-                two |= one & d;
-                one |= d;
-            }
-            total += if four != 0 {
-                4
-            } else if three != 0 {
-                3
-            } else if two != 0 {
-                2
-            } else {
-                usize::from(one != 0)
-            };
+            total += draw_level(&drawing_with(grid, x, cards_in, known & !empty));
         }
         total
     }
@@ -2044,18 +2047,10 @@ impl<'o, 'a> Grids<'o, 'a> {
         // neighbours, and the most one card draws with.
         let mut at_least = [[0u64; 4]; CELLS];
         let mut most = [0usize; CELLS];
-        let mut cap = (empty & empty >> 1 & 0x7777).count_ones() as usize
-            + (empty & empty >> SIDE).count_ones() as usize;
+        let mut cap = edges_within(empty);
         for x in bits(empty as u64) {
-            let sets = &mut at_least[x];
-            for m in bits((t.neighbours[x] & !empty) as u64) {
-                let d = t.drawers[grid[m] as usize] & cards_in;
-                sets[3] |= sets[2] & d;
-                sets[2] |= sets[1] & d;
-                sets[1] |= sets[0] & d;
-                sets[0] |= d;
-            }
-            most[x] = draw_level(sets);
+            at_least[x] = drawing_with(grid, x, cards_in, !empty);
+            most[x] = draw_level(&at_least[x]);
             cap += most[x];
         }
         // The draws the cap allows beyond the target; each placement loses some of them.
