@@ -2159,6 +2159,14 @@ impl<'o, 'a> Grids<'o, 'a> {
         for c in cards::cards(free) {
             count[cards::rank(c) as usize] += 1;
         }
+        // The memo keys' supply for a line with `h` holes: the cards per rank that could
+        // come, at most `h` (3 bits per rank from bit 20).
+        let mut supply = [0u64; SIDE + 1];
+        for (h, s) in supply.iter_mut().enumerate() {
+            for (r, &n) in count.iter().enumerate() {
+                *s |= (n.min(h as u8) as u64) << (20 + 3 * r);
+            }
+        }
         let mut total = 0;
         for line in &t.lines {
             let mut key = 0u64;
@@ -2183,11 +2191,7 @@ impl<'o, 'a> Grids<'o, 'a> {
             }
             if let (Some(per), true) = (per_cell.as_deref_mut(), holes >= 3) {
                 // Three holes or more: each hole's share, by its rank (see `line_shares`).
-                let mut supply = 0;
-                for (r, &n) in count.iter().enumerate() {
-                    supply |= (n.min(holes).min(4) as u64) << (20 + 3 * r);
-                }
-                let shares = line_shares(key | supply);
+                let shares = line_shares(key | supply[holes as usize]);
                 for (i, &x) in line.iter().enumerate() {
                     if grid[x as usize] == NO_CARD {
                         for r in 0..11 {
@@ -2207,10 +2211,7 @@ impl<'o, 'a> Grids<'o, 'a> {
                 continue;
             }
             if let (Some(per), true) = (per_cell.as_deref_mut(), holes > 0) {
-                let mut supply = 0;
-                for (r, &n) in count.iter().enumerate() {
-                    supply |= (n.min(holes).min(4) as u64) << (20 + 3 * r);
-                }
+                let supply = supply[holes as usize];
                 let mut at = line
                     .iter()
                     .enumerate()
@@ -2233,10 +2234,7 @@ impl<'o, 'a> Grids<'o, 'a> {
                 }
                 continue;
             }
-            for (r, &n) in count.iter().enumerate() {
-                key |= (n.min(holes).min(4) as u64) << (20 + 3 * r);
-            }
-            total += line_max(key);
+            total += line_max(key | supply[holes as usize]);
         }
         let runs = total;
         let mut total = 0;
