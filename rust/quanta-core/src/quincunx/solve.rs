@@ -297,6 +297,15 @@ fn empty_cells(grid: &[Card; CELLS]) -> u16 {
         .fold(0, |m, (i, _)| m | 1 << i)
 }
 
+/// The most draws the cells left (`empty`) can still make, filled from `cards_in`, counting
+/// only the filled neighbours in `known`: per cell, the most of those neighbours one card
+/// draws with, plus every edge between two cells left.
+fn draw_cap(grid: &[Card; CELLS], empty: u16, cards_in: u64, known: u16) -> usize {
+    bits(empty as u64).fold(edges_within(empty), |total, x| {
+        total + draw_level(&drawing_with(grid, x, cards_in, known & !empty))
+    })
+}
+
 /// The edges between two cells of `cells` (counted by their left or upper cell; 0x7777: not
 /// the last column).
 fn edges_within(cells: u16) -> usize {
@@ -325,7 +334,7 @@ fn draw_level(at_least: &[u64; 4]) -> usize {
     at_least.iter().take_while(|&&s| s != 0).count()
 }
 
-/// The draws of [`Grids::draw_cap_from`] that placing `c` on cell `x` loses, `open` its empty
+/// The draws of [`draw_cap`] that placing `c` on cell `x` loses, `open` its empty
 /// neighbours (see [`Grids::cards_within_draws`]; `at_least` and `most` as there).
 fn lost_draws(
     at_least: &[[u64; 4]; CELLS],
@@ -1991,7 +2000,8 @@ impl<'o, 'a> Grids<'o, 'a> {
         // The cells filled at the root and those given cards since; the edges that draw,
         // not between two root cells, by their left (`right`) or upper (`down`) cell.
         let root = self.root_filled;
-        let given = !root & !empty_cells(grid);
+        let empty = empty_cells(grid);
+        let given = !root & !empty;
         let (right, down) = (drawing as u16, (drawing >> 16) as u16);
         while pile_used != 0 {
             let c = pile_used.trailing_zeros() as usize;
@@ -2006,32 +2016,17 @@ impl<'o, 'a> Grids<'o, 'a> {
             }
             let done = (right & allowed & allowed >> 1).count_ones()
                 + (down & allowed & allowed >> SIDE).count_ones();
-            if done as usize + self.draw_cap_from(grid, before & !used, allowed) < (p + 1).min(left)
-            {
+            if done as usize + draw_cap(grid, empty, before & !used, allowed) < (p + 1).min(left) {
                 return false;
             }
         }
         true
     }
 
-    /// The most draws the cells left can still make, filled from `cards_in`, counting only
-    /// the filled neighbours in `known`: per cell, the most of those neighbours one card
-    /// draws with, plus every edge between two cells left.
-    fn draw_cap_from(&self, grid: &[Card; CELLS], cards_in: u64, known: u16) -> usize {
-        let empty = empty_cells(grid);
-        // Every edge between two cells left...
-        let mut total = edges_within(empty);
-        // ... and per cell left, the most of its filled neighbours one card draws with.
-        for x in bits(empty as u64) {
-            total += draw_level(&drawing_with(grid, x, cards_in, known & !empty));
-        }
-        total
-    }
-
     /// Per cell left, the cards of `cards_in` (the cards that may fill the cells left) that
     /// can go there with the grid still making exactly `draws_made` draws, `draws` being
     /// made: with that card there, the grid would not have drawn too many already, and the
-    /// most draws the cells left could then make ([`Grids::draw_cap_from`]: exact for the cell's
+    /// most draws the cells left could then make ([`draw_cap`]: exact for the cell's
     /// empty neighbours, the other cells' counted as here, at least theirs) still reach the
     /// target. `None` when some cell has no such card: no grid below makes the target.
     fn cards_within_draws(
