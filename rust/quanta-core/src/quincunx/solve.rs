@@ -1729,35 +1729,35 @@ impl<'o, 'a> Grids<'o, 'a> {
         // one with the fewest cards left by these cuts (a cell with none cuts the node) for
         // its empty neighbours, then the most empty neighbours, then the first in `cells`.
         let cells_bound: i32 = r.cell_best.iter().sum();
-        let mut pick = None;
-        let mut here: SmallVec<[(i32, Card); 40]> = SmallVec::new();
-        let mut pick_key = (usize::MAX, 0);
-        for (i, row_w) in r.weights.iter().enumerate() {
+        // The bound with card `j` fixed on row `i`, if it beats the bar.
+        let fixed = |i: usize, j: usize| {
             let others = cells_bound - r.cell_best[i];
-            let mut cards_here: SmallVec<[(i32, Card); 40]> = SmallVec::new();
-            for (j, &c) in r.pool.iter().enumerate() {
-                let w = row_w[j];
-                let fixed = (w + others).min(r.assigned - r.duals.reduced_cost(&r.weights, i, j));
-                if r.rest + fixed.div_euclid(2) > bar {
-                    cards_here.push((fixed, c));
-                }
-            }
-            if cards_here.is_empty() {
+            let fixed =
+                (r.weights[i][j] + others).min(r.assigned - r.duals.reduced_cost(&r.weights, i, j));
+            (r.rest + fixed.div_euclid(2) > bar).then_some(fixed)
+        };
+        let mut pick = None;
+        let mut pick_key = (usize::MAX, 0);
+        for i in 0..r.weights.len() {
+            let cards_here = (0..r.pool.len()).filter(|&j| fixed(i, j).is_some()).count();
+            if cards_here == 0 {
                 return Ok(());
             }
             // Few cards and many empty neighbours (their edges are bounded loosest): the cards
             // times one plus the sides without an empty neighbour (filled, or the border).
             let closed = 4 - (t.neighbours[r.left_cells[i]] & r.holes).count_ones() as usize;
-            let key = (cards_here.len() * (closed + 1), closed);
+            let key = (cards_here * (closed + 1), closed);
             if key < pick_key {
                 pick_key = key;
                 pick = Some(i);
-                here = cards_here;
             }
         }
         let Some(i0) = pick else {
             return Ok(());
         };
+        let mut here: SmallVec<[(i32, Card); 40]> = (0..r.pool.len())
+            .filter_map(|j| fixed(i0, j).map(|f| (f, r.pool[j])))
+            .collect();
         let x0 = r.left_cells[i0];
         // The node's column potentials, by card: feasible for the children's assignments
         // too, where they start.
