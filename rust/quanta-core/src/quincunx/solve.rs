@@ -2144,9 +2144,9 @@ impl<'o, 'a> Grids<'o, 'a> {
         mut powers: Option<&mut Powers>,
     ) -> (i32, i32) {
         let t = tables();
-        let holes_left = grid.contains(&NO_CARD);
-        let free = if holes_left {
-            cards_in & !grid_set(grid)
+        let in_grid = grid_set(grid);
+        let free = if grid.contains(&NO_CARD) {
+            cards_in & !in_grid
         } else {
             0
         };
@@ -2235,7 +2235,6 @@ impl<'o, 'a> Grids<'o, 'a> {
         let mut total = 0;
         // Power plays: once per suit, when the second of its Ace and Crown lands beside the
         // first; at most the suit's numerals that may be in the grid.
-        let in_grid = grid_set(grid);
         let may = in_grid | free;
         let holes = empty_cells(grid);
         for s in 0..6u8 {
