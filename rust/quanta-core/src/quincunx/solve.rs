@@ -2002,6 +2002,7 @@ impl<'o, 'a> Grids<'o, 'a> {
         let root = self.root_filled;
         let empty = empty_cells(grid);
         let given = !root & !empty;
+        let within = edges_within(empty);
         let (right, down) = (drawing as u16, (drawing >> 16) as u16);
         while pile_used != 0 {
             let c = pile_used.trailing_zeros() as usize;
@@ -2014,9 +2015,14 @@ impl<'o, 'a> Grids<'o, 'a> {
                     allowed |= 1 << x;
                 }
             }
-            let done = (right & allowed & allowed >> 1).count_ones()
-                + (down & allowed & allowed >> SIDE).count_ones();
-            if done as usize + draw_cap(grid, empty, before & !used, allowed) < (p + 1).min(left) {
+            let done = ((right & allowed & allowed >> 1).count_ones()
+                + (down & allowed & allowed >> SIDE).count_ones()) as usize;
+            // The cap counts every edge between cells left: with those, the draws may be
+            // enough without the rest of the cap.
+            let needed = (p + 1).min(left);
+            if done + within < needed
+                && done + draw_cap(grid, empty, before & !used, allowed) < needed
+            {
                 return false;
             }
         }
