@@ -1993,38 +1993,40 @@ impl<'o, 'a> Grids<'o, 'a> {
     /// `p`), the cells left filled from those cards.
     fn draws_in_time(&self, grid: &[Card; CELLS], used: u64, drawing: u32) -> bool {
         let left = self.order.len();
-        let mut pile_used = used & self.prefix[left] & !self.hand;
-        if pile_used == 0 {
+        if used & self.prefix[left] & !self.hand == 0 {
             return true;
         }
         // The cells filled at the root and those given cards since; the edges that draw,
         // not between two root cells, by their left (`right`) or upper (`down`) cell.
-        let root = self.root_filled;
         let empty = empty_cells(grid);
-        let given = !root & !empty;
         let within = edges_within(empty);
         let (right, down) = (drawing as u16, (drawing >> 16) as u16);
-        while pile_used != 0 {
-            let c = pile_used.trailing_zeros() as usize;
-            pile_used &= pile_used - 1;
-            let p = self.pidx[c] as usize;
-            let before = self.hand | self.prefix[p];
-            let mut allowed = root;
-            for x in bits(given as u64) {
-                if before & 1 << grid[x] != 0 {
-                    allowed |= 1 << x;
-                }
+        // The cells whose cards were in hand from the start, and the others by their card's
+        // order position: the pile cards given, in the order they are drawn.
+        let mut allowed = self.root_filled;
+        let mut from_pile: SmallVec<[(u8, usize); CELLS]> = SmallVec::new();
+        for x in bits((!self.root_filled & !empty) as u64) {
+            match self.pidx[grid[x] as usize] {
+                255 => allowed |= 1 << x,
+                p => from_pile.push((p, x)),
             }
+        }
+        from_pile.sort_unstable();
+        // Each pile card in turn, `allowed` the cells of the cards held before it.
+        for &(p, x) in &from_pile {
+            let p = p as usize;
             let done = ((right & allowed & allowed >> 1).count_ones()
                 + (down & allowed & allowed >> SIDE).count_ones()) as usize;
             // The cap counts every edge between cells left: with those, the draws may be
             // enough without the rest of the cap.
             let needed = (p + 1).min(left);
             if done + within < needed
-                && done + draw_cap(grid, empty, before & !used, allowed) < needed
+                && done + draw_cap(grid, empty, (self.hand | self.prefix[p]) & !used, allowed)
+                    < needed
             {
                 return false;
             }
+            allowed |= 1 << x;
         }
         true
     }
