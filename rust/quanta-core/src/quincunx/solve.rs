@@ -2153,11 +2153,8 @@ impl<'o, 'a> Grids<'o, 'a> {
     ) -> (i32, i32) {
         let t = tables();
         let in_grid = grid_set(grid);
-        let free = if grid.contains(&NO_CARD) {
-            cards_in & !in_grid
-        } else {
-            0
-        };
+        let empty = empty_cells(grid);
+        let free = if empty != 0 { cards_in & !in_grid } else { 0 };
         let mut count = [0u8; 11];
         for c in cards::cards(free) {
             count[cards::rank(c) as usize] += 1;
@@ -2244,7 +2241,7 @@ impl<'o, 'a> Grids<'o, 'a> {
         // Power plays: once per suit, when the second of its Ace and Crown lands beside the
         // first; at most the suit's numerals that may be in the grid.
         let may = in_grid | free;
-        let holes = empty_cells(grid);
+        let holes = empty;
         for s in 0..6u8 {
             let (ace, crown) = (s, 30 + s);
             let both = 1u64 << ace | 1u64 << crown;
