@@ -94,6 +94,16 @@ impl<B: Bits> Board<B> {
         }
     }
 
+    /// The direction from `from` to `to`, which lie on one line.
+    pub fn direction(&self, from: usize, to: usize) -> usize {
+        let ((q0, r0), (q1, r1)) = (self.coords[from], self.coords[to]);
+        let (dq, dr) = ((q1 - q0).signum(), (r1 - r0).signum());
+        DIRECTIONS
+            .iter()
+            .position(|&d| d == (dq, dr))
+            .expect("the cells lie on one line")
+    }
+
     /// Row letter (a = top) and 1-based position within the row: `a1`, `e5`.
     pub fn name(&self, cell: usize) -> String {
         let row = self.row_start.partition_point(|&s| s <= cell) - 1;
@@ -148,6 +158,20 @@ mod tests {
         }
         assert_eq!(b.neighbours[b.centre].count(), 6);
         assert_eq!(b.neighbours[0].count(), 3); // a corner
+    }
+
+    #[test]
+    fn the_direction_between_two_cells_is_the_one_of_the_jump_between_them() {
+        for side in 2..=7 {
+            let b = Board::<u128>::new(side);
+            for c in 0..b.cells {
+                for (d, line) in b.jump[c].iter().enumerate() {
+                    for &t in line.iter().filter(|&&t| t != OFF) {
+                        assert_eq!(b.direction(c, t as usize), d, "side {side}, {c} to {t}");
+                    }
+                }
+            }
+        }
     }
 
     #[test]

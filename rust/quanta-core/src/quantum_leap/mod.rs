@@ -162,6 +162,22 @@ impl<B: Bits> QuantumLeap<B> {
         }
     }
 
+    /// Calls `f(from, to)` for every capture of `side`: by stone, then by target cell.
+    #[inline]
+    pub fn for_each_capture_target(
+        &self,
+        stones: [B; 2],
+        side: u8,
+        mut f: impl FnMut(usize, usize),
+    ) {
+        let (own, enemy) = (stones[side as usize], stones[1 - side as usize]);
+        for c in own.cells() {
+            for t in (self.landings(c, own) & enemy).cells() {
+                f(c, t);
+            }
+        }
+    }
+
     /// Whether `side` has a capture.
     #[inline]
     pub fn can_capture(&self, stones: [B; 2], side: u8) -> bool {

@@ -582,13 +582,14 @@ struct Capture {
     /// The Zobrist key of the position after it.
     hash: u64,
     from: usize,
-    direction: usize,
     to: usize,
 }
 
 impl Capture {
-    fn action(&self) -> Option<Action> {
-        Some((self.from * 6 + self.direction) as Action)
+    /// The capture as the cells it jumps from and lands on (its direction is found only for
+    /// the answer at the root).
+    fn jump(&self) -> Option<(usize, usize)> {
+        Some((self.from, self.to))
     }
 }
 
@@ -824,7 +825,7 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
     }
 
     /// Negamax over the captures of `side` (and a move of the integer part, if it has one):
-    /// (win, the winning or last capture tried). Captures are tried in a fixed order and the
+    /// (win, the winning or last capture tried, as its cells from and to). Captures are tried in a fixed order and the
     /// first that wins is the one returned, whether or not the search forks; at the root the
     /// order depends on the position alone, so the answer does not depend on the threads.
     fn search(
@@ -833,19 +834,17 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
         side: u8,
         hash: u64,
         tempo: i32,
-    ) -> Searched<(bool, Option<Action>)> {
+    ) -> Searched<(bool, Option<(usize, usize)>)> {
         let s = side as usize;
         let mut moves: SmallVec<[Capture; 48]> = SmallVec::new();
-        self.game
-            .for_each_capture(stones, side, |from, direction, to| {
-                moves.push(Capture {
-                    order: 0,
-                    hash: self.child_hash(hash, s, from, to),
-                    from,
-                    direction,
-                    to,
-                })
-            });
+        self.game.for_each_capture_target(stones, side, |from, to| {
+            moves.push(Capture {
+                order: 0,
+                hash: self.child_hash(hash, s, from, to),
+                from,
+                to,
+            })
+        });
         let at_root = self.ply == 0;
         let stones_on_board = on_board(stones);
         // The opponent with a move of the integer part left is never out of moves.
@@ -875,7 +874,7 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
                 .unwrap_or(NO_KILLERS);
             for m in moves.iter_mut() {
                 let child = after_capture(stones, side, m.from, m.to);
-                let action = m.action();
+                let action = m.jump();
                 let (killer, refuted) = if at_root {
                     (2, 0)
                 } else {
@@ -925,16 +924,16 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
             let child = after_capture(stones, side, m.from, m.to);
             if !self.wins_child(child, 1 - side, m.hash, tempo)? {
                 self.refuted(m, stones_on_board);
-                return Ok((true, m.action()));
+                return Ok((true, m.jump()));
             }
         }
         if alone < moves.len() {
             if let Some(i) = self.fork(stones, side, tempo, &moves[alone..])? {
                 self.refuted(&moves[alone + i], stones_on_board);
-                return Ok((true, moves[alone + i].action()));
+                return Ok((true, moves[alone + i].jump()));
             }
         }
-        let last = moves.last().and_then(Capture::action);
+        let last = moves.last().and_then(Capture::jump);
         if Self::has_tempo(side, tempo) {
             let spent = if side == WHITE { tempo - 1 } else { tempo + 1 };
             if !self.wins_child(stones, 1 - side, hash, spent)? {
@@ -1290,7 +1289,10 @@ pub fn solve<B: Bits>(
             match state.phase {
                 Phase::Move { side, .. } => {
                     let h = solver.hash(state.stones);
-                    solver.search(state.stones, side, h, 0)
+                    let (win, capture) = solver.search(state.stones, side, h, 0)?;
+                    let action = capture
+                        .map(|(from, to)| (from * 6 + game.board.direction(from, to)) as Action);
+                    Ok((win, action))
                 }
                 Phase::Swap => {
                     // Black wins if some swap (or none) leaves White, to move, lost.
@@ -1537,7 +1539,6 @@ mod tests {
             order: 0,
             hash: 0,
             from,
-            direction: 0,
             to,
         }
     }
