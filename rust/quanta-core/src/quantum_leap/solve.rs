@@ -825,9 +825,10 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
     }
 
     /// Negamax over the captures of `side` (and a move of the integer part, if it has one):
-    /// (win, the winning or last capture tried, as its cells from and to). Captures are tried in a fixed order and the
-    /// first that wins is the one returned, whether or not the search forks; at the root the
-    /// order depends on the position alone, so the answer does not depend on the threads.
+    /// (win, the winning or last capture tried, as its cells from and to). Captures are tried
+    /// in a fixed order and the first that wins is the one returned, whether or not the search
+    /// forks; at the root the order depends on the position alone, so the answer does not
+    /// depend on the threads.
     fn search(
         &mut self,
         stones: [B; 2],
