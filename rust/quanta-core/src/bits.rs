@@ -38,6 +38,8 @@ pub trait Bits:
     }
     /// The lowest cell; meaningless on an empty set.
     fn lowest(self) -> usize;
+    /// The set without its lowest cell (empty stays empty).
+    fn without_lowest(self) -> Self;
     /// The cells in increasing order.
     fn cells(self) -> CellIter<Self> {
         CellIter(self)
@@ -59,7 +61,7 @@ impl<B: Bits> Iterator for CellIter<B> {
             return None;
         }
         let i = self.0.lowest();
-        self.0 ^= B::cell(i);
+        self.0 = self.0.without_lowest();
         Some(i)
     }
 }
@@ -90,6 +92,10 @@ macro_rules! bits_for {
                 self.trailing_zeros() as usize
             }
             #[inline]
+            fn without_lowest(self) -> Self {
+                self & self.wrapping_sub(1)
+            }
+            #[inline]
             fn low_u64(self) -> u64 {
                 self as u64
             }
@@ -108,3 +114,25 @@ macro_rules! bits_for {
 }
 bits_for!(u64);
 bits_for!(u128);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cells_of<B: Bits>(cells: &[usize]) -> Vec<usize> {
+        let set = cells.iter().fold(B::EMPTY, |s, &c| s | B::cell(c));
+        set.cells().collect()
+    }
+
+    #[test]
+    fn cells_are_listed_once_each_in_increasing_order_at_either_width() {
+        let cells = [0, 1, 5, 31, 32, 63];
+        assert_eq!(cells_of::<u64>(&cells), cells);
+        assert_eq!(cells_of::<u128>(&cells), cells);
+        let wide = [0, 62, 63, 64, 65, 100, 127];
+        assert_eq!(cells_of::<u128>(&wide), wide);
+        assert_eq!(cells_of::<u64>(&[]), Vec::<usize>::new());
+        assert_eq!(u128::MAX.cells().count(), 128);
+        assert_eq!(u64::cell(63).without_lowest(), 0);
+    }
+}
