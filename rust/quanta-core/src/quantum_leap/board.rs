@@ -5,6 +5,10 @@ use crate::bits::Bits;
 /// No cell (off the board).
 pub const OFF: u8 = u8::MAX;
 
+/// The most cells a board has room for (side 7 has 127). The per-cell tables have this many
+/// entries whatever the side, so that a cell from a bitboard needs no bounds check.
+pub const MAX_CELLS: usize = 128;
+
 /// Directions as axial steps (dq, dr), counter-clockwise from east: E, NE, NW, W, SW, SE.
 pub const DIRECTIONS: [(i8, i8); 6] = [(1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1)];
 
@@ -18,12 +22,14 @@ pub struct Board<B> {
     pub coords: Vec<(i8, i8)>,
     /// The first cell of each row, and one past the last.
     pub row_start: Vec<usize>,
-    /// The cells next to each cell.
-    pub neighbours: Vec<B>,
+    /// The cells next to each cell (empty past the last cell).
+    pub neighbours: Box<[B; MAX_CELLS]>,
     /// `jump[c][d][k - 1]`: the cell `k` steps from `c` in direction `d`, or `OFF`.
     pub jump: Vec<[[u8; 6]; 6]>,
-    /// `landing[c][k]`: the cells exactly `k` steps from `c` along the six lines (none for 0).
-    pub landing: Vec<[B; 7]>,
+    /// `landing[c][k]`: the cells exactly `k` steps from `c` along the six lines (none for 0,
+    /// nor for 7, which is there so that a count of friendly neighbours masked to three bits
+    /// needs no bounds check).
+    pub landing: Box<[[B; 8]; MAX_CELLS]>,
     /// Every cell.
     pub all: B,
 }
@@ -53,7 +59,7 @@ impl<B: Bits> Board<B> {
                 None
             }
         };
-        let mut neighbours = vec![B::EMPTY; cells];
+        let mut neighbours = Box::new([B::EMPTY; MAX_CELLS]);
         let mut jump = vec![[[OFF; 6]; 6]; cells];
         for (c, &(q, r)) in coords.iter().enumerate() {
             for (d, &(dq, dr)) in DIRECTIONS.iter().enumerate() {
@@ -67,20 +73,16 @@ impl<B: Bits> Board<B> {
                 }
             }
         }
-        let landing = jump
-            .iter()
-            .map(|lines| {
-                let mut by_length = [B::EMPTY; 7];
-                for (k, cells) in by_length.iter_mut().enumerate().skip(1) {
-                    for line in lines {
-                        if line[k - 1] != OFF {
-                            *cells |= B::cell(line[k - 1] as usize);
-                        }
+        let mut landing = Box::new([[B::EMPTY; 8]; MAX_CELLS]);
+        for (lines, by_length) in jump.iter().zip(landing.iter_mut()) {
+            for (k, cells) in by_length.iter_mut().enumerate().take(7).skip(1) {
+                for line in lines {
+                    if line[k - 1] != OFF {
+                        *cells |= B::cell(line[k - 1] as usize);
                     }
                 }
-                by_length
-            })
-            .collect();
+            }
+        }
         Board {
             side,
             cells,
@@ -92,6 +94,14 @@ impl<B: Bits> Board<B> {
             landing,
             all: B::first(cells),
         }
+    }
+
+    /// How many of the cells next to `c` are in `stones`: the jump length of a stone on `c`
+    /// whose friends are `stones`. At most six, and masked to three bits so that it indexes
+    /// `landing` without a bounds check.
+    #[inline]
+    pub fn friends(&self, c: usize, stones: B) -> usize {
+        (self.neighbours[c] & stones).count() as usize & 7
     }
 
     /// The direction from `from` to `to`, which lie on one line.

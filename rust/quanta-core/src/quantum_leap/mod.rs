@@ -97,7 +97,7 @@ pub struct CaptureCounts<B> {
     captures: [u8; 128],
     /// By colour: every capture, and the stones by friendly neighbours.
     total: [i32; 2],
-    by_friends: [[B; 7]; 2],
+    by_friends: [[B; 8]; 2],
 }
 
 impl<B: Bits> QuantumLeap<B> {
@@ -148,7 +148,7 @@ impl<B: Bits> QuantumLeap<B> {
         for c in own.cells() {
             // The enemy stones the stone can land on, found at once on the bitboard; the
             // directions are looked up only for stones that have some, until all are found.
-            let k = (b.neighbours[c] & own).count() as usize;
+            let k = b.friends(c, own);
             let mut targets = b.landing[c][k] & enemy;
             let mut d = 0;
             while !targets.is_empty() {
@@ -191,7 +191,7 @@ impl<B: Bits> QuantumLeap<B> {
     #[inline]
     pub fn landings(&self, c: usize, own: B) -> B {
         let b = &*self.board;
-        b.landing[c][(b.neighbours[c] & own).count() as usize]
+        b.landing[c][b.friends(c, own)]
     }
 
     /// How many captures `side` has.
@@ -212,11 +212,11 @@ impl<B: Bits> QuantumLeap<B> {
             friends: [0; 128],
             captures: [0; 128],
             total: [0; 2],
-            by_friends: [[B::EMPTY; 7]; 2],
+            by_friends: [[B::EMPTY; 8]; 2],
         };
         for side in 0..2 {
             for c in stones[side].cells() {
-                let k = (b.neighbours[c] & stones[side]).count() as usize;
+                let k = b.friends(c, stones[side]);
                 let n = (b.landing[c][k] & stones[1 - side]).count();
                 counts.friends[c] = k as u8;
                 counts.captures[c] = n as u8;
@@ -250,7 +250,7 @@ impl<B: Bits> QuantumLeap<B> {
         let mut replies = counts.total[t] - count(to);
         let next_to_captured = enemy & b.neighbours[to];
         for e in next_to_captured.cells() {
-            let k = counts.friends[e] as usize - 1;
+            let k = (counts.friends[e] as usize - 1) & 7;
             replies += (b.landing[e][k] & own).count() as i32 - count(e);
         }
         let unchanged = enemy & !next_to_captured;
@@ -467,7 +467,7 @@ impl<B: Bits> Game for QuantumLeap<B> {
             Phase::Move { side, .. } => {
                 let (from, d) = (a / 6, a % 6);
                 let own = s.stones[side as usize];
-                let k = (self.board.neighbours[from] & own).count() as usize;
+                let k = self.board.friends(from, own);
                 let to = self.board.jump[from][d][k - 1] as usize;
                 s.stones = after_capture(s.stones, side, from, to);
                 s.phase = self.to_play(s.stones, 1 - side);
@@ -496,7 +496,7 @@ impl<B: Bits> Game for QuantumLeap<B> {
                     )));
                 }
             };
-            let k = (b.neighbours[from] & s.stones[side]).count() as usize;
+            let k = b.friends(from, s.stones[side]);
             match (s.stones[side].has(from), k) {
                 (true, 1..) if b.jump[from][d][k - 1] != OFF => Ok(format!(
                     "{}x{}",

@@ -58,7 +58,7 @@
 //! Limits (time, nodes, memory) and a cancel flag stop the search with `SearchLimit` /
 //! `Interrupted`; a returned answer is always exact.
 
-use super::board::OFF;
+use super::board::{MAX_CELLS, OFF};
 use super::{BLACK, Phase, QuantumLeap, QuantumLeapState, WHITE, after_capture, on_board};
 use crate::bits::Bits;
 use crate::erased::{DynState, Position};
@@ -410,7 +410,7 @@ impl<B: Bits> Table<B> {
 /// What every thread of a solve shares.
 struct Shared<'a, B: Bits> {
     game: &'a QuantumLeap<B>,
-    zobrist: Vec<[u64; 2]>,
+    zobrist: Box<[[u64; 2]; MAX_CELLS]>,
     /// `reach[c][b]`: cells within `b` steps of `c` along the six lines (b = 0..=6).
     reach: Vec<[B; 7]>,
     table: Table<B>,
@@ -440,9 +440,10 @@ impl<'a, B: Bits> Shared<'a, B> {
         cancel: &'a AtomicBool,
     ) -> Self {
         let board = &*game.board;
-        let zobrist = (0..board.cells)
-            .map(|c| [splitmix(2 * c as u64 + 1), splitmix(2 * c as u64 + 2)])
-            .collect();
+        let mut zobrist = Box::new([[0; 2]; MAX_CELLS]);
+        for (c, keys) in zobrist.iter_mut().enumerate().take(board.cells) {
+            *keys = [splitmix(2 * c as u64 + 1), splitmix(2 * c as u64 + 2)];
+        }
         let reach = (0..board.cells)
             .map(|c| {
                 let mut r = [B::EMPTY; 7];
@@ -643,7 +644,7 @@ struct Solver<'s, 'a, B: Bits> {
 }
 
 /// The Zobrist key of `stones` (the same for every integer part).
-fn zobrist_hash<B: Bits>(zobrist: &[[u64; 2]], stones: [B; 2]) -> u64 {
+fn zobrist_hash<B: Bits>(zobrist: &[[u64; 2]; MAX_CELLS], stones: [B; 2]) -> u64 {
     let mut h = 0;
     for side in 0..2 {
         for c in stones[side].cells() {
