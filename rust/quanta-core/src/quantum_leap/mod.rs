@@ -17,7 +17,7 @@ use crate::erased::{DynGame, Erased};
 use crate::error::{Error, Result};
 use crate::game::{Action, Game, Rng, ToMove};
 use crate::options::{OptionReader, OptionValue, Options};
-use board::{Board, OFF};
+use board::{Board, MAX_CELLS, OFF};
 use rand::Rng as _;
 use std::sync::Arc;
 
@@ -89,15 +89,30 @@ pub fn make(options: &Options) -> Result<Arc<dyn DynGame>> {
 }
 
 /// Per stone, its friendly neighbours and its captures, for both colours: see
-/// [`QuantumLeap::capture_counts`].
+/// [`QuantumLeap::capture_counts`]. One value is filled again and again in place
+/// ([`QuantumLeap::count_captures_into`]), so that nothing is cleared or copied per position.
+#[derive(Clone)]
 pub struct CaptureCounts<B> {
     stones: [B; 2],
-    /// By cell: the friendly neighbours of the stone there, and its captures.
-    friends: [u8; 128],
-    captures: [u8; 128],
+    /// By cell: the friendly neighbours of the stone there, and its captures (only the cells
+    /// of `stones` are read; the others may hold what an earlier position left).
+    friends: [u8; MAX_CELLS],
+    captures: [u8; MAX_CELLS],
     /// By colour: every capture, and the stones by friendly neighbours.
     total: [i32; 2],
     by_friends: [[B; 8]; 2],
+}
+
+impl<B: Bits> Default for CaptureCounts<B> {
+    fn default() -> Self {
+        CaptureCounts {
+            stones: [B::EMPTY; 2],
+            friends: [0; MAX_CELLS],
+            captures: [0; MAX_CELLS],
+            total: [0; 2],
+            by_friends: [[B::EMPTY; 8]; 2],
+        }
+    }
 }
 
 impl<B: Bits> QuantumLeap<B> {
@@ -206,14 +221,18 @@ impl<B: Bits> QuantumLeap<B> {
     /// The captures of both colours on `stones`, kept so that the counts after any one
     /// capture follow from a few changes ([`captures_after`](Self::captures_after)).
     pub fn capture_counts(&self, stones: [B; 2]) -> CaptureCounts<B> {
+        let mut counts = CaptureCounts::default();
+        self.count_captures_into(stones, &mut counts);
+        counts
+    }
+
+    /// [`capture_counts`](Self::capture_counts) written over `counts`.
+    #[inline]
+    pub fn count_captures_into(&self, stones: [B; 2], counts: &mut CaptureCounts<B>) {
         let b = &*self.board;
-        let mut counts = CaptureCounts {
-            stones,
-            friends: [0; 128],
-            captures: [0; 128],
-            total: [0; 2],
-            by_friends: [[B::EMPTY; 8]; 2],
-        };
+        counts.stones = stones;
+        counts.total = [0; 2];
+        counts.by_friends = [[B::EMPTY; 8]; 2];
         for side in 0..2 {
             for c in stones[side].cells() {
                 let k = b.friends(c, stones[side]);
@@ -224,7 +243,6 @@ impl<B: Bits> QuantumLeap<B> {
                 counts.by_friends[side][k] |= B::cell(c);
             }
         }
-        counts
     }
 
     /// How many captures `side` and its opponent have after `side` captures from `from` to

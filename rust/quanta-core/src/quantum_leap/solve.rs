@@ -59,7 +59,9 @@
 //! `Interrupted`; a returned answer is always exact.
 
 use super::board::{MAX_CELLS, OFF};
-use super::{BLACK, Phase, QuantumLeap, QuantumLeapState, WHITE, after_capture, on_board};
+use super::{
+    BLACK, CaptureCounts, Phase, QuantumLeap, QuantumLeapState, WHITE, after_capture, on_board,
+};
 use crate::bits::Bits;
 use crate::erased::{DynState, Position};
 use crate::error::{Error, Result};
@@ -639,6 +641,9 @@ struct Solver<'s, 'a, B: Bits> {
     killers: Vec<[(usize, usize); 2]>,
     /// Moves from the position the solve started from.
     ply: u32,
+    /// The capture counts of the position whose captures are being ordered, written over by
+    /// the next: they are done with before any child is searched.
+    counts: CaptureCounts<B>,
     /// The forks this thread works under, with the index of its capture in each.
     forks: Vec<(&'s Fork, usize)>,
 }
@@ -677,6 +682,7 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
             history: vec![0; cells * cells],
             killers: Vec::new(),
             ply: 0,
+            counts: CaptureCounts::default(),
             forks: Vec::new(),
         }
     }
@@ -858,10 +864,9 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
             for m in &moves {
                 children_table.prefetch(m.hash);
             }
-            let counts_below;
             let counts = if stones_on_board >= COUNTS_STONES {
-                counts_below = self.game.capture_counts(stones);
-                Some(&counts_below)
+                self.game.count_captures_into(stones, &mut self.counts);
+                Some(&self.counts)
             } else {
                 None
             };
