@@ -344,6 +344,7 @@ impl<B: Bits> Table<B> {
         }
     }
 
+    #[inline]
     fn probe(&self, stones: [B; 2], side: u8, hash: u64, tempo: i32) -> Option<bool> {
         self.read(stones, hash)?.says(side, tempo)
     }
@@ -844,7 +845,7 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
         tempo: i32,
     ) -> Searched<(bool, Option<(usize, usize)>)> {
         let s = side as usize;
-        let mut moves: SmallVec<[Capture; 48]> = SmallVec::new();
+        let mut moves: SmallVec<[Capture; 24]> = SmallVec::new();
         self.game.for_each_capture_target(stones, side, |from, to| {
             moves.push(Capture {
                 order: 0,
