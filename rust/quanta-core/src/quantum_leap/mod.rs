@@ -193,6 +193,14 @@ impl<B: Bits> QuantumLeap<B> {
         }
     }
 
+    /// Whether the capture `(from, to)` leaves the opponent's capture `reply` (from, to)
+    /// impossible, where it was possible before: it takes the replying stone, or a friend of
+    /// it (so that its jump is shorter), or moves away the stone the reply would take.
+    #[inline]
+    pub fn prevents(&self, (from, to): (usize, usize), reply: (usize, usize)) -> bool {
+        to == reply.0 || from == reply.1 || self.board.neighbours[reply.0].has(to)
+    }
+
     /// Whether `side` has a capture.
     #[inline]
     pub fn can_capture(&self, stones: [B; 2], side: u8) -> bool {

@@ -41,7 +41,10 @@
 //!   the last two captures that refuted at the same distance from the root (killer moves),
 //!   then to those that keep us the most captures, then to the history of earlier
 //!   refutations, each weighed by the stones then on the board (2^(stones/3): a refutation
-//!   nearer the root cut off a larger tree). At the swap decision, swaps that leave White the
+//!   nearer the root cut off a larger tree). When a capture fails, the opponent's reply that
+//!   beat it will likely beat the next one too, so the captures that prevent that reply
+//!   (taking the replying stone or one of its friends, or moving away its target) are tried
+//!   next, each group in the order above. At the swap decision, swaps that leave White the
 //!   fewest captures first.
 //!
 //! * **Threads** (young brothers wait): near the root, a node whose first capture fails is
@@ -642,6 +645,9 @@ struct Solver<'s, 'a, B: Bits> {
     killers: Vec<[(usize, usize); 2]>,
     /// Moves from the position the solve started from.
     ply: u32,
+    /// The capture that won the position last searched (none when the table or the spare
+    /// moves decided it, or when it was lost).
+    refutation: Option<(usize, usize)>,
     /// The capture counts of the position whose captures are being ordered, written over by
     /// the next: they are done with before any child is searched.
     counts: CaptureCounts<B>,
@@ -683,6 +689,7 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
             history: vec![0; cells * cells],
             killers: Vec::new(),
             ply: 0,
+            refutation: None,
             counts: CaptureCounts::default(),
             forks: Vec::new(),
         }
@@ -743,6 +750,7 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
     /// can ever move.
     fn wins(&mut self, stones: [B; 2], side: u8, hash: u64, tempo: i32) -> Searched<bool> {
         self.count_node()?;
+        self.refutation = None;
         if let Some(win) = self.probe(stones, side, hash, tempo) {
             return Ok(win);
         }
@@ -772,7 +780,8 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
             SmallVec::new()
         };
         if regions.len() <= 1 {
-            let win = self.search(stones, side, hash, tempo)?.0;
+            let (win, jump) = self.search(stones, side, hash, tempo)?;
+            self.refutation = jump.filter(|_| win);
             self.store(stones, side, hash, tempo, win);
             return Ok(win);
         }
@@ -804,7 +813,8 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
             self.store(stones, side, hash, tempo, win);
             return Ok(win);
         }
-        let win = self.search(rest, side, h, total)?.0;
+        let (win, jump) = self.search(rest, side, h, total)?;
+        self.refutation = jump.filter(|_| win);
         self.store(rest, side, h, total, win);
         Ok(win)
     }
@@ -928,11 +938,18 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
         } else {
             moves.len()
         };
-        for m in &moves[..alone] {
+        for i in 0..alone {
+            let m = &moves[i];
             let child = after_capture(stones, side, m.from, m.to);
             if !self.wins_child(child, 1 - side, m.hash, tempo)? {
                 self.refuted(m, stones_on_board);
                 return Ok((true, m.jump()));
+            }
+            // The opponent's winning reply will likely answer the next capture too, unless
+            // that capture takes it away: those captures go first (not at the root, whose
+            // order must not depend on what the threads found).
+            if let (Some(reply), false) = (self.refutation, at_root) {
+                moves[i + 1..].sort_by_key(|c| !self.game.prevents((c.from, c.to), reply));
             }
         }
         if alone < moves.len() {

@@ -335,3 +335,58 @@ fn capture_counts_after_a_capture_equal_a_recount() {
     }
     assert!(checked > 10_000, "{checked}");
 }
+
+/// A capture prevents a reply that was possible before it exactly when the reply is no
+/// longer among the opponent's captures after it: every pair of a capture and an opponent's
+/// capture, on positions from random play on sides 3 to 6.
+#[test]
+fn a_capture_prevents_a_reply_exactly_when_the_reply_is_gone_after_it() {
+    fn check<B: Bits>(side: usize, seed: u64) -> (usize, usize) {
+        let mut rng = row_rng(seed, side as u64);
+        let (mut kept, mut prevented) = (0, 0);
+        let options = Options::from([("size".to_string(), OptionValue::Int(side as i64))]);
+        let g = QuantumLeap::<B>::from_options(&options).unwrap();
+        for _ in 0..10 {
+            let mut s = g.new_state();
+            let mut v = Vec::new();
+            while g.to_move(&s) != ToMove::Terminal {
+                if let (Phase::Move { side: mover, .. }, ToMove::Player(_)) =
+                    (s.phase, g.to_move(&s))
+                {
+                    let mut replies = Vec::new();
+                    g.for_each_capture(s.stones, 1 - mover, |f, _, t| replies.push((f, t)));
+                    g.for_each_capture(s.stones, mover, |from, _, to| {
+                        let child = after_capture(s.stones, mover, from, to);
+                        let mut after = Vec::new();
+                        g.for_each_capture(child, 1 - mover, |f, _, t| after.push((f, t)));
+                        for &reply in &replies {
+                            let gone = !after.contains(&reply);
+                            assert_eq!(g.prevents((from, to), reply), gone, "{reply:?}");
+                            if gone { prevented += 1 } else { kept += 1 }
+                        }
+                    });
+                }
+                if g.to_move(&s) == ToMove::Chance {
+                    let a = g.sample_chance(&s, &mut rng);
+                    g.apply(&mut s, a);
+                    continue;
+                }
+                g.legal_actions(&s, &mut v);
+                let a = v[rng.random_range(0..v.len())];
+                g.apply(&mut s, a);
+            }
+        }
+        (kept, prevented)
+    }
+    let (mut kept, mut prevented) = (0, 0);
+    for side in 3..=5 {
+        let (k, p) = check::<u64>(side, 21);
+        (kept, prevented) = (kept + k, prevented + p);
+    }
+    let (k, p) = check::<u128>(6, 22);
+    (kept, prevented) = (kept + k, prevented + p);
+    assert!(
+        kept > 10_000 && prevented > 1_000,
+        "{kept} kept, {prevented} prevented"
+    );
+}
