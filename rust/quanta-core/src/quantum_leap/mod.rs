@@ -237,18 +237,58 @@ impl<B: Bits> QuantumLeap<B> {
     /// [`capture_counts`](Self::capture_counts) written over `counts`.
     #[inline]
     pub fn count_captures_into(&self, stones: [B; 2], counts: &mut CaptureCounts<B>) {
-        let b = &*self.board;
+        self.for_each_capture_counted(stones, WHITE, counts, |_, _| {});
+        self.count_captures_of(BLACK, counts);
+    }
+
+    /// Calls `f(from, to)` for every capture of `side`, as
+    /// [`for_each_capture_target`](Self::for_each_capture_target) does, and meanwhile starts
+    /// `counts` afresh for `stones` with the counts of `side`'s stones; the opponent's follow
+    /// from [`count_captures_of`](Self::count_captures_of).
+    #[inline]
+    pub fn for_each_capture_counted(
+        &self,
+        stones: [B; 2],
+        side: u8,
+        counts: &mut CaptureCounts<B>,
+        mut f: impl FnMut(usize, usize),
+    ) {
         counts.stones = stones;
         counts.total = [0; 2];
         counts.by_friends = [[B::EMPTY; 8]; 2];
-        for side in 0..2 {
-            for c in stones[side].cells() {
-                let k = b.friends(c, stones[side]);
-                let n = (b.landing[c][k] & stones[1 - side]).count();
-                counts.friends[c] = k as u8;
-                counts.captures[c] = n as u8;
-                counts.total[side] += n as i32;
-                counts.by_friends[side][k] |= B::cell(c);
+        self.count_side(side as usize, counts, |c, targets| {
+            for t in targets.cells() {
+                f(c, t);
+            }
+        });
+    }
+
+    /// Adds the counts of `side`'s stones to `counts` started by
+    /// [`for_each_capture_counted`](Self::for_each_capture_counted) for the other side.
+    #[inline]
+    pub fn count_captures_of(&self, side: u8, counts: &mut CaptureCounts<B>) {
+        self.count_side(side as usize, counts, |_, _| {});
+    }
+
+    #[inline]
+    fn count_side(
+        &self,
+        side: usize,
+        counts: &mut CaptureCounts<B>,
+        mut targets_of: impl FnMut(usize, B),
+    ) {
+        let b = &*self.board;
+        let (own, enemy) = (counts.stones[side], counts.stones[1 - side]);
+        for c in own.cells() {
+            let k = b.friends(c, own);
+            let targets = b.landing[c][k] & enemy;
+            let n = targets.count();
+            counts.friends[c] = k as u8;
+            counts.captures[c] = n as u8;
+            counts.total[side] += n as i32;
+            counts.by_friends[side][k] |= B::cell(c);
+            if n > 0 {
+                targets_of(c, targets);
             }
         }
     }

@@ -856,16 +856,27 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
     ) -> Searched<(bool, Option<(usize, usize)>)> {
         let s = side as usize;
         let mut moves: SmallVec<[Capture; 24]> = SmallVec::new();
-        self.game.for_each_capture_target(stones, side, |from, to| {
+        let zobrist = &self.shared.zobrist;
+        // Each capture with the Zobrist key of its child.
+        let push = |from: usize, to: usize| {
             moves.push(Capture {
                 order: 0,
-                hash: self.child_hash(hash, s, from, to),
+                hash: hash ^ zobrist[from][s] ^ zobrist[to][s] ^ zobrist[to][1 - s],
                 from,
                 to,
             })
-        });
+        };
         let at_root = self.ply == 0;
         let stones_on_board = on_board(stones);
+        // With many stones, the captures are counted as they are listed: the ordering below
+        // needs the counts of both colours.
+        let counting = stones_on_board >= COUNTS_STONES;
+        if counting {
+            self.game
+                .for_each_capture_counted(stones, side, &mut self.counts, push);
+        } else {
+            self.game.for_each_capture_target(stones, side, push);
+        }
         // The opponent with a move of the integer part left is never out of moves.
         let opponent_can_pass = Self::has_tempo(1 - side, tempo);
         if moves.len() > 1 {
@@ -875,8 +886,8 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
             for m in &moves {
                 children_table.prefetch(m.hash);
             }
-            let counts = if stones_on_board >= COUNTS_STONES {
-                self.game.count_captures_into(stones, &mut self.counts);
+            let counts = if counting {
+                self.game.count_captures_of(1 - side, &mut self.counts);
                 Some(&self.counts)
             } else {
                 None
@@ -1061,12 +1072,6 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
         }
         let found = fork.found.into_inner();
         Ok((found != usize::MAX).then_some(found))
-    }
-
-    /// The Zobrist key of the child where `side` captures from `from` to `to`.
-    fn child_hash(&self, hash: u64, side: usize, from: usize, to: usize) -> u64 {
-        let z = &self.shared.zobrist;
-        hash ^ z[from][side] ^ z[to][side] ^ z[to][1 - side]
     }
 
     /// The independent regions of the occupied cells (see the module notes), lowest first.

@@ -304,6 +304,15 @@ fn capture_counts_after_a_capture_equal_a_recount() {
                     }
                     if let Phase::Move { side: mover, .. } = s.phase {
                         let counts = g.capture_counts(s.stones);
+                        // Captures listed while counting are those of the rules.
+                        let (mut listed, mut counted) = (Vec::new(), Vec::new());
+                        g.for_each_capture(s.stones, mover, |f, _, t| listed.push((f, t)));
+                        let mut fresh = CaptureCounts::default();
+                        g.for_each_capture_counted(s.stones, mover, &mut fresh, |f, t| {
+                            counted.push((f, t))
+                        });
+                        listed.sort_unstable();
+                        assert_eq!(listed, counted);
                         g.for_each_capture(s.stones, mover, |from, _, to| {
                             let mut child = s.stones;
                             child[mover as usize] ^= B::cell(from) | B::cell(to);
