@@ -186,10 +186,21 @@ impl<B: Bits> QuantumLeap<B> {
         mut f: impl FnMut(usize, usize),
     ) {
         let (own, enemy) = (stones[side as usize], stones[1 - side as usize]);
-        for c in own.cells() {
-            for t in (self.landings(c, own) & enemy).cells() {
+        self.for_each_stone(own, enemy, |c, _, targets| {
+            for t in targets.cells() {
                 f(c, t);
             }
+        });
+    }
+
+    /// Calls `f(c, k, targets)` for every stone `c` of `own`: its friendly neighbours `k` and
+    /// the stones of `enemy` it may land on.
+    #[inline]
+    fn for_each_stone(&self, own: B, enemy: B, mut f: impl FnMut(usize, usize, B)) {
+        let b = &*self.board;
+        for c in own.cells() {
+            let k = b.friends(c, own);
+            f(c, k, b.landing[c][k] & enemy);
         }
     }
 
@@ -277,11 +288,8 @@ impl<B: Bits> QuantumLeap<B> {
         counts: &mut CaptureCounts<B>,
         mut targets_of: impl FnMut(usize, B),
     ) {
-        let b = &*self.board;
         let (own, enemy) = (counts.stones[side], counts.stones[1 - side]);
-        for c in own.cells() {
-            let k = b.friends(c, own);
-            let targets = b.landing[c][k] & enemy;
+        self.for_each_stone(own, enemy, |c, k, targets| {
             let n = targets.count();
             counts.friends[c] = k as u8;
             counts.captures[c] = n as u8;
@@ -290,7 +298,7 @@ impl<B: Bits> QuantumLeap<B> {
             if n > 0 {
                 targets_of(c, targets);
             }
-        }
+        });
     }
 
     /// How many captures `side` and its opponent have after `side` captures from `from` to
