@@ -844,10 +844,10 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
     }
 
     /// Negamax over the captures of `side` (and a move of the integer part, if it has one):
-    /// (win, the winning or last capture tried, as its cells from and to). Captures are tried
-    /// in a fixed order and the first that wins is the one returned, whether or not the search
-    /// forks; at the root the order depends on the position alone, so the answer does not
-    /// depend on the threads.
+    /// (win, the winning capture or else the last tried, as its cells from and to; none when
+    /// a spare move wins). Captures are tried in a fixed order and the first that wins is the
+    /// one returned, whether or not the search forks; at the root the order depends on the
+    /// position alone, so the answer does not depend on the threads.
     fn search(
         &mut self,
         stones: [B; 2],
@@ -974,7 +974,8 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
         if Self::has_tempo(side, tempo) {
             let spent = if side == WHITE { tempo - 1 } else { tempo + 1 };
             if !self.wins_child(stones, 1 - side, hash, spent)? {
-                return Ok((true, last));
+                // A spare move wins: no capture does.
+                return Ok((true, None));
             }
         }
         Ok((false, last))
