@@ -160,11 +160,9 @@ impl<B: Bits> QuantumLeap<B> {
     ) {
         let (own, enemy) = (stones[side as usize], stones[1 - side as usize]);
         let b = &*self.board;
-        for c in own.cells() {
-            // The enemy stones the stone can land on, found at once on the bitboard; the
-            // directions are looked up only for stones that have some, until all are found.
-            let k = b.friends(c, own);
-            let mut targets = b.landing[c][k] & enemy;
+        // The enemy stones each stone can land on are found at once on the bitboard; the
+        // directions are looked up only for stones that have some, until all are found.
+        self.for_each_stone(own, enemy, |c, k, mut targets| {
             let mut d = 0;
             while !targets.is_empty() {
                 let t = b.jump[c][d][k - 1];
@@ -174,7 +172,7 @@ impl<B: Bits> QuantumLeap<B> {
                 }
                 d += 1;
             }
-        }
+        });
     }
 
     /// Calls `f(from, to)` for every capture of `side`: by stone, then by target cell.
