@@ -196,8 +196,9 @@ impl<'t> Slot<'t> {
     }
 }
 
-/// `n` lines of zeros, taken zeroed from the allocator: a large table costs nothing until its
-/// pages are touched, which a short solve never does for most of them.
+/// `n` lines of zeros from the allocator. (At a line's alignment the allocator writes the zeros
+/// itself, touching every page; large tables taken from `calloc` instead, their pages zeroed by
+/// the system at their first touch, measured no faster: benches/README.md.)
 fn zeroed_lines(n: usize) -> Vec<Line> {
     if n == 0 {
         return Vec::new();
