@@ -50,8 +50,8 @@
 //! * **Threads** (young brothers wait): near the root, a node whose first capture fails is
 //!   probably lost, so its other captures must all be searched; the threads of the pool take
 //!   them in order and share the table. A capture found winning stops the searches of the
-//!   captures after it (`Fork`). The table grows by unwinding every thread and starting again
-//!   from the root (`Halt::Regrow`), keeping what is stored. The root's captures are ordered by
+//!   captures after it (`Fork`). The table grows while the threads search on
+//!   ([`SharedTable`]). The root's captures are ordered by
 //!   the position alone and the first winning one is returned, so the answer does not depend
 //!   on the threads.
 //!
@@ -77,7 +77,7 @@ use std::marker::PhantomData;
 use std::sync::Mutex;
 use std::sync::atomic::Ordering::{Acquire, Relaxed, Release};
 use std::sync::atomic::fence;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize};
+use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, AtomicUsize};
 
 /// The answer for a decision node.
 #[derive(Debug, Clone, PartialEq)]
@@ -223,9 +223,6 @@ fn zeroed_lines(n: usize) -> Vec<Line> {
 /// a miss or a dropped write costs only a repeated search.
 struct Table<B: Bits> {
     lines: Vec<Line>,
-    /// Slots in use (as last counted by the threads), and the most slots the memory cap allows.
-    used: AtomicUsize,
-    cap: usize,
     _stones: PhantomData<B>,
 }
 
@@ -255,12 +252,10 @@ impl<B: Bits> Table<B> {
         }
     }
 
-    fn new(slots: usize, cap: usize) -> Self {
+    fn new(slots: usize) -> Self {
         let lines = (slots * Self::WORDS).div_ceil(8);
         Table {
             lines: zeroed_lines(lines),
-            used: AtomicUsize::new(0),
-            cap,
             _stones: PhantomData,
         }
     }
@@ -276,11 +271,6 @@ impl<B: Bits> Table<B> {
             line: &self.lines[i * Self::WORDS / 8].0,
             start: i * Self::WORDS % 8,
         }
-    }
-
-    /// Whether three quarters of the slots are in use and the cap allows more.
-    fn wants_to_grow(&self) -> bool {
-        4 * self.used.load(Relaxed) > 3 * self.slots() && self.slots() < self.cap
     }
 
     /// Asks the processor to bring the slot of `hash` into the cache.
@@ -402,15 +392,79 @@ impl<B: Bits> Table<B> {
         })
     }
 
-    /// The table four times larger (within the cap), with every entry of this one.
-    fn grown(self, hash: impl Fn([B; 2]) -> u64) -> Self {
-        let bigger = Table::new((self.slots() * 4).min(self.cap), self.cap);
+    /// A table of `slots` slots with every entry of this one, and the slots they fill.
+    fn grown(&self, slots: usize, hash: impl Fn([B; 2]) -> u64) -> (Self, usize) {
+        let bigger = Table::new(slots);
         let mut used = 0;
         for (stones, known) in self.entries() {
             used += bigger.update(stones, hash(stones), |_| known) as usize;
         }
-        bigger.used.store(used, Relaxed);
-        bigger
+        (bigger, used)
+    }
+}
+
+/// The table every thread of a solve shares. It starts small and grows while the threads
+/// search on: the thread that finds it three quarters full builds a table four times larger
+/// (within the cap) with every entry, and the threads move to it at their next check
+/// ([`Solver::count_node`]). What they store in the old table meanwhile is lost, which costs
+/// only a repeated search. The old tables are kept until the solve ends (a third more memory
+/// at most), since a thread may still be reading one.
+struct SharedTable<B: Bits> {
+    /// The latest table, one of `tables`.
+    latest: AtomicPtr<Table<B>>,
+    /// Boxed, so that `latest` stays valid when the vector grows.
+    #[allow(clippy::vec_box)]
+    tables: Mutex<Vec<Box<Table<B>>>>,
+    /// Slots of the latest table in use (as last counted by the threads), and the most slots
+    /// the memory cap allows.
+    used: AtomicUsize,
+    cap: usize,
+    /// A thread is building the next table.
+    growing: AtomicBool,
+}
+
+impl<B: Bits> SharedTable<B> {
+    fn new(slots: usize, cap: usize) -> Self {
+        let first = Box::new(Table::new(slots.min(cap)));
+        SharedTable {
+            latest: AtomicPtr::new(std::ptr::from_ref(&*first).cast_mut()),
+            tables: Mutex::new(vec![first]),
+            used: AtomicUsize::new(0),
+            cap,
+            growing: AtomicBool::new(false),
+        }
+    }
+
+    fn latest(&self) -> &Table<B> {
+        // SAFETY: `latest` points into a box of `tables`, which is never dropped or emptied
+        // before `self`; a box's contents stay put when the vector moves it.
+        unsafe { &*self.latest.load(Acquire) }
+    }
+
+    /// Whether three quarters of the latest table's slots are in use and the cap allows more.
+    fn wants_to_grow(&self) -> bool {
+        let slots = self.latest().slots();
+        4 * self.used.load(Relaxed) > 3 * slots && slots < self.cap
+    }
+
+    /// Builds the next table, unless another thread is building it.
+    fn grow(&self, hash: impl Fn([B; 2]) -> u64) {
+        if self.growing.swap(true, Acquire) {
+            return;
+        }
+        if self.wants_to_grow() {
+            let old = self.latest();
+            let (bigger, used) = old.grown((old.slots() * 4).min(self.cap), hash);
+            let bigger = Box::new(bigger);
+            let latest = std::ptr::from_ref(&*bigger).cast_mut();
+            self.tables
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push(bigger);
+            self.used.store(used, Relaxed);
+            self.latest.store(latest, Release);
+        }
+        self.growing.store(false, Release);
     }
 }
 
@@ -420,7 +474,7 @@ struct Shared<'a, B: Bits> {
     zobrist: Box<[[u64; 2]; MAX_CELLS]>,
     /// `reach[c][b]`: cells within `b` steps of `c` along the six lines (b = 0..=6).
     reach: Vec<[B; 7]>,
-    table: Table<B>,
+    table: SharedTable<B>,
     /// Each thread's own table for the positions of at most `distant_stones` stones, far from
     /// the root: they are many and quick to search again, so they are kept in a table small
     /// enough to stay in the thread's cache, and out of the shared table's way.
@@ -475,15 +529,14 @@ impl<'a, B: Bits> Shared<'a, B> {
                 .max(64)
                 .ilog2();
         let shared_bytes = (bytes / 2).saturating_sub(threads * distant_slots * slot);
-        let cap = (shared_bytes / slot).max(1024).next_power_of_two() / 2;
+        // The largest table and the smaller ones it grew from (a third of it) within that.
+        let cap = (shared_bytes / slot * 3 / 4).max(1024).next_power_of_two() / 2;
         Shared {
             game,
             zobrist,
             reach,
-            table: Table::new(cap.min(1 << 14), cap),
-            distant: (0..threads)
-                .map(|_| Table::new(distant_slots, distant_slots))
-                .collect(),
+            table: SharedTable::new(1 << 14, cap),
+            distant: (0..threads).map(|_| Table::new(distant_slots)).collect(),
             distant_stones: root_stones
                 .saturating_sub(DISTANT_PLIES)
                 .min(DISTANT_STONES),
@@ -506,19 +559,12 @@ impl<'a, B: Bits> Shared<'a, B> {
             .is_ok()
     }
 
-    /// Runs `attempt` until it ends other than by the table's wish to grow, growing the table
-    /// in between: an attempt keeps everything earlier ones stored.
-    fn run<T>(&mut self, mut attempt: impl FnMut(&Self) -> Searched<T>) -> Result<T> {
-        loop {
-            match attempt(self) {
-                Ok(answer) => return Ok(answer),
-                Err(Halt::Error(e)) => return Err(e),
-                Err(Halt::Regrow) => {
-                    let table = std::mem::replace(&mut self.table, Table::new(1, 1));
-                    self.table = table.grown(|stones| zobrist_hash(&self.zobrist, stones));
-                }
-                Err(Halt::Stopped) => unreachable!("only a fork stops a search, and it is inside"),
-            }
+    /// Runs `search`, its halt made the solve's error.
+    fn run<T>(&self, search: impl FnOnce(&Self) -> Searched<T>) -> Result<T> {
+        match search(self) {
+            Ok(answer) => Ok(answer),
+            Err(Halt::Error(e)) => Err(e),
+            Err(Halt::Stopped) => unreachable!("only a fork stops a search, and it is inside"),
         }
     }
 }
@@ -527,8 +573,6 @@ impl<'a, B: Bits> Shared<'a, B> {
 enum Halt {
     /// A limit, or the cancel flag: the solve ends with this error.
     Error(Error),
-    /// The table wants to grow: every thread unwinds, the table grows, the solve starts again.
-    Regrow,
     /// A sibling's search already decided the fork this search was working for.
     Stopped,
 }
@@ -681,7 +725,7 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
         Solver {
             shared,
             game: shared.game,
-            table: &shared.table,
+            table: shared.table.latest(),
             filled: 0,
             // A thread outside the pool (with one thread there is none) takes the first.
             distant: &shared.distant
@@ -729,12 +773,14 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
     #[inline]
     fn count_node(&mut self) -> Searched<()> {
         if self.meter.tick()? {
-            self.table
+            let table = &self.shared.table;
+            table
                 .used
                 .fetch_add(std::mem::take(&mut self.filled), Relaxed);
-            if self.table.wants_to_grow() {
-                return Err(Halt::Regrow);
+            if table.wants_to_grow() {
+                table.grow(|stones| self.shared.hash(stones));
             }
+            self.table = table.latest();
             if self.stopped() {
                 return Err(Halt::Stopped);
             }
@@ -1315,7 +1361,7 @@ pub fn solve<B: Bits>(
         return Err(decision_error());
     }
     in_threads(threads, |threads| {
-        let mut shared = Shared::new(game, on_board(state.stones), limits, threads, cancel);
+        let shared = Shared::new(game, on_board(state.stones), limits, threads, cancel);
         let (win, best_action) = shared.run(|shared| {
             let mut solver = Solver::new(shared);
             solver.count_node()?;
@@ -1376,7 +1422,7 @@ pub fn analyze<B: Bits>(
         return Err(decision_error());
     }
     in_threads(threads, |threads| {
-        let mut shared = Shared::new(game, on_board(state.stones), limits, threads, cancel);
+        let shared = Shared::new(game, on_board(state.stones), limits, threads, cancel);
         let values = shared.run(|shared| {
             let mut solver = Solver::new(shared);
             let mut actions = Vec::new();
@@ -1506,7 +1552,7 @@ mod tests {
                 shared
             })
             .unwrap();
-            assert_table_true(&game, &shared.table, 30);
+            assert_table_true(&game, shared.table.latest(), 30);
             for distant in &shared.distant {
                 assert_table_true(&game, distant, 26);
             }
@@ -1643,7 +1689,7 @@ mod tests {
 
     #[test]
     fn a_slot_keeps_every_stone_of_either_width_and_tells_other_stones_apart() {
-        let table = Table::<u128>::new(64, 64);
+        let table = Table::<u128>::new(64);
         let stones = wide();
         assert!(table.store(stones, WHITE, 5, 0, true));
         assert_eq!(table.probe(stones, WHITE, 5, 0), Some(true));
@@ -1660,7 +1706,7 @@ mod tests {
         assert_eq!(table.probe(stones, WHITE, 5, 0), None);
         assert_eq!(table.probe(other, WHITE, 5, 0), Some(false));
 
-        let narrow = Table::<u64>::new(64, 64);
+        let narrow = Table::<u64>::new(64);
         let stones = [1 << 63 | 1, 1 << 40];
         narrow.store(stones, BLACK, 9, -2, true);
         assert_eq!(narrow.probe(stones, BLACK, 9, -3), Some(true));
@@ -1669,7 +1715,7 @@ mod tests {
 
     #[test]
     fn a_slot_being_written_is_a_miss_and_turns_away_a_second_writer() {
-        let table = Table::<u128>::new(64, 64);
+        let table = Table::<u128>::new(64);
         let stones = wide();
         table.store(stones, WHITE, 5, 0, true);
         let sequence = table.slot(5).word(SEQUENCE);
@@ -1688,7 +1734,7 @@ mod tests {
 
     #[test]
     fn a_line_keeps_the_larger_position_first_and_the_latest_other_second() {
-        let table = Table::<u64>::new(64, 64);
+        let table = Table::<u64>::new(64);
         let stones = |n: u32| [(1u64 << n) - 1, 1 << 40];
         // Hash 6 writes to slot 6 or 7, the two of one line.
         let (ten, five, seven, twelve) = (stones(9), stones(4), stones(6), stones(11));
@@ -1716,7 +1762,7 @@ mod tests {
     #[test]
     fn a_grown_table_keeps_every_entry() {
         let hash = |stones: [u64; 2]| splitmix(stones[0] ^ splitmix(stones[1]));
-        let table = Table::<u64>::new(256, 4096);
+        let table = Table::<u64>::new(256);
         let positions: Vec<[u64; 2]> = (1..100u64).map(|i| [i, i << 20]).collect();
         let mut used = 0;
         for (i, &p) in positions.iter().enumerate() {
@@ -1724,9 +1770,9 @@ mod tests {
         }
         let before: Vec<_> = table.entries().collect();
         assert_eq!(before.len(), used);
-        let bigger = table.grown(hash);
+        let (bigger, filled) = table.grown(1024, hash);
         assert_eq!(bigger.slots(), 1024);
-        assert_eq!(bigger.used.load(Relaxed), used);
+        assert_eq!(filled, used);
         let mut after: Vec<_> = bigger.entries().collect();
         let mut before = before;
         before.sort_by_key(|e| e.0);
