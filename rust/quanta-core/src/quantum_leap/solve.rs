@@ -999,6 +999,11 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
         };
         for i in 0..alone {
             let m = &moves[i];
+            // The table already told that this capture fails (its child is won for the
+            // opponent): it is not searched again.
+            if m.order >> 48 == REPLIES_KNOWN_WON {
+                continue;
+            }
             let child = after_capture(stones, side, m.from, m.to);
             if !self.wins_child(child, 1 - side, m.hash, tempo)? {
                 self.refuted(m, stones_on_board);
