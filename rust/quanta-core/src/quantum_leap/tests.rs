@@ -248,8 +248,8 @@ fn solver_agrees_with_plain_negamax_on_scattered_stones() {
 #[test]
 fn threads_and_table_growth_change_the_time_but_never_the_answer() {
     // Positions big enough for the search to fork near the root. The capture returned is the
-    // first winning one in the root's order, whatever the threads; a table that grows (the
-    // search starting again each time) and one too small to grow give the same answers.
+    // first winning one in the root's order, whatever the threads; a table that grows (while
+    // the threads search on) and one too small to grow give the same answers.
     let g = game(5, "B");
     let cancel = AtomicBool::new(false);
     let small = Limits {
