@@ -1765,6 +1765,35 @@ mod tests {
     }
 
     #[test]
+    fn the_shared_table_grows_four_times_within_its_cap_and_keeps_every_entry() {
+        let hash = |stones: [u64; 2]| splitmix(stones[0] ^ splitmix(stones[1]));
+        let shared = SharedTable::<u64>::new(256, 1024);
+        let positions: Vec<[u64; 2]> = (1..150u64).map(|i| [i, i << 20]).collect();
+        let mut used = 0;
+        for (i, &p) in positions.iter().enumerate() {
+            used += shared.latest().store(p, (i % 2) as u8, hash(p), 0, true) as usize;
+        }
+        let before: Vec<_> = shared.latest().entries().collect();
+        // Not three quarters full yet: no growth.
+        shared.used.store(192, Relaxed);
+        shared.grow(hash);
+        assert_eq!(shared.latest().slots(), 256);
+        shared.used.store(used.max(193), Relaxed);
+        shared.grow(hash);
+        assert_eq!(shared.latest().slots(), 1024);
+        let mut after: Vec<_> = shared.latest().entries().collect();
+        let mut before = before;
+        before.sort_by_key(|e| e.0);
+        after.sort_by_key(|e| e.0);
+        assert_eq!(before, after);
+        // At the cap it grows no more.
+        shared.used.store(1024, Relaxed);
+        shared.grow(hash);
+        assert_eq!(shared.latest().slots(), 1024);
+        assert_eq!(shared.tables.lock().unwrap().len(), 2);
+    }
+
+    #[test]
     fn a_grown_table_keeps_every_entry() {
         let hash = |stones: [u64; 2]| splitmix(stones[0] ^ splitmix(stones[1]));
         let table = Table::<u64>::new(256);
