@@ -1668,6 +1668,35 @@ mod tests {
     }
 
     #[test]
+    fn one_ply_below_the_root_the_search_tries_the_recapture_of_the_stone_just_moved_first() {
+        // White's root capture has just landed on b3. Black wins by retaking it (e2xb3) and
+        // by b1xc2, which leaves White fewer replies: the search returns the first winning
+        // capture it tries, so it names the recapture only when it knows the stone moved.
+        let game = game(4);
+        let cancel = AtomicBool::new(false);
+        let state = game
+            .from_notation("..wb/b.w../bww.wb/bb..w.w/bb.bw./wbbw./w..w b")
+            .unwrap();
+        let cell = |name: &str| game.board.parse(name).unwrap();
+        let first_win = |moved_to: usize| {
+            let shared = Shared::new(&game, on_board(state.stones), Limits::default(), 1, &cancel);
+            let mut solver = Solver::new(&shared);
+            solver.ply = 1;
+            solver.moved_to = moved_to;
+            let h = shared.hash(state.stones);
+            solver.search(state.stones, BLACK, h, 0).ok().unwrap()
+        };
+        assert_eq!(
+            first_win(cell("b3")),
+            (true, Some((cell("e2"), cell("b3"))))
+        );
+        assert_eq!(
+            first_win(OFF as usize),
+            (true, Some((cell("b1"), cell("c2"))))
+        );
+    }
+
+    #[test]
     fn captures_are_ordered_by_replies_then_killer_then_own_captures_then_history() {
         // Each part outranks everything below it, whatever their values.
         let (most_ours, most_history) = (u32::MAX, u64::MAX);
