@@ -1,4 +1,4 @@
-"""The API contract (DESIGN.md), checked for every registered game along random games."""
+"""The API contract (README.md, "The API"), checked for every registered game along random games."""
 
 from __future__ import annotations
 

@@ -24,8 +24,9 @@ ENGINE = "quincunx" in quanta.GAMES
 needs_engine = pytest.mark.skipif(not ENGINE, reason="the Rust Quincunx engine is not built yet")
 IMPLEMENTATIONS = ["reference", pytest.param("rust", marks=needs_engine)]
 
-# The Decktet in its order (shared/decktet.tsv), written out here independently of both
-# implementations: Aces, numerals (rank + suit letters), Crowns, the Excuse.
+# The Decktet in its order (the deck table of docs/rules/quincunx.md), written out here
+# independently of both implementations: Aces, numerals (rank + suit letters), Crowns, the
+# Excuse.
 CODES = [
     "AM", "AS", "AW", "AL", "AY", "AK",
     "2MK", "2SY", "2WL", "3MW", "3SK", "3LY", "4MS", "4WL", "4YK", "5ML", "5SW", "5YK",

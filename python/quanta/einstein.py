@@ -1,61 +1,12 @@
 """EinStein würfelt nicht (Ingo Althöfer): a dice race-and-capture game on a 5x5 board.
 
-Rules: docs/rules/einstein.md. Make the game with ``quanta.game("einstein")``; options:
-``setup`` = ``"random"`` (default; each side's arrangement is a chance event, uniform over the
-720 arrangements) or ``"choose"`` (each player arranges their own stones, player 1 after seeing
-player 0's); ``first`` = 0 (default) or 1 (who moves first once both sides are set up).
+Options: ``setup`` = ``"random"`` (default) or ``"choose"``; ``first`` = 0 (default) or 1.
 
-Board and cell names
---------------------
-Row 0 is the top row, column 0 the left column; cell index = row * 5 + col. A cell is named by
-its column letter a-e (left to right) and row digit 1-5 (top to bottom): (0, 0) = a1,
-(1, 2) = c2, (4, 4) = e5::
+This module adds pure-Python helpers that work on any state of this game: :func:`board` (a 5x5
+``int8`` numpy array, also ``state.board()``), :func:`text` (a readable board), :func:`svg` (a
+picture for notebooks) and :func:`status`.
 
-        a b c d e
-      1 1 2 3 . .      player 0 ("blue") starts on a1 b1 c1 a2 b2 a3, steps right, down or
-      2 4 5 . . .      diagonally down-right, and aims at e5;
-      3 6 . . . f      player 1 ("orange") starts on e5 d5 c5 e4 d4 e3, steps left, up or
-      4 . . . e d      diagonally up-left, and aims at a1.
-      5 . . c b a
-
-Phases: player 0's arrangement, then player 1's (always in this order), then the player
-``first`` rolls (a chance node with 6 outcomes) and moves; then the other player rolls and moves,
-and so on. A roll of n moves stone n, or, if it is gone, the nearest existing higher or the
-nearest existing lower stone (the player chooses). Stepping onto any stone removes it. A player
-wins on reaching the target corner or by removing every enemy stone.
-
-Action ids (``num_actions`` = 801)
-----------------------------------
-* 0..74 — a move: ``from_cell * 3 + dir``; dir 0/1/2 = right/down/diagonal for player 0,
-  left/up/diagonal for player 1 (the directions of the player to move).
-* 75..80 — die roll n: ``75 + (n - 1)``.
-* 81..800 — arrangement k: ``81 + k``, where k in 0..719 indexes the permutations of 123456 in
-  lexicographic order (k = 0: 123456, k = 1: 123465, k = 719: 654321). The arrangement puts
-  ``perm[i]`` on start cell i of the side being set up, in the start-cell order listed above
-  (a1 b1 c1 a2 b2 a3 for player 0, e5 d5 c5 e4 d4 e3 for player 1).
-
-Action strings
---------------
-A move is the from-cell name then the to-cell name (``"a1b2"``); a roll is ``"roll 4"``; an
-arrangement is ``"setup "`` plus its six digits (``"setup 123456"``). ``parse_action`` reads them
-back (surrounding blanks ignored).
-
-Notation
---------
-``<five rows top to bottom, separated by '/'> <player> <die>``. Each row has 5 characters:
-``.`` empty, ``1``-``6`` player 0's stones, ``a``-``f`` player 1's stones 1-6. The die field is
-``1``-``6`` (rolled, the player must move), ``-`` (not rolled yet; also every finished game) or
-``setup`` (an arrangement is pending; the player field says whose). After a move the player field
-names the other player; in a finished game it names the loser (the player who would move next).
-Examples:
-
-* ``...../...../...../...../..... 0 setup`` — the start: player 0's arrangement is next.
-* ``123../45.../6..../...../..... 1 setup`` — player 0 arranged 123456; player 1's turn to set up.
-* ``123../45.../6...f/...ed/..cba 0 4`` — both sides set up with 123456; player 0 rolled a 4
-  and must move stone 4 (on a2): ``a2b2``, ``a2a3`` (capturing its own 6) or ``a2b3``.
-
-This module adds pure-Python helpers that work on any state of this game: :func:`board` (a
-numpy array), :func:`text` (a readable board) and :func:`svg` (a picture for notebooks).
+Rules, notation and action names: docs/rules/einstein.md.
 """
 
 from __future__ import annotations

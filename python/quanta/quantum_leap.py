@@ -1,84 +1,16 @@
-"""Quantum Leap (Néstor Romeral Andrés, 2013): a capture game on a hexhex board.
+"""Quantum Leap (Néstor Romeral Andrés, 2013): a capture game on a hexhex board, with an exact
+solver.
 
-Rules: docs/rules/quantum_leap.md. Make the game with ``quanta.game("quantum_leap")``; options:
-``size`` = side length of the hexhex board, 2..7 (default 5: 61 cells); ``setup`` = ``"A"``
-(default: a random deal of (C-1)/2 stones each and one empty cell that is not the centre, then
-Black may swap one white and one black stone) or ``"B"`` (a random deal filling the whole board,
-(C-1)/2 White and (C+1)/2 Black, no swap). White (player 0) moves first, Black is player 1.
+Options: ``size`` = 5 (default) or any side from 2 to 7; ``setup`` = ``"A"`` (default) or ``"B"``.
 
-A move is one capture: a stone with k friendly neighbours (k >= 1) jumps exactly k cells in a
-straight line, over anything, onto an enemy stone, which is removed. The side to move with no
-capture loses (there are no draws).
+This module holds the solver, :func:`solve` (whether the side to act wins, with a best move)
+and :func:`analyze` (the value of every legal action), and pure-Python helpers that work on any
+state of this game: :func:`cells` (one ``'w'``/``'b'``/``'.'``/``'?'`` per cell number, also
+``state.cells()``), :func:`cell_names`, :func:`text` (a readable board), :func:`svg` (a picture
+for notebooks) and :func:`status`.
 
-Board and cell names
---------------------
-A hexhex of side n has C = 3n(n-1)+1 cells in 2n-1 horizontal rows (pointy-top hexagons). Rows
-are lettered from the top (a, b, c, ...); a cell is named by its row letter and its 1-based
-position in the row from the left. Cells are numbered 0..C-1 row by row, left to right. The
-size-3 board (19 cells; the centre is c3)::
-
-        names                     numbers
-
-        a1  a2  a3                 0   1   2
-      b1  b2  b3  b4             3   4   5   6
-    c1  c2  c3  c4  c5         7   8   9  10  11
-      d1  d2  d3  d4            12  13  14  15
-        e1  e2  e3                16  17  18
-
-For size 5 the rows are a..i, the top row is a1..a5, the centre is e5 and the bottom row i1..i5.
-Axial coordinates: row i has r = i-(n-1), its cells have q = max(-(n-1), -(n-1)-r) ..
-min(n-1, n-1-r) from left to right; the centre is (q, r) = (0, 0).
-
-Directions (dq, dr), by number::
-
-         2 NW   1 NE
-             \\ /
-      3 W --- * --- 0 E           0 E (+1, 0)   1 NE (+1, -1)   2 NW (0, -1)
-             / \\                  3 W (-1, 0)   4 SW (-1, +1)   5 SE (0, +1)
-         4 SW   5 SE
-
-Action ids (C cells; ``num_actions`` = E + C + 2 with E = 6C + 1 + C*C; 4151 for size 5)
-------------------------------------------------------------------------------------------
-* ``c * 6 + d`` — the stone on cell c jumps in direction d (0 <= id < 6C).
-* ``6C`` — no swap (Black's decision, setup A).
-* ``6C + 1 + i*C + j`` — Black swaps the stones on cells i < j (one white, one black).
-* ``E + c`` — deal: cell c is the empty cell (setup A's first chance event).
-* ``E + C`` / ``E + C + 1`` — deal: the next undealt cell gets a white / black stone.
-
-Legal actions are always sorted ascending.
-
-Action strings
---------------
-A jump is the from-cell, ``x``, the landing cell: ``"c3xe3"`` (size 5: two cells south-west).
-Black's decision is ``"no swap"`` or ``"swap a1 c4"`` (the two cells in increasing number).
-Deal outcomes name the cell dealt: ``"empty c2"``, ``"white a1"``, ``"black a2"``.
-``parse_action`` reads them back (surrounding blanks ignored).
-
-Notation
---------
-``<rows top to bottom, separated by '/'> <side>``. Each row lists its cells from left to right:
-``w`` white stone, ``b`` black stone, ``.`` empty, ``?`` not dealt yet. The side field is ``w``
-(White to move), ``b`` (Black to move), ``swap`` (Black's swap decision is pending, setup A) or
-``deal`` (the random deal is in progress). In a finished game the side field names the loser,
-the side that cannot capture. Examples (size 3):
-
-* ``???/????/?????/????/??? deal`` — the start (setup A: the empty cell is dealt first).
-* ``wb?/????/???.?/????/??? deal`` — the empty cell is c4, a1 (white) and a2 (black) are
-  dealt; the next chance event deals a3.
-* ``bww/bwbw/bbbww/bbwb/.ww swap`` — the deal is over (9 stones each, e1 empty); Black may swap.
-* ``.w./wwb./.bw.b/..b./w.b w`` — White to move. b2 has three white neighbours (a2, b1, c3), so
-  it jumps exactly 3 cells: south-east over c3 and d3 onto e3 (``b2xe3``, action 29). The
-  other jumps are ``a2xb3``, ``b1xc2``, ``c3xb3``, ``c3xc2`` and ``c3xd3`` (k = 1 each); e1
-  has no white neighbour and cannot move.
-
-While dealing (setup A): first the empty cell (uniformly among the C-1 cells other than the
-centre), then the other cells in increasing number, each white or black with probability
-proportional to the stones of each colour still to deal; when one colour runs out, the remaining
-cells all get the other colour at once. Setup B has no empty cell and deals every cell this way.
-
-This module adds pure-Python helpers that work on any state of this game: :func:`cells` (one
-``'w'``/``'b'``/``'.'``/``'?'`` per cell number, also ``state.cells()``), :func:`text` (a
-readable board), :func:`svg` (a picture for notebooks) and :func:`status`.
+Rules, notation and action names: docs/rules/quantum_leap.md (how the solver searches: its
+*Solver* section).
 """
 
 from __future__ import annotations

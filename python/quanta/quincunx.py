@@ -1,106 +1,17 @@
-"""Quincunx (Chris DeLeo): placing Decktet cards on a grid, for 1 to 4 players.
+"""Quincunx (Chris DeLeo): placing Decktet cards on a grid, for 1 to 4 players, with solitaire
+solvers.
 
-Rules: docs/rules/quincunx.md. Make the game with ``quanta.game("quincunx", ...)``; options:
+Options: ``players`` = 2 (default), 3, 4 or 1 (solitaire); ``excuse`` = False (default) or True;
+``match`` = False (default) or True; ``setup`` = ``"wiki"`` (default) or ``"book"``.
 
-* ``players`` = 2 (default), 3, 4, or 1 for solitaire (4x4 grid, no diagonal bonuses, lost when
-  the hand runs out before the grid is full);
-* ``excuse`` = False (default) or True: the Excuse (a blank) is in the deck;
-* ``match`` = False (default: one round) or True: one round per dealer, totals add up (not
-  with solitaire);
-* ``setup`` = ``"wiki"`` (default: the start cards on the corners, and the centre with 2 or 4
-  players) or ``"book"`` (the newer official version, 2 or 3 players only: one start card, hands
-  of 12 / 8, every card edge to edge with a placed card, the grid grows up to 5x5).
+State extras (``STATE_METHODS``): ``grid()``, ``hand(player)``, ``scores()``, ``pile()``,
+``lost()``. Module helpers: :data:`CARDS` (every card with its code, rank, name and suits),
+:func:`score_placement`, :func:`text`, :func:`svg`, :func:`status`. Solitaire solvers:
+:func:`solve_open`, :func:`fill_open`, :func:`solve_expected`, :func:`best_move`,
+:func:`greedy_move`, and the batches :func:`solve_open_batch`, :func:`fill_open_batch`,
+:func:`play_batch`.
 
-Cards and codes
----------------
-Card index 0..36 in the Decktet's order: 0-5 the Aces (Moons, Suns, Waves, Leaves, Wyrms,
-Knots), 6-29 the numerals (ranks 2-9, three per rank, each with two suits), 30-35 the Crowns,
-36 the Excuse. Suit letters ``M S W L Y K`` in that order. Codes: an Ace is ``A`` + its suit
-(``AM``), a numeral its rank + its two suit letters in deck order (``2MK`` the Author, ``7WY``
-the Cave), a Crown ``C`` + its suit (``CK`` the Windfall), the Excuse ``X``. Ranks: Ace 1,
-numerals 2-9, Crown 10, the Excuse none. :data:`CARDS` lists every card with its name.
-
-Grid and cell names
--------------------
-5x5 with 2-4 players, 4x4 in solitaire; row 0 at the top, cell index = row * side + col. A cell
-is named by its column letter and its row number from the top: (0, 0) = ``a1``, (2, 4) =
-``e3``. The start cards lie on the corners, and on the centre ``c3`` with 2 and 4 players.
-Hands: 10 (2 players), 7 (3), 6 (4), 8 (solitaire); the rest is the draw pile.
-
-With ``setup="book"`` the grid grows on a 9x9 board (cells ``a1`` .. ``i9``, index = row * 9 +
-col): the one start card lies on its centre ``e5`` (cell 40); a card may go on an empty cell
-that touches a placed card edge to edge and keeps all placed cards within 5 rows and 5 columns;
-the round ends with 25 cards (the 5x5 square full). Hands: 12 (2 players), 8 (3).
-``grid()``, ``text()``, ``svg()``, the notation's grid field and the observations show the whole
-9x9 board.
-
-Action ids
-----------
-``cells`` = 25, 16 in solitaire, 81 with ``setup="book"``; ``num_actions`` = 37 * cells + 37.
-
-* ``card * cells + cell`` places a card from the mover's hand on an empty cell (book: a cell
-  as above).
-* ``37 * cells + card`` is the chance outcome "this card comes", during the deal (start cells
-  in increasing cell order, then each hand in full, from the player who begins on) and for a
-  draw (one per neighbour summing 11 or 20, uniform over the pile, resolved before the next
-  player moves; a draw from an empty pile does nothing).
-
-Legal actions are sorted ascending. A player with an empty hand passes (is skipped).
-
-Action strings
---------------
-A placement is the card code, a space and the cell name: ``"2MK c3"``. A chance outcome is
-``"deal 2MK"`` during the deal and ``"draw 2MK"`` for a draw. ``parse_action`` reads them back.
-
-Notation
---------
-``<grid> <hands> <pile> <scores> <turn> <round>``, fields separated by one space:
-
-* grid: rows top to bottom separated by ``/``, cells by ``,``, each a card code or ``.``
-  (book: the 9x9 board; its cards must hold ``e5``, be connected edge to edge and fit in 5x5);
-* hands: each player's cards in card-index order joined by ``,`` (``-`` if empty), players
-  separated by ``|``;
-* pile: its cards in card-index order (``-`` if empty): the cards nobody has seen;
-* scores: per player, the totals of the finished rounds (hand penalties included) plus this
-  round's turn points, joined by ``,``;
-* turn: ``deal`` (dealing), ``p`` (player p places), ``p+k`` (player p has k draws pending)
-  or ``end``;
-* round: ``r/rounds``, 1-based (rounds = 1, or the number of players with ``match=True``).
-
-Examples:
-
-* ``.,.,.,.,./.,.,.,.,./.,.,.,.,./.,.,.,.,./.,.,.,.,. -|- AM,AS,AW,...,CY,CK 0,0 deal 1/1``
-  -- the start of a two-player game: nothing dealt, all 36 cards in the pile (written out in
-  full in the real notation).
-* ``AM,.,.,AS/.,.,.,./.,.,.,./AW,.,.,AL AY,AK,2MK,2SY,2WL,3MW,3SK,3LY 4MS,4WL,...,CK 0 0 1/1``
-  -- solitaire after a deal of the lowest cards: the four corners, then the hand; player 0
-  places.
-* ``AM,3MW,.,AS/.,.,.,./.,.,.,./AW,.,.,AL AY,AK,2MK,2SY,2WL,3SK,3LY 4MS,4WL,...,CK 4 0 1/1``
-  -- after ``"3MW b1"``: the Journey next to the Ace of Moons, 1 + 3 = 4 with a shared suit
-  (Ace matching), +4.
-* ``... 5,0 0+2 1/1`` -- player 0 made two sums of 11 or 20 and draws two cards next (chance
-  nodes), then player 1 places.
-
-Observations
-------------
-``observation_string(p)``: ``<grid> <p's hand> <hand sizes> <pile size> <scores> <turn>
-<round>`` -- the notation with the other hands and the pile reduced to their sizes (joined
-by ``|``).
-
-``observation_tensor(p)``: float32 of shape ``(38, cells + 2)`` (book: ``(38, 83)``). Rows 0..36, one per card
-index: column ``cell`` (0..cells-1) is 1 where the card lies on the grid; column ``cells`` is 1
-if the card is in p's hand; column ``cells + 1`` is 1 if p has not seen it (the pile or another
-player's hand). Row 37 (``n`` players): columns ``0..n`` the hand sizes, ``n..2n`` the scores,
-``2n..3n`` 1 for the player to place or draw, ``3n..4n`` 1 for the observer p, then ``4n`` the
-pile size, ``4n+1`` pending draws, ``4n+2`` 1 while dealing, ``4n+3`` the 0-based round,
-``4n+4`` 1 when the game is over. Other entries are 0.
-
-Returns and extras
-------------------
-``returns()`` are the scores (final totals at the end; solitaire: turn points minus the hand
-penalty, a lost game keeps its turn points). State extras (``STATE_METHODS``): ``grid()``,
-``hand(player)``, ``scores()``, ``pile()``, ``lost()``. Module helpers: :func:`score_placement`,
-:func:`text`, :func:`svg`, :func:`status`.
+Rules, notation and action names: docs/rules/quincunx.md.
 """
 
 from __future__ import annotations

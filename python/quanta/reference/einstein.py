@@ -1,17 +1,10 @@
 """EinStein würfelt nicht: the pure-Python reference rules (a test oracle; slow on purpose).
 
-Written plainly from the rules (docs/rules/einstein.md, RULINGS §4), independently of the Rust
-engine, which implements the same contract:
+Written plainly from the rules (docs/rules/einstein.md, with its rulings), independently of the
+Rust engine, which implements the same contract: the same options (``setup``, ``first``), action
+ids, action strings and notation. ``game(**options)`` makes the game.
 
-* Board 5x5, row 0 at the top, column 0 at the left; cell index = row * 5 + col. A cell's name is
-  its column letter a-e then its row digit 1-5: (0, 0) = a1, (1, 2) = c2, (4, 4) = e5.
-* Player 0 starts on a1 b1 c1 a2 b2 a3, steps right, down or diagonally down-right, aims at e5.
-  Player 1 starts on e5 d5 c5 e4 d4 e3, steps left, up or diagonally up-left, aims at a1.
-* Actions: 0..74 move = from_cell * 3 + direction; 75..80 roll n = 75 + n - 1; 81..800
-  arrangement k = 81 + k (k = lexicographic index of a permutation of 1..6; perm[i] goes on
-  start cell i of the side being set up).
-* Notation: ``<rows top to bottom, '/'-separated> <player> <die>``; '.' empty, '1'-'6' player 0's
-  stones, 'a'-'f' player 1's stones 1-6; die '1'-'6', '-' (not rolled / game over) or ``setup``.
+Rules, notation and action names: docs/rules/einstein.md.
 """
 
 from __future__ import annotations

@@ -1,25 +1,13 @@
 """Quantum Leap (hex capture game): the pure-Python reference rules (a test oracle; slow).
 
-Written plainly from the rules (docs/rules/quantum_leap.md, RULINGS §2), independently of the
-Rust engine, which implements the same contract:
-
-* Board: a hexhex of side n (option ``size``, 2..7) with C = 3n(n-1)+1 cells, drawn in 2n-1
-  horizontal rows; cells are numbered row by row (top row first), left to right. Axial
-  coordinates (q, r): row i has r = i - (n-1) and q from max(-(n-1), -(n-1)-r) to
-  min(n-1, n-1-r). The centre is (0, 0). A cell's name is its row letter (a = top row) and its
-  1-based position in the row from the left: a1 is the top-left cell, e5 the centre of size 5.
-* Directions (dq, dr): 0 E (+1,0), 1 NE (+1,-1), 2 NW (0,-1), 3 W (-1,0), 4 SW (-1,+1), 5 SE (0,+1).
-* A move: a stone with k >= 1 friendly neighbours jumps exactly k cells in a straight line onto
-  an enemy stone, which is removed. The side to move with no capture loses.
-* Setup "A": (C-1)/2 stones each and one empty non-centre cell, dealt at random, then Black may
-  swap one white and one black stone. Setup "B": a full board, (C-1)/2 White, (C+1)/2 Black.
-* Actions (C cells, E = 6C + 1 + C*C): jump c*6 + d; no swap 6C; swap i<j 6C + 1 + i*C + j;
-  deal the empty cell c E + c; deal white E + C; deal black E + C + 1. num_actions = E + C + 2.
-* Notation: ``<rows top to bottom, '/'-separated> <side>``; cells 'w', 'b', '.' (empty) or '?'
-  (not dealt yet); side 'w', 'b' (who moves), 'swap' (Black's swap decision), 'deal'.
+Written plainly from the rules (docs/rules/quantum_leap.md, with its rulings), independently of
+the Rust engine, which implements the same contract: the same options (``size``, ``setup``),
+action ids, action strings and notation. ``game(**options)`` makes the game.
 
 Also here: :func:`solve` and :func:`analyze`, a plain exhaustive memoised negamax used as the
 oracle for the engine's solver (small boards only).
+
+Rules, notation and action names: docs/rules/quantum_leap.md.
 """
 
 from __future__ import annotations

@@ -1,22 +1,13 @@
 """Quincunx (Decktet, Chris DeLeo): the pure-Python reference rules (a test oracle; slow).
 
-Written plainly from the rules (docs/rules/quincunx.md, RULINGS §3 and the shared spec),
-independently of the Rust engine, which implements the same contract:
-
-* Cards 0..36 in the Decktet's order (the table below): 0-5 the Aces, 6-29 the numerals,
-  30-35 the Crowns, 36 the Excuse (only with ``excuse=True``). Codes: ``AM`` (Ace of Moons),
-  ``2MK`` (a numeral: rank and its two suit letters), ``CK`` (Crown of Knots), ``X`` (Excuse).
-* Grid 5x5 (2-4 players) or 4x4 (solitaire); cell index = row * side + col, row 0 at the top;
-  cell names a1 (row 0, col 0) .. e5: column letter, then row number.
-* Actions (``cells`` = 25 or 16): place card k on cell x = ``k * cells + x``; the chance outcome
-  "card k comes" (a deal or a draw) = ``37 * cells + k``. ``num_actions = 37 * cells + 37``.
-* Notation: ``<grid> <hands> <pile> <scores> <turn> <round>`` (see ``QuincunxState.notation``).
-* ``setup="book"`` (2-3 players): one start card in the middle of the table, hands of 12 / 8;
-  every card must go edge to edge next to a card already placed, and all the placed cards must
-  fit in a 5x5 square; the round ends with 25 cards. The table is modelled as a 9x9 board with
-  the start card on its centre (row 4, col 4), cells a1..i9, 81 cells in the action ids.
+Written plainly from the rules (docs/rules/quincunx.md, with its rulings and its table of the
+deck), independently of the Rust engine, which implements the same contract: the same options
+(``players``, ``excuse``, ``match``, ``setup``), action ids, action strings and notation.
+``game(**options)`` makes the game.
 
 :func:`score_placement` scores one placement with its breakdown.
+
+Rules, notation and action names: docs/rules/quincunx.md.
 """
 
 from __future__ import annotations
@@ -79,7 +70,7 @@ class Card(NamedTuple):
         return self.rank == 0
 
 
-# The Decktet as listed in shared/decktet.tsv (same order, same ranks and suits), written out
+# The Decktet as listed in docs/rules/quincunx.md (same order, same ranks and suits), written out
 # here so that the reference reads no file. Code = Ace "A"+suit, numeral rank + its two suits,
 # Crown "C"+suit, Excuse "X".
 CARDS = (
