@@ -1,13 +1,8 @@
-//! EinStein würfelt nicht (Ingo Althöfer): the dice game on a 5×5 board.
+//! EinStein würfelt nicht (Ingo Althöfer): the dice race-and-capture game on a 5×5 board.
 //!
-//! Rules as in `docs/rules/einstein.md` (RULINGS §4). Player 0 starts in the top-left corner
-//! and runs for e5, player 1 starts bottom-right and runs for a1. Each turn a die picks the
-//! stone to move (or the nearest existing stone above and below its number); the stone steps
-//! one cell towards its goal corner and removes whatever stone stands there.
+//! Options: `setup` = `"random"` (default) or `"choose"`; `first` = 0 (default) or 1.
 //!
-//! Actions: `0..75` moves (`from_cell * 3 + direction`), `75..81` die rolls 1–6, `81..801`
-//! arrangements of the six stones on the start cells (the `k`-th permutation of 1..=6 in
-//! lexicographic order).
+//! Rules, notation and action names: docs/rules/einstein.md.
 
 use crate::error::{Error, Result};
 use crate::game::{Action, Game, Rng, ToMove};

@@ -1,13 +1,10 @@
-//! Quantum Leap (Néstor Romeral Andrés): the hex capture game.
+//! Quantum Leap (Néstor Romeral Andrés): the hex capture game, with its exact solver in `solve`.
 //!
-//! Rules as in `docs/rules/quantum_leap.md` (RULINGS §2). Every move is a capture: a stone
-//! jumps exactly as many cells as it has friendly neighbours, in a straight line, onto an enemy
-//! stone. The player who cannot capture loses. Positions are two bitboards (`u64` up to side 5,
-//! `u128` up to side 7); the board's tables give neighbours and jump targets.
+//! Options: `size` = 5 (default) or any side from 2 to 7; `setup` = `"A"` (default) or `"B"`.
+//! Positions are two bitboards (`u64` up to side 5, `u128` up to side 7); the board's tables
+//! (`board`) give neighbours and jump targets.
 //!
-//! Actions (`C` cells): `c * 6 + d` jump from `c` in direction `d`; `6C` no swap;
-//! `6C + 1 + i * C + j` swap cells `i < j`; `E + c` deal the empty cell `c`, `E + C` deal white,
-//! `E + C + 1` deal black, where `E = 6C + 1 + C²`.
+//! Rules, notation and action names: docs/rules/quantum_leap.md.
 
 pub mod board;
 pub mod solve;

@@ -1,8 +1,9 @@
 //! The Decktet as Quincunx uses it: the 36 basic cards and the Excuse.
 //!
-//! Card index 0..=36 in the order of `decktet.tsv`: 0..=5 the Aces (Moons, Suns, Waves,
-//! Leaves, Wyrms, Knots), 6..=29 the numerals (ranks 2..=9, three per rank), 30..=35 the Crowns,
-//! 36 the Excuse. A set of cards (a hand, the pile) is a `u64` with bit `card` set.
+//! Card index 0..=36 in the deck's order (the table in docs/rules/quincunx.md): 0..=5 the
+//! Aces (Moons, Suns, Waves, Leaves, Wyrms, Knots), 6..=29 the numerals (ranks 2..=9, three per
+//! rank), 30..=35 the Crowns, 36 the Excuse. A set of cards (a hand, the pile) is a `u64` with
+//! bit `card` set.
 
 /// A card index, 0..=36.
 pub type Card = u8;
@@ -53,7 +54,7 @@ const fn card(code: &'static str, name: &'static str, rank: u8, suits: u8) -> Ca
     }
 }
 
-/// The deck by card index (decktet.tsv order).
+/// The deck by card index (the order of docs/rules/quincunx.md).
 pub const DECK: [CardInfo; CARD_COUNT] = [
     card("AM", "Ace of Moons", 1, MOONS),
     card("AS", "Ace of Suns", 1, SUNS),

@@ -1,19 +1,11 @@
-//! Quincunx (Chris DeLeo): the Decktet card game of placing cards on a grid.
+//! Quincunx (Chris DeLeo): the Decktet card game of placing cards on a grid, for 1 to 4
+//! players. The deck is in [`cards`], what one placement scores in [`scoring`], the solitaire
+//! solvers in [`solve`].
 //!
-//! Rules as in `docs/rules/quincunx.md` (RULINGS §3). Players take turns placing a card from
-//! their hand on an empty cell of a 5×5 grid (4×4 in solitaire) and score it against its
-//! neighbours and the lines through it ([`scoring`]); sums of 11 and 20 make them draw. The
-//! round ends when the grid is full and each player then loses what is left in their hand.
+//! Options: `players` = 2 (default), 3, 4 or 1 (solitaire); `excuse` = false (default) or
+//! true; `match` = false (default) or true; `setup` = `"wiki"` (default) or `"book"`.
 //!
-//! With `setup="book"` (2-3 players) the grid grows from one start card: the cards lie on a
-//! 9×9 board with the start card on its centre (4, 4); a card must go next to a placed card
-//! (edge to edge) and all placed cards must stay within a 5×5 box; the grid is full with 25
-//! cards.
-//!
-//! The deal and every draw are chance nodes, one card at a time, uniform over the pile (the
-//! cards nobody has seen: a set, never an order). Actions (`C` cells: 25, 16, or 81 for the
-//! book's board): `card * C + cell` places a card; `37 * C + card` is the chance outcome "this
-//! card comes".
+//! Rules, notation and action names: docs/rules/quincunx.md.
 
 pub mod cards;
 pub mod scoring;

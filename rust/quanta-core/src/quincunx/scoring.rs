@@ -1,5 +1,6 @@
-//! What one placement scores (RULINGS §3): basic scoring with each orthogonal neighbour, pairs,
-//! straights and three of a kind along each line, and the power play.
+//! What one placement scores (docs/rules/quincunx.md, "A turn" and "Rulings applied"): basic
+//! scoring with each orthogonal neighbour, pairs, straights and three of a kind along each line,
+//! and the power play.
 //!
 //! The grid is a slice of `side * side` cards, row by row from the top, `NO_CARD` for an empty
 //! cell. Lines are the row and the column through the placed card and, unless playing

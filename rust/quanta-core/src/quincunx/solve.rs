@@ -1,4 +1,4 @@
-//! Solvers for solitaire Quincunx (4×4 grid, one player; RULINGS §3).
+//! Solvers for solitaire Quincunx (4×4 grid, one player; rules in docs/rules/quincunx.md).
 //!
 //! Every solver ranks a full grid above any loss and then goes by score, the final score being
 //! the turn points less the hand penalty (a lost game keeps its turn points: its hand is empty).
