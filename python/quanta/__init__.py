@@ -17,12 +17,13 @@ import types
 from typing import Any
 
 from . import exceptions
-from ._core import CHANCE, TERMINAL, Game, State, game_names
+from ._core import CHANCE, TERMINAL, Game, GameInfo, State, game_names
 from ._core import make_game as _make_game
 from .exceptions import (
     IllegalMoveError,
     InvalidNotationError,
     InvalidOptionError,
+    NotApplicableError,
     QuantaError,
     SearchLimitError,
 )
@@ -60,20 +61,25 @@ def _state_dir(state: State) -> list[str]:
     return sorted(set(dir(type(state))) | set(extras))
 
 
-from . import batch  # noqa: E402  (needs the names above)
+from . import batch, einstein, quantum_leap, quincunx  # noqa: E402  (need the names above)
 
 __all__ = [
     "CHANCE",
     "GAMES",
     "TERMINAL",
     "Game",
+    "GameInfo",
     "State",
     "IllegalMoveError",
     "InvalidNotationError",
     "InvalidOptionError",
+    "NotApplicableError",
     "QuantaError",
     "SearchLimitError",
     "batch",
+    "einstein",
     "exceptions",
     "game",
+    "quantum_leap",
+    "quincunx",
 ]

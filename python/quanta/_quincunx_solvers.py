@@ -23,10 +23,7 @@ interrupts any of them; the GIL is released while Rust works.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from . import _core
-from .quantum_leap import _check_limits
 
 __all__ = [
     "ExpectedSolution",
@@ -43,62 +40,26 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True)
-class OpenSolution:
-    """The best line with the draw order known.
+#: The best line with the draw order known (a frozen class made in Rust). ``lost``: even the
+#: best line runs out of cards before the grid is full. ``score``: the line's final score
+#: (points so far included, hand penalty deducted). ``line``: its placements, as actions (the
+#: draws follow from the order). ``nodes`` and ``seconds`` measure the work; ``exact`` is
+#: always true (a search out of budget raises instead).
+OpenSolution = _core.OpenSolution
 
-    ``lost``: even the best line runs out of cards before the grid is full. ``score``: the
-    line's final score (points so far included, hand penalty deducted). ``line``: its
-    placements, as actions (the draws follow from the order). ``nodes`` and ``seconds`` measure
-    the work; ``exact`` is always true (a search out of budget raises instead).
-    """
+#: Whether the grid can be filled with the draw order known (a frozen class made in Rust).
+#: ``winnable``: some line fills the grid before the cards run out. ``line``: one such line
+#: (placements as actions), ``None`` when there is none. ``nodes``, ``seconds``, ``exact`` as
+#: above.
+FillSolution = _core.FillSolution
 
-    lost: bool
-    score: int
-    line: tuple
-    nodes: int
-    seconds: float
-    exact: bool = True
-
-
-@dataclass(frozen=True)
-class FillSolution:
-    """Whether the grid can be filled with the draw order known.
-
-    ``winnable``: some line fills the grid before the cards run out. ``line``: one such line
-    (placements as actions; the draws follow from the order), ``None`` when there is none.
-    ``nodes`` and ``seconds`` measure the work; ``exact`` is always true (a search out of
-    budget raises instead).
-    """
-
-    winnable: bool
-    line: tuple | None
-    nodes: int
-    seconds: float
-    exact: bool = True
-
-
-@dataclass(frozen=True)
-class ExpectedSolution:
-    """The exact value of a position with the draw order unknown.
-
-    Objective, in this order: the highest probability of filling the grid (``p_win``), then the
-    highest expected final score (``score``; a lost game counts with its turn points, as the
-    rules score it). Win probabilities within 1e-9 of each other count as equal.
-    ``p_loss = 1 - p_win``. ``best_action`` is the placement to make (``None`` when the game is
-    over), ``best_move`` its string; ``actions`` maps every legal placement to its
-    ``(p_win, expected final score)``.
-    """
-
-    p_win: float
-    p_loss: float
-    score: float
-    best_action: int | None
-    best_move: str | None
-    actions: dict
-    nodes: int
-    seconds: float
-    exact: bool = True
+#: The exact value of a position with the draw order unknown (a frozen class made in Rust).
+#: Objective, in this order: the highest probability of filling the grid (``p_win``), then the
+#: highest expected final score (``score``; a lost game counts with its turn points). Win
+#: probabilities within 1e-9 of each other count as equal. ``p_loss = 1 - p_win``.
+#: ``best_action`` is the placement to make (``None`` when the game is over), ``best_move``
+#: its string; ``actions`` maps every legal placement to its ``(p_win, expected final score)``.
+ExpectedSolution = _core.ExpectedSolution
 
 
 def solve_open(state, pile, *, timeout: float | None = None, max_nodes: int | None = None,
@@ -121,10 +82,7 @@ def solve_open(state, pile, *, timeout: float | None = None, max_nodes: int | No
     filled by the cards held and drawn (with the Excuse in play, the placement search alone
     finds it). Exact either way; see ``benches/README.md`` for what it costs.
     """
-    _check_limits(max_nodes, memory_mb, threads)
-    lost, score, line, nodes, seconds = _core.quincunx_solve_open(
-        state, pile, timeout, max_nodes, memory_mb, threads)
-    return OpenSolution(lost, score, tuple(line), nodes, seconds)
+    return _core.quincunx_solve_open(state, pile, timeout, max_nodes, memory_mb, threads)
 
 
 def fill_open(state, pile, *, timeout: float | None = None, max_nodes: int | None = None,
@@ -139,9 +97,7 @@ def fill_open(state, pile, *, timeout: float | None = None, max_nodes: int | Non
     remembered by the ranks on the grid alone (the cards drawn and the hand's ranks follow from
     them), and cards of one rank in the hand count as one choice. ``memory_mb`` caps that memory.
     """
-    _check_limits(max_nodes, memory_mb)
-    line, nodes, seconds = _core.quincunx_fill_open(state, pile, timeout, max_nodes, memory_mb)
-    return FillSolution(line is not None, None if line is None else tuple(line), nodes, seconds)
+    return _core.quincunx_fill_open(state, pile, timeout, max_nodes, memory_mb)
 
 
 def solve_expected(state, *, timeout: float | None = None, max_nodes: int | None = None,
@@ -151,12 +107,7 @@ def solve_expected(state, *, timeout: float | None = None, max_nodes: int | None
     :class:`ExpectedSolution`). Exact, so only for late positions: the work grows fast with
     the empty cells and the pile; past ``timeout``/``max_nodes`` it raises
     :class:`quanta.SearchLimitError`."""
-    _check_limits(max_nodes, memory_mb)
-    p_win, score, best, actions, nodes, seconds = _core.quincunx_solve_expected(
-        state, timeout, max_nodes, memory_mb)
-    move = state.action_to_string(best) if best is not None else None
-    return ExpectedSolution(p_win, 1.0 - p_win, score, best, move,
-                            {a: (p, s) for a, p, s in actions}, nodes, seconds)
+    return _core.quincunx_solve_expected(state, timeout, max_nodes, memory_mb)
 
 
 def best_move(state, *, samples: int = 8, seed: int = 0, candidates: int | None = 8,
@@ -176,11 +127,8 @@ def best_move(state, *, samples: int = 8, seed: int = 0, candidates: int | None 
     found (``None``: exact solves, slow with many empty cells). The same ``seed`` gives the
     same move at any ``threads``.
     """
-    _check_limits(max_nodes, memory_mb, threads)
-    _check_counts(samples=samples, candidates=candidates, effort=effort)
-    action, _candidates, _nodes, _seconds = _core.quincunx_best_move(
-        state, samples, seed, candidates, effort, threads, timeout, max_nodes, memory_mb)
-    return action
+    return _core.quincunx_best_move(state, samples, seed, candidates, effort, threads, timeout,
+                                    max_nodes, memory_mb)
 
 
 def greedy_move(state) -> int | None:
@@ -203,7 +151,6 @@ def solve_open_batch(seed: int, n: int, *, first: int = 0, excuse: bool = False,
     many cells are empty (or the game ends), and solved from there. The limits apply to each deal; a deal past them has ``solved`` false. Returns
     numpy arrays ``solved``, ``lost`` (bool), ``score`` (int32), ``nodes`` (uint64) and
     ``seconds`` (float64), one entry per deal."""
-    _check_limits(max_nodes, memory_mb, threads)
     return _core.quincunx_solve_open_batch(seed, n, first, excuse, empty, threads,
                                            one_at_a_time, timeout, max_nodes, memory_mb)
 
@@ -215,7 +162,6 @@ def fill_open_batch(seed: int, n: int, *, first: int = 0, excuse: bool = False,
     :func:`solve_open_batch`), in Rust threads. The limits apply to each deal; a deal past them
     has ``solved`` false. Returns numpy arrays ``solved``, ``winnable`` (bool), ``nodes``
     (uint64) and ``seconds`` (float64), one entry per deal."""
-    _check_limits(max_nodes, memory_mb, threads)
     rows = _core.quincunx_fill_open_batch(seed, n, first, excuse, threads, timeout, max_nodes,
                                           memory_mb)
     return {"solved": rows["solved"], "winnable": rows["solved"] & ~rows["lost"],
@@ -230,12 +176,5 @@ def play_batch(policy: str, seed: int, n: int, *, first: int = 0, excuse: bool =
     ``"best_move"`` (:func:`best_move` with ``samples``, ``candidates`` and ``effort``, seeded
     per deal and turn). The policy never sees the draw order. Returns numpy arrays ``lost``,
     ``score`` (final), ``nodes`` and ``seconds`` per deal (and ``solved``, always true)."""
-    _check_counts(samples=samples, candidates=candidates, effort=effort)
     return _core.quincunx_play_batch(policy, seed, n, first, excuse, threads, samples,
                                      candidates, effort)
-
-
-def _check_counts(**counts) -> None:
-    for name, value in counts.items():
-        if value is not None and not 1 <= value < 2**63:
-            raise ValueError(f"{name} must be a positive integer, not {value!r}")

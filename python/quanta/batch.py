@@ -20,15 +20,10 @@ def random_playouts(
     identical arrays at any ``threads`` (``None`` = all cores). ``first`` starts the run at
     game ``first`` of that sequence: ``first=0, n=2000`` equals ``first=0, n=1000`` followed
     by ``first=1000, n=1000``. The GIL is released while Rust plays; Ctrl-C interrupts.
+
+    Bad arguments raise :class:`quanta.InvalidOptionError`: ``n`` is an integer from 0 to
+    2**40, ``seed`` and ``first`` from 0 to 2**64 - 1, ``threads`` from 1 to 1024 or None.
     """
-    if not isinstance(n, int) or not 0 <= n < 2**40:
-        raise ValueError(f"n must be an integer from 0 to 2**40, not {n!r}")
-    if not 0 <= seed < 2**64:
-        raise ValueError(f"seed must be in 0..2**64, not {seed}")
-    if not 0 <= first < 2**64:
-        raise ValueError(f"first must be in 0..2**64, not {first}")
-    if threads is not None and not 1 <= threads <= 1024:
-        raise ValueError(f"threads must be from 1 to 1024 (or None for all cores), not {threads}")
     return _core.random_playouts(game, n, seed, threads, first)
 
 

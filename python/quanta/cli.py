@@ -18,60 +18,119 @@ def main() -> None:
     """Rules engines, batch simulation and solvers for the quanta games."""
 
 
+class _Integer(click.IntRange):
+    """An integer from ``low`` to ``high``; anything else is a one-line usage error (exit 2)
+    that says what is expected, e.g. "must be an integer from 1 to 1024, not 0"."""
+
+    name = "integer"
+
+    def __init__(self, low: int, high: int, high_text: str | None = None) -> None:
+        super().__init__(low, high)
+        self.expected = f"an integer from {low} to {high_text or high}"
+
+    def convert(self, value, param, ctx):
+        try:
+            return super().convert(value, param, ctx)
+        except click.BadParameter:
+            self.fail(f"must be {self.expected}, not {value}", param, ctx)
+
+    def get_metavar(self, *args, **kwargs) -> str:
+        return "INTEGER"
+
+
 @main.command()
-@click.option("--games", "-n", default=100_000, show_default=True, help="Random games per game.")
-@click.option("--seed", default=0, show_default=True, help="Seed of the random games.")
-@click.option("--threads", type=int, default=None, help="Worker threads [default: all cores].")
+@click.option(
+    "--games",
+    "-n",
+    type=_Integer(1, 2**40, "2**40"),
+    default=100_000,
+    show_default=True,
+    help="Random games per game.",
+)
+@click.option(
+    "--seed",
+    type=_Integer(0, 2**64 - 1, "2**64-1"),
+    default=0,
+    show_default=True,
+    help="Seed of the random games.",
+)
+@click.option(
+    "--threads",
+    type=_Integer(1, 1024),
+    default=None,
+    help="Worker threads [default: all cores].",
+)
 @click.option(
     "--game",
     "names",
     multiple=True,
     type=click.Choice(quanta.GAMES),
-    help="Analyse only this game (repeatable) [default: every game].",
+    help="Analyse only this game (repeatable; a repeat counts once) [default: every game].",
 )
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 def analyze(games: int, seed: int, threads: int | None, names: tuple[str, ...], quiet: bool) -> None:
     """Play random games of every game and tabulate lengths, results and speed."""
-    if games < 1:
-        raise click.BadParameter("must be at least 1", param_hint="--games")
     rows = []
-    for name in names or quanta.GAMES:
+    for name in dict.fromkeys(names or quanta.GAMES):
         g = quanta.game(name)
-        returns, length, seconds = _play(g, games, seed, threads, quiet)
-        rows.append(_summary(g, returns, length, seconds))
+        rows.append(_summary(g, *_play(g, games, seed, threads, quiet)))
     click.echo(_table(rows))
 
 
+# Games per call of random_playouts: the progress bar's step, and all the memory analyze needs.
+_PIECE = 50_000
+
+
+class _Tally:
+    """Running sums over played games, so memory stays the same at any number of games.
+
+    A game counts as won by the player with the single highest return, else as a draw."""
+
+    def __init__(self, players: int) -> None:
+        self.games = 0
+        self.plies = 0
+        self.wins = [0] * players
+        self.draws = 0
+        self.returns = [0.0] * players
+
+    def add(self, returns: np.ndarray, length: np.ndarray) -> None:
+        leaders = returns == returns.max(axis=1, keepdims=True)
+        single = leaders.sum(axis=1) == 1
+        self.games += len(length)
+        self.plies += int(length.sum(dtype=np.int64))
+        self.draws += int((~single).sum())
+        for p, total in enumerate(returns.sum(axis=0)):
+            self.wins[p] += int((leaders[:, p] & single).sum())
+            self.returns[p] += float(total)
+
+
 def _play(g: quanta.Game, n: int, seed: int, threads: int | None, quiet: bool):
-    """Plays ``n`` random games in pieces (for the progress bar); the pieces equal one call."""
-    piece = max(1, min(n, 50_000))
-    returns, length, seconds = [], [], 0.0
+    """Plays ``n`` random games in pieces (for the progress bar and constant memory) and folds
+    each piece into a :class:`_Tally`; the pieces are the games of one call."""
+    piece = max(1, min(n, _PIECE))
+    tally, seconds = _Tally(g.num_players), 0.0
     with tqdm(total=n, desc=g.name, unit="games", disable=quiet, leave=False) as bar:
         for first in range(0, n, piece):
             count = min(piece, n - first)
             start = time.perf_counter()
             out = random_playouts(g, count, seed=seed, threads=threads, first=first)
             seconds += time.perf_counter() - start
-            returns.append(out["returns"])
-            length.append(out["length"])
+            tally.add(out["returns"], out["length"])
+            del out
             bar.update(count)
-    return np.concatenate(returns), np.concatenate(length), seconds
+    return tally, seconds
 
 
-def _summary(g: quanta.Game, returns: np.ndarray, length: np.ndarray, seconds: float) -> dict:
-    """Win shares count a game as won by the player with the single highest return."""
-    best = returns.max(axis=1, keepdims=True)
-    leaders = returns == best
-    single = leaders.sum(axis=1) == 1
-    wins = [(leaders[:, p] & single).mean() for p in range(g.num_players)]
+def _summary(g: quanta.Game, tally: _Tally, seconds: float) -> dict:
+    n = tally.games
     return {
         "game": g.name,
-        "games": len(length),
-        "mean plies": f"{length.mean():.2f}",
-        "wins": " / ".join(f"{100 * w:.1f}%" for w in wins),
-        "draws": f"{100 * (~single).mean():.1f}%",
-        "mean returns": " / ".join(f"{r:+.3f}" for r in returns.mean(axis=0)),
-        "games/s": f"{len(length) / seconds:,.0f}" if seconds > 0 else "-",
+        "games": n,
+        "mean plies": f"{tally.plies / n:.2f}",
+        "wins": " / ".join(f"{100 * w / n:.1f}%" for w in tally.wins),
+        "draws": f"{100 * tally.draws / n:.1f}%",
+        "mean returns": " / ".join(f"{r / n:+.3f}" for r in tally.returns),
+        "games/s": f"{n / seconds:,.0f}" if seconds > 0 else "-",
     }
 
 

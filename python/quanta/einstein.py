@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import _svg
+from . import _core, _svg
 from ._svg import FONT, num
 
 __all__ = ["board", "text", "svg", "status", "STATE_METHODS"]
@@ -43,8 +43,7 @@ def _parse(state):
 def board(state) -> np.ndarray:
     """The board as a 5x5 ``int8`` array indexed ``[row, col]`` (row 0 at the top): player 0's
     stones are +1..+6, player 1's -1..-6, empty cells 0."""
-    cells, _, _ = _parse(state)
-    return np.array(cells, dtype=np.int8)
+    return _core.einstein_board(state)
 
 
 def status(state) -> str:

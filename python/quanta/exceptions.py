@@ -26,6 +26,13 @@ class InvalidOptionError(QuantaError, ValueError):
     """An unknown game, an unknown option, or an option value out of range."""
 
 
+class NotApplicableError(InvalidOptionError):
+    """A call given a state it does not apply to: another game's state, a chance node where a
+    decision is needed, a game of the wrong kind (a solitaire solver given two players), or
+    something that is not a state at all. A bad argument, so also an
+    :class:`InvalidOptionError` (and a ``ValueError``)."""
+
+
 class SearchLimitError(QuantaError):
     """A solver hit its time, node or memory budget before it finished.
 
@@ -45,5 +52,6 @@ __all__ = [
     "IllegalMoveError",
     "InvalidNotationError",
     "InvalidOptionError",
+    "NotApplicableError",
     "SearchLimitError",
 ]

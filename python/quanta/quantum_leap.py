@@ -16,7 +16,6 @@ Rules, notation and action names: docs/rules/quantum_leap.md (how the solver sea
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from xml.sax.saxutils import escape
 
 from . import _core, _svg
@@ -46,8 +45,7 @@ def _parse(state):
 def cells(state) -> list:
     """The contents of every cell, by cell number: ``'w'`` (white stone), ``'b'`` (black stone),
     ``'.'`` (empty) or ``'?'`` (not dealt yet)."""
-    rows, _ = _parse(state)
-    return [char for row in rows for char in row]
+    return _core.quantum_leap_cells(state)
 
 
 def cell_names(size: int) -> list:
@@ -208,33 +206,12 @@ STATE_METHODS = {"cells": cells}
 # ---- the solver ----
 
 
-@dataclass(frozen=True)
-class Solution:
-    """The exact value of a decision node.
-
-    ``win``: the player to act (White or Black to move, or Black deciding the swap) wins with
-    perfect play. ``best_action``: a winning action when ``win``; otherwise the move the solver
-    tried last (any move loses), or ``None`` when there is none. ``best_move`` is its string.
-    ``nodes`` and ``seconds`` measure the work; ``exact`` is always true (a search that runs out
-    of budget raises :class:`quanta.SearchLimitError` instead of guessing).
-    """
-
-    win: bool
-    best_action: int | None
-    best_move: str | None
-    nodes: int
-    seconds: float
-    exact: bool = True
-
-
-def _check_limits(max_nodes, memory_mb, threads=None) -> None:
-    if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int)
-                                or threads < 1):
-        raise ValueError(f"threads must be at least 1 (or None for all cores), not {threads!r}")
-    if max_nodes is not None and not 0 <= max_nodes < 2**64:
-        raise ValueError(f"max_nodes must be a non-negative integer, not {max_nodes!r}")
-    if not 1 <= memory_mb <= 2**24:
-        raise ValueError(f"memory_mb must be from 1 to {2**24} (16 TiB), not {memory_mb!r}")
+#: The exact value of a decision node (a frozen class made in Rust): ``win`` (the player to
+#: act wins with perfect play), ``best_action`` (a winning action when ``win``; otherwise the
+#: move the solver tried last, or ``None`` in a finished game), ``best_move`` (its string),
+#: ``nodes``, ``seconds`` and ``exact`` (always true: a search out of budget raises
+#: :class:`quanta.SearchLimitError` instead of guessing).
+Solution = _core.Solution
 
 
 def solve(state, *, timeout: float | None = None, max_nodes: int | None = None,
@@ -248,8 +225,10 @@ def solve(state, *, timeout: float | None = None, max_nodes: int | None = None,
     translation, with a Zobrist-keyed transposition table inside ``memory_mb`` and move
     ordering by the opponent's replies. ``timeout`` (seconds) and ``max_nodes`` bound the work:
     past them it raises :class:`quanta.SearchLimitError` (with ``nodes`` and ``seconds``).
-    Ctrl-C interrupts it; the GIL is released meanwhile. Raises ``ValueError`` at a chance node
-    (the deal) or a finished game.
+    Ctrl-C interrupts it; the GIL is released meanwhile. A finished game is answered (the side
+    to move has lost: ``win`` false, no best move); a chance node (the deal) or another game's
+    state raises :class:`quanta.NotApplicableError`, and a bad limit
+    :class:`quanta.InvalidOptionError`.
 
     ``threads`` (``None``: every core) share out the search of big positions near the root.
     The answer (``win`` and ``best_action``: the first winning action in an order that depends
@@ -262,11 +241,7 @@ def solve(state, *, timeout: float | None = None, max_nodes: int | None = None,
     >>> solve(s).best_move
     'b1xb3'
     """
-    _check_limits(max_nodes, memory_mb, threads)
-    win, best, nodes, seconds = _core.quantum_leap_solve(state, timeout, max_nodes, memory_mb,
-                                                         threads)
-    move = state.action_to_string(best) if best is not None else None
-    return Solution(win, best, move, nodes, seconds)
+    return _core.quantum_leap_solve(state, timeout, max_nodes, memory_mb, threads)
 
 
 def analyze(state, *, timeout: float | None = None, max_nodes: int | None = None,
@@ -274,6 +249,4 @@ def analyze(state, *, timeout: float | None = None, max_nodes: int | None = None
     """The value of every legal action of a decision node: ``{action: wins}``, where ``wins``
     says whether the action wins for the player who takes it. Limits and ``threads`` as in
     :func:`solve`."""
-    _check_limits(max_nodes, memory_mb, threads)
-    values, _nodes = _core.quantum_leap_analyze(state, timeout, max_nodes, memory_mb, threads)
-    return dict(values)
+    return dict(_core.quantum_leap_analyze(state, timeout, max_nodes, memory_mb, threads))

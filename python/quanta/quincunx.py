@@ -16,7 +16,6 @@ Rules, notation and action names: docs/rules/quincunx.md.
 
 from __future__ import annotations
 
-import operator
 from dataclasses import dataclass
 from typing import NamedTuple
 from xml.sax.saxutils import escape
@@ -71,48 +70,30 @@ def _fields(state) -> list[str]:
     return state.notation().split(" ")
 
 
-def _codes(field: str) -> list[str]:
-    return [] if field == "-" else field.split(",")
-
-
 def grid(state) -> list[list[str | None]]:
     """The grid as rows top to bottom, each a list of card codes or None (empty)."""
-    return [
-        [None if code == "." else code for code in row.split(",")]
-        for row in _fields(state)[0].split("/")
-    ]
+    return _core.quincunx_grid(state)
 
 
 def hand(state, player: int) -> list[str]:
     """``player``'s cards as codes, in card-index order."""
-    hands = _fields(state)[1].split("|")
-    try:
-        index = None if isinstance(player, bool) else operator.index(player)
-    except TypeError:
-        index = None
-    if index is None or not 0 <= index < len(hands):
-        raise ValueError(f"player must be in 0..{len(hands)}, not {player!r}")
-    return _codes(hands[index])
+    return _core.quincunx_hand(state, player)
 
 
 def pile(state) -> list[str]:
     """The cards nobody has seen (undealt, or left to draw), as codes in card-index order."""
-    return _codes(_fields(state)[2])
+    return _core.quincunx_pile(state)
 
 
 def scores(state) -> list[int]:
     """Per player: the totals of the finished rounds (hand penalties included) plus this round's
     turn points (no penalty yet)."""
-    return [int(s) for s in _fields(state)[3].split(",")]
+    return _core.quincunx_scores(state)
 
 
 def lost(state) -> bool:
     """True for a solitaire game lost: the hand ran out before the grid was full."""
-    return (
-        state.game.num_players == 1
-        and state.is_terminal
-        and any(code is None for row in grid(state) for code in row)
-    )
+    return _core.quincunx_lost(state)
 
 
 def status(state) -> str:

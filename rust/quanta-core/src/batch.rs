@@ -1,9 +1,11 @@
-//! Batch kernels, written once against `Game`: every game gets them for free.
+//! Batch kernels, written once against `Game`: every game gets them for free, and every
+//! per-deal job (playouts, solver batches) goes through the one row kernel, [`map_rows`].
 
 use crate::error::{Error, Result};
-use crate::game::{Game, row_rng};
+use crate::game::{Game, Rng, row_rng};
 use crate::search::in_pool;
 use rayon::prelude::*;
+use smallvec::SmallVec;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Results of `random_playouts`: row-major `returns` (`n * players`) and plies per game.
@@ -17,11 +19,42 @@ pub struct Playouts {
 /// Rows handed to a worker at a time; also how often a worker looks at the cancel flag.
 const CHUNK: usize = 1024;
 
+/// Rows `first..first + n` of the sequence seeded by `seed`, each computed by `row` from its
+/// number and its own generator `row_rng(seed, number)`: the result depends only on
+/// `(first, n, seed)` and `row`, never on `threads` (`None` = all cores) or the order the rows
+/// are computed in, and a long run cut into pieces equals one call. Row `i` of any two jobs
+/// with the same seed starts from the same generator, so a game's deal `i` is the same in
+/// `random_playouts` and in a solver batch that deals the same way. Stops early with
+/// `Interrupted` once `cancel` is set.
+pub fn map_rows<T: Send>(
+    first: u64,
+    n: usize,
+    seed: u64,
+    threads: Option<usize>,
+    cancel: &AtomicBool,
+    row: impl Fn(u64, &mut Rng) -> T + Sync,
+) -> Result<Vec<T>> {
+    let rows = in_pool(threads, || {
+        (0..n)
+            .into_par_iter()
+            .with_min_len(CHUNK)
+            .map(|i| {
+                if i % CHUNK == 0 && cancel.load(Ordering::Relaxed) {
+                    return None;
+                }
+                let number = first.wrapping_add(i as u64);
+                Some(row(number, &mut row_rng(seed, number)))
+            })
+            .collect::<Option<Vec<T>>>()
+    })?;
+    match rows {
+        Some(rows) if !cancel.load(Ordering::Relaxed) => Ok(rows),
+        _ => Err(Error::Interrupted),
+    }
+}
+
 /// Plays `n` uniformly random games from the start: games `first..first + n` of the sequence
-/// seeded by `seed`. Game `i` uses the generator `row_rng(seed, i)`, so the result depends only
-/// on `(game, first, n, seed)`, never on `threads` (`None` = all cores), and a long run can be
-/// cut into pieces that together equal one call. Stops early with `Interrupted` once `cancel`
-/// is set.
+/// seeded by `seed` (see [`map_rows`]).
 pub fn random_playouts<G: Game>(
     game: &G,
     first: u64,
@@ -31,28 +64,17 @@ pub fn random_playouts<G: Game>(
     cancel: &AtomicBool,
 ) -> Result<Playouts> {
     let players = game.num_players();
-    let mut returns = vec![0.0; n * players];
-    let mut length = vec![0i32; n];
-    let work = |returns: &mut [f64], length: &mut [i32]| {
-        returns
-            .par_chunks_mut(CHUNK * players)
-            .zip(length.par_chunks_mut(CHUNK))
-            .enumerate()
-            .for_each(|(chunk, (ret, len))| {
-                if cancel.load(Ordering::Relaxed) {
-                    return;
-                }
-                for (i, (r, l)) in ret.chunks_mut(players).zip(len.iter_mut()).enumerate() {
-                    let row = first + (chunk * CHUNK + i) as u64;
-                    let mut rng = row_rng(seed, row);
-                    let mut state = game.new_state();
-                    *l = game.random_playout(&mut state, &mut rng, r) as i32;
-                }
-            });
-    };
-    in_pool(threads, || work(&mut returns, &mut length))?;
-    if cancel.load(Ordering::Relaxed) {
-        return Err(Error::Interrupted);
+    let rows = map_rows(first, n, seed, threads, cancel, |_, rng| {
+        let mut returns: SmallVec<[f64; 4]> = SmallVec::from_elem(0.0, players);
+        let mut state = game.new_state();
+        let length = game.random_playout(&mut state, rng, &mut returns) as i32;
+        (returns, length)
+    })?;
+    let mut returns = Vec::with_capacity(n * players);
+    let mut length = Vec::with_capacity(n);
+    for (r, l) in rows {
+        returns.extend_from_slice(&r);
+        length.push(l);
     }
     Ok(Playouts {
         players,

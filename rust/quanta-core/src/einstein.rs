@@ -5,7 +5,7 @@
 //! Rules, notation and action names: docs/rules/einstein.md.
 
 use crate::error::{Error, Result};
-use crate::game::{Action, Game, Rng, ToMove};
+use crate::game::{Action, Game, GameInfo, Information, Rng, ToMove, Utility};
 use crate::options::{OptionReader, OptionValue, Options};
 use rand::Rng as _;
 
@@ -260,6 +260,20 @@ impl Game for Einstein {
 
     fn num_players(&self) -> usize {
         2
+    }
+
+    /// Every move takes a stone one or two steps (row + column) nearer its corner, from a
+    /// start of 8 in all to at most 7 each of the six stones short of the corner, plus the
+    /// move onto it: at most 35 moves a side, and two arrangements with `setup="choose"`.
+    fn info(&self) -> GameInfo {
+        GameInfo {
+            information: Information::Perfect,
+            utility: Utility::ZeroSum,
+            chance: true,
+            min_return: -1.0,
+            max_return: 1.0,
+            max_game_length: 70 + if self.setup == Setup::Choose { 2 } else { 0 },
+        }
     }
 
     fn num_actions(&self) -> usize {
@@ -542,6 +556,14 @@ impl Game for Einstein {
             s.phase = Phase::Over(winner);
         }
         Ok(s)
+    }
+
+    fn observation_string(&self, s: &EinsteinState, _player: usize) -> String {
+        self.notation(s)
+    }
+
+    fn resample(&self, s: &EinsteinState, _player: usize, _rng: &mut Rng) -> EinsteinState {
+        s.clone()
     }
 
     fn observation_shape(&self) -> Vec<usize> {

@@ -3,7 +3,8 @@
 
 use crate::batch::{self, Playouts};
 use crate::error::Result;
-use crate::game::{Action, Game, ToMove};
+use crate::game::{Action, Game, GameInfo, Rng, ToMove};
+use rand::SeedableRng;
 use crate::options::Options;
 use std::any::Any;
 use std::fmt::Debug;
@@ -17,6 +18,7 @@ pub trait DynGame: Send + Sync + Debug {
     fn options(&self) -> Options;
     fn num_players(&self) -> usize;
     fn num_actions(&self) -> usize;
+    fn info(&self) -> GameInfo;
     fn observation_shape(&self) -> Vec<usize>;
     fn new_state(&self) -> Box<dyn DynState>;
     fn from_notation(&self, text: &str) -> Result<Box<dyn DynState>>;
@@ -44,9 +46,15 @@ pub trait DynState: Send + Sync + Debug {
     fn notation(&self) -> String;
     fn observation_string(&self, player: usize) -> String;
     fn observation_tensor(&self, player: usize) -> Vec<f32>;
+    fn information_state_string(&self, player: usize) -> String;
+    fn action_to_string_for(&self, action: Action, player: usize) -> Result<String>;
+    /// A state `player` cannot tell from this one, drawn with a generator seeded by `seed`.
+    fn resample(&self, player: usize, seed: u64) -> Box<dyn DynState>;
     fn clone_box(&self) -> Box<dyn DynState>;
     /// Leaves `depth` actions (chance outcomes included) below this state.
-    fn perft(&self, depth: u32) -> u64;
+    fn perft(&self, depth: u32, cancel: &AtomicBool) -> Result<u64>;
+    /// The game behind this state, shared (not rebuilt).
+    fn game_arc(&self) -> Arc<dyn DynGame>;
     /// Same game (and parameters) and same position.
     fn same_as(&self, other: &dyn DynState) -> bool;
     fn hash_u64(&self) -> u64;
@@ -83,6 +91,9 @@ impl<G: Game + Debug> DynGame for Erased<G> {
     }
     fn num_actions(&self) -> usize {
         self.0.num_actions()
+    }
+    fn info(&self) -> GameInfo {
+        self.0.info()
     }
     fn observation_shape(&self) -> Vec<usize> {
         self.0.observation_shape()
@@ -163,11 +174,27 @@ impl<G: Game + Debug> DynState for Position<G> {
             .observation_tensor(&self.state, player, &mut out);
         out
     }
+    fn information_state_string(&self, player: usize) -> String {
+        self.game.0.information_state_string(&self.state, player)
+    }
+    fn action_to_string_for(&self, action: Action, player: usize) -> Result<String> {
+        self.game.0.action_to_string_for(&self.state, action, player)
+    }
+    fn resample(&self, player: usize, seed: u64) -> Box<dyn DynState> {
+        let mut rng = Rng::seed_from_u64(seed);
+        Box::new(Position {
+            game: self.game.clone(),
+            state: self.game.0.resample(&self.state, player, &mut rng),
+        })
+    }
     fn clone_box(&self) -> Box<dyn DynState> {
         Box::new(self.clone())
     }
-    fn perft(&self, depth: u32) -> u64 {
-        self.game.0.perft(&self.state, depth)
+    fn perft(&self, depth: u32, cancel: &AtomicBool) -> Result<u64> {
+        self.game.0.perft_until(&self.state, depth, cancel)
+    }
+    fn game_arc(&self) -> Arc<dyn DynGame> {
+        self.game.clone()
     }
     fn same_as(&self, other: &dyn DynState) -> bool {
         other

@@ -5,6 +5,7 @@ use crate::options::Options;
 use rand::{Rng as _, SeedableRng};
 use std::fmt::Debug;
 use std::hash::Hash;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// An action: a move, a decision, or a chance outcome, numbered `0..num_actions()`.
 pub type Action = u32;
@@ -34,6 +35,42 @@ impl ToMove {
             ToMove::Terminal => TERMINAL,
         }
     }
+}
+
+/// Who can see what: every game is one or the other (contract: `game.info.information`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Information {
+    /// Every player sees the whole state (chance outcomes included, once they happen).
+    Perfect,
+    /// Some of the state is hidden from some players (hands, a pile, a deck).
+    Imperfect,
+}
+
+/// How the players' returns relate (contract: `game.info.utility`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Utility {
+    /// The returns always add up to zero (one player's gain is the others' loss).
+    ZeroSum,
+    /// Anything else: scores of their own (and every one-player game).
+    GeneralSum,
+    /// Every player always gets the same return: they win or lose together.
+    Cooperative,
+}
+
+/// Facts about a game, so that outside frameworks can be fed without guessing.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GameInfo {
+    pub information: Information,
+    pub utility: Utility,
+    /// Whether the game has chance nodes.
+    pub chance: bool,
+    /// No return is ever below this (at the end of a game or before).
+    pub min_return: f64,
+    /// No return is ever above this.
+    pub max_return: f64,
+    /// The most decisions a game can take, chance outcomes excluded (the `length` of
+    /// `random_playouts` never exceeds it).
+    pub max_game_length: u32,
 }
 
 /// A game: its parameters (`self`) and its rules over a state type.
@@ -77,10 +114,33 @@ pub trait Game: Clone + PartialEq + Send + Sync + 'static {
     fn notation(&self, state: &Self::State) -> String;
     fn from_notation(&self, text: &str) -> Result<Self::State>;
 
-    /// What `player` may see. Perfect-information games show everything.
-    fn observation_string(&self, state: &Self::State, _player: usize) -> String {
-        self.notation(state)
+    /// Facts about the game with these parameters.
+    fn info(&self) -> GameInfo;
+
+    /// What `player` may see now, and nothing else. Required of every game, so that a game
+    /// with hidden information cannot fall back on the full notation by mistake; a
+    /// perfect-information game returns its notation.
+    fn observation_string(&self, state: &Self::State, player: usize) -> String;
+    /// Everything `player` knows: what they see now and what they have seen before. The
+    /// default is the observation, which is right for games whose observation already holds
+    /// all a player remembers; games where players remember cards no longer shown override it.
+    fn information_state_string(&self, state: &Self::State, player: usize) -> String {
+        self.observation_string(state, player)
     }
+    /// An action as `player` may see it (another player's draw shows no card). The default,
+    /// the action's full string, is right when every action is public.
+    fn action_to_string_for(
+        &self,
+        state: &Self::State,
+        action: Action,
+        _player: usize,
+    ) -> Result<String> {
+        self.action_to_string(state, action)
+    }
+    /// A full state that `player` cannot tell from `state` (the same information state),
+    /// drawn uniformly from all such states with `rng`. A perfect-information game returns
+    /// `state` itself.
+    fn resample(&self, state: &Self::State, player: usize, rng: &mut Rng) -> Self::State;
     /// Shape of `observation_tensor`.
     fn observation_shape(&self) -> Vec<usize>;
     /// Writes `player`'s observation into `out` (zeroed, `observation_shape` elements).
@@ -162,19 +222,27 @@ pub trait Game: Clone + PartialEq + Send + Sync + 'static {
 
     /// Counts the leaves `depth` actions (chance outcomes included) below `state`.
     fn perft(&self, state: &Self::State, depth: u32) -> u64 {
+        self.perft_until(state, depth, &AtomicBool::new(false))
+            .expect("an uncancelled count finishes")
+    }
+
+    /// `perft` that stops with `Interrupted` once `cancel` is set.
+    fn perft_until(&self, state: &Self::State, depth: u32, cancel: &AtomicBool) -> Result<u64> {
         if depth == 0 || self.to_move(state) == ToMove::Terminal {
-            return 1;
+            return Ok(1);
+        }
+        if cancel.load(Ordering::Relaxed) {
+            return Err(Error::Interrupted);
         }
         let mut actions = Vec::new();
         self.legal_actions(state, &mut actions);
-        actions
-            .iter()
-            .map(|&a| {
-                let mut next = state.clone();
-                self.apply(&mut next, a);
-                self.perft(&next, depth - 1)
-            })
-            .sum()
+        let mut leaves = 0;
+        for a in actions {
+            let mut next = state.clone();
+            self.apply(&mut next, a);
+            leaves += self.perft_until(&next, depth - 1, cancel)?;
+        }
+        Ok(leaves)
     }
 }
 

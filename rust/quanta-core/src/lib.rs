@@ -16,5 +16,5 @@ pub mod registry;
 pub mod search;
 
 pub use error::{Error, Result};
-pub use game::{Action, CHANCE, Game, Rng, TERMINAL, ToMove};
+pub use game::{Action, CHANCE, Game, GameInfo, Information, Rng, TERMINAL, ToMove, Utility};
 pub use options::{OptionValue, Options};

@@ -1,5 +1,6 @@
-//! What every solver shares: its budget (time, nodes, memory) and the checks that stop a
-//! search with `SearchLimit` or `Interrupted`.
+//! What every solver shares: the checked request of a call (limits and threads), its context
+//! (the request and the cancel flag), its budget (time, nodes, memory) and the checks that stop
+//! a search with `SearchLimit` or `Interrupted`.
 
 use crate::error::{Error, Result};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -21,6 +22,117 @@ impl Default for Limits {
             max_nodes: None,
             memory_mb: 1024,
         }
+    }
+}
+
+/// The most threads a call may ask for.
+pub const MAX_THREADS: i128 = 1024;
+/// The largest memory cap, in megabytes (16 TiB).
+pub const MAX_MEMORY_MB: i128 = 1 << 24;
+
+/// What each argument of a solver call must be, in the user's words: the one text that every
+/// message about a bad limit uses, whoever finds it bad (the core or the bindings).
+pub fn expected(argument: &str) -> &'static str {
+    match argument {
+        "timeout" => "a number of seconds >= 0, or None for no time limit",
+        "max_nodes" => "an integer >= 0, or None for no node limit",
+        "memory_mb" => "an integer number of megabytes from 1 to 16777216",
+        "threads" => "an integer from 1 to 1024, or None for every core",
+        "seed" => "an integer from 0 to 2**64 - 1",
+        _ => "a valid value",
+    }
+}
+
+/// The error for `argument` given as `given` (its text, cut to about 100 characters).
+pub fn bad_argument(argument: &str, given: &str) -> Error {
+    let mut given = given.to_string();
+    if given.chars().count() > 100 {
+        given = given.chars().take(97).collect::<String>() + "...";
+    }
+    Error::InvalidOption(format!(
+        "{argument} must be {}, not {given}",
+        expected(argument)
+    ))
+}
+
+/// A solver call's request, checked once for every solver: its limits and its threads.
+#[derive(Debug, Clone, Default)]
+pub struct Request {
+    pub limits: Limits,
+    /// `None`: every core.
+    pub threads: Option<usize>,
+}
+
+impl Request {
+    /// Checks the arguments every solver takes, as the caller gave them (integers wide
+    /// enough to hold any bad value), and names the first one that is wrong.
+    pub fn checked(
+        timeout: Option<f64>,
+        max_nodes: Option<i128>,
+        memory_mb: i128,
+        threads: Option<i128>,
+    ) -> Result<Request> {
+        let timeout = match timeout {
+            // A timeout too long for a Duration (centuries) is no limit at all.
+            Some(t) if t >= 0.0 => Duration::try_from_secs_f64(t).ok(),
+            Some(t) => return Err(bad_argument("timeout", &t.to_string())),
+            None => None,
+        };
+        let max_nodes = match max_nodes {
+            Some(n) if (0..=u64::MAX as i128).contains(&n) => Some(n as u64),
+            Some(n) => return Err(bad_argument("max_nodes", &n.to_string())),
+            None => None,
+        };
+        if !(1..=MAX_MEMORY_MB).contains(&memory_mb) {
+            return Err(bad_argument("memory_mb", &memory_mb.to_string()));
+        }
+        Ok(Request {
+            limits: Limits {
+                timeout,
+                max_nodes,
+                memory_mb: memory_mb as usize,
+            },
+            threads: checked_threads(threads)?,
+        })
+    }
+
+    /// The context of a call that runs with this request and `cancel`.
+    pub fn context<'a>(&self, cancel: &'a AtomicBool) -> Context<'a> {
+        Context {
+            limits: self.limits.clone(),
+            threads: self.threads,
+            cancel,
+        }
+    }
+}
+
+/// `threads` checked: from 1 to [`MAX_THREADS`], or `None` for every core.
+pub fn checked_threads(threads: Option<i128>) -> Result<Option<usize>> {
+    match threads {
+        Some(t) if (1..=MAX_THREADS).contains(&t) => Ok(Some(t as usize)),
+        Some(t) => Err(bad_argument("threads", &t.to_string())),
+        None => Ok(None),
+    }
+}
+
+/// What every solver and batch takes: the limits, the threads and the cancel flag (set by
+/// Ctrl-C in the bindings).
+#[derive(Debug, Clone)]
+pub struct Context<'a> {
+    pub limits: Limits,
+    pub threads: Option<usize>,
+    pub cancel: &'a AtomicBool,
+}
+
+impl<'a> Context<'a> {
+    /// The budget of a search named `what` (e.g. "quantum_leap solver"), its clock started now.
+    pub fn budget(&self, what: &'static str) -> Budget<'a> {
+        Budget::new(what, self.limits.clone(), self.cancel)
+    }
+
+    /// Runs `work` on this call's threads.
+    pub fn in_pool<T: Send>(&self, work: impl FnOnce() -> T + Send) -> Result<T> {
+        in_pool(self.threads, work)
     }
 }
 
@@ -186,12 +298,21 @@ impl Drop for Meter<'_> {
     }
 }
 
-/// Runs `work` on `threads` threads (`None`: rayon's global pool).
+/// The threads a pool actually starts for a request of `threads`: at most four per core.
+/// Every answer is the same at any thread count, so the cap changes only the time, and a
+/// request of hundreds of threads neither floods the machine nor delays a timeout or Ctrl-C.
+pub fn pool_threads(threads: usize) -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    threads.clamp(1, 4 * cores)
+}
+
+/// Runs `work` on `threads` threads (`None`: rayon's global pool, one per core), at most
+/// [`pool_threads`] of them.
 pub fn in_pool<T: Send>(threads: Option<usize>, work: impl FnOnce() -> T + Send) -> Result<T> {
     match threads {
         None => Ok(work()),
         Some(t) => Ok(rayon::ThreadPoolBuilder::new()
-            .num_threads(t.max(1))
+            .num_threads(pool_threads(t))
             .build()
             .map_err(|e| Error::InvalidOption(format!("cannot start {t} threads: {e}")))?
             .install(work)),

@@ -12,7 +12,7 @@ pub mod solve;
 use crate::bits::Bits;
 use crate::erased::{DynGame, Erased};
 use crate::error::{Error, Result};
-use crate::game::{Action, Game, Rng, ToMove};
+use crate::game::{Action, Game, GameInfo, Information, Rng, ToMove, Utility};
 use crate::options::{OptionReader, OptionValue, Options};
 use board::{Board, MAX_CELLS, OFF};
 use rand::Rng as _;
@@ -425,6 +425,19 @@ impl<B: Bits> Game for QuantumLeap<B> {
         2
     }
 
+    /// Every capture removes a stone and needs two stones of the capturing colour, so a game
+    /// has fewer captures than cells, plus Black's swap decision.
+    fn info(&self) -> GameInfo {
+        GameInfo {
+            information: Information::Perfect,
+            utility: Utility::ZeroSum,
+            chance: true,
+            min_return: -1.0,
+            max_return: 1.0,
+            max_game_length: self.cells() as u32,
+        }
+    }
+
     fn num_actions(&self) -> usize {
         self.first_deal() as usize + self.cells() + 2
     }
@@ -687,6 +700,14 @@ impl<B: Bits> Game for QuantumLeap<B> {
             }
         };
         Ok(s)
+    }
+
+    fn observation_string(&self, s: &Self::State, _player: usize) -> String {
+        self.notation(s)
+    }
+
+    fn resample(&self, s: &Self::State, _player: usize, _rng: &mut Rng) -> Self::State {
+        s.clone()
     }
 
     fn observation_shape(&self) -> Vec<usize> {

@@ -14,10 +14,11 @@ pub mod solve;
 mod tests;
 
 use crate::error::{Error, Result};
-use crate::game::{Action, Game, Rng, ToMove};
+use crate::game::{Action, Game, GameInfo, Information, Rng, ToMove, Utility};
 use crate::options::{OptionReader, OptionValue, Options};
 use cards::{CARD_COUNT, Card, NO_CARD, code, deck, from_code, hand_penalty, nth};
 use rand::Rng as _;
+use rand::seq::SliceRandom as _;
 use scoring::score_placement;
 use std::fmt::Write as _;
 
@@ -434,6 +435,22 @@ impl Game for Quincunx {
         self.players
     }
 
+    /// Bounds from the scoring rules: a placement scores at most 4 × 9 (basic) + 4 × 5
+    /// (pairs) + 4 × 30 (a bonus per line direction) + 44 (a power play) = 220 and at least
+    /// 4 × −9; a hand left at the end costs at most the whole deck's penalty, 282.
+    fn info(&self) -> GameInfo {
+        let placements = self.grid_size() - self.start_cells().len() as u32;
+        let rounds = self.rounds() as u32;
+        GameInfo {
+            information: Information::Imperfect,
+            utility: Utility::GeneralSum,
+            chance: true,
+            min_return: -((rounds * (36 * placements + 282)) as f64),
+            max_return: (rounds * 220 * placements) as f64,
+            max_game_length: rounds * placements,
+        }
+    }
+
     fn num_actions(&self) -> usize {
         CARD_COUNT * self.cells() + CARD_COUNT
     }
@@ -610,6 +627,44 @@ impl Game for Quincunx {
         }
         let _ = write!(out, " {}", s.pile.count_ones());
         self.write_tail(s, &mut out);
+        out
+    }
+
+    /// A card dealt or drawn into another player's hand shows as `?`.
+    fn action_to_string_for(&self, s: &QuincunxState, action: Action, player: usize) -> Result<String> {
+        let text = self.action_to_string(s, action)?;
+        let receiver = match s.turn {
+            Turn::Deal => match self.deal_slot(s) {
+                Some(Slot::Hand(p)) => Some(p),
+                _ => None,
+            },
+            Turn::Draw { player: p, .. } => Some(p as usize),
+            _ => None,
+        };
+        Ok(match receiver {
+            Some(p) if p != player && action >= self.chance_base() => {
+                format!("{} ?", text.split(' ').next().unwrap_or_default())
+            }
+            _ => text,
+        })
+    }
+
+    /// The cards `player` has not seen (the pile and the other hands) dealt anew at random,
+    /// each hand keeping its size: uniform over the states `player` cannot tell apart.
+    fn resample(&self, s: &QuincunxState, player: usize, rng: &mut Rng) -> QuincunxState {
+        let mut out = s.clone();
+        let others = (0..self.players).filter(|&p| p != player);
+        let mut unseen: Vec<Card> = cards::cards(
+            others.clone().fold(s.pile, |set, p| set | s.hands[p]),
+        )
+        .collect();
+        unseen.shuffle(rng);
+        let mut next = unseen.into_iter();
+        for p in others {
+            let size = s.hands[p].count_ones() as usize;
+            out.hands[p] = next.by_ref().take(size).fold(0, |set, c| set | 1 << c);
+        }
+        out.pile = next.fold(0, |set, c| set | 1 << c);
         out
     }
 

@@ -1,0 +1,162 @@
+//! The typed exceptions of `quanta.exceptions`, the one place core errors become them, and the
+//! readers of arguments that every binding shares: each bad argument raises the documented
+//! typed exception with a message saying what was expected.
+
+use pyo3::exceptions::PyKeyboardInterrupt;
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyString};
+use quanta_core::erased::DynState;
+use quanta_core::search::{Request, bad_argument, checked_threads};
+use quanta_core::{Action, Error};
+
+pyo3::import_exception!(quanta.exceptions, IllegalMoveError);
+pyo3::import_exception!(quanta.exceptions, InvalidNotationError);
+pyo3::import_exception!(quanta.exceptions, InvalidOptionError);
+pyo3::import_exception!(quanta.exceptions, NotApplicableError);
+pyo3::import_exception!(quanta.exceptions, SearchLimitError);
+
+/// The one place core errors become Python exceptions.
+pub fn to_py(e: Error) -> PyErr {
+    match e {
+        Error::InvalidOption(m) => InvalidOptionError::new_err(m),
+        Error::InvalidNotation(m) => InvalidNotationError::new_err(m),
+        Error::IllegalMove(m) => IllegalMoveError::new_err(m),
+        e @ Error::SearchLimit { nodes, seconds, .. } => {
+            SearchLimitError::new_err((e.to_string(), nodes, seconds))
+        }
+        Error::NotApplicable(m) => NotApplicableError::new_err(m),
+        Error::Interrupted => PyKeyboardInterrupt::new_err("interrupted"),
+    }
+}
+
+/// At most about 100 characters of what the caller passed, for a message.
+pub fn quote(value: &Bound<'_, PyAny>) -> String {
+    let text = value
+        .repr()
+        .map(|r| r.to_string())
+        .unwrap_or_else(|_| "?".into());
+    if text.chars().count() > 100 {
+        text.chars().take(97).collect::<String>() + "..."
+    } else {
+        text
+    }
+}
+
+/// An integer argument: a Python int or anything that is an index (numpy integers); bools,
+/// floats, text and the rest are refused with the argument's own message.
+pub fn integer(value: &Bound<'_, PyAny>, name: &str) -> PyResult<i128> {
+    let refused = || to_py(bad_argument(name, &quote(value)));
+    if value.is_instance_of::<PyBool>() || value.is_instance_of::<PyString>() {
+        return Err(refused());
+    }
+    let index = value
+        .call_method0("__index__")
+        .map_err(|_| refused())?;
+    index.extract::<i128>().or_else(|_| {
+        // Beyond 128 bits: out of range either way; say so with the value.
+        Err(to_py(bad_argument(name, &quote(value))))
+    })
+}
+
+/// An integer argument that may be None.
+pub fn optional_integer(value: &Bound<'_, PyAny>, name: &str) -> PyResult<Option<i128>> {
+    if value.is_none() {
+        Ok(None)
+    } else {
+        integer(value, name).map(Some)
+    }
+}
+
+/// An integer argument that must lie in `low..=high`.
+pub fn integer_in(value: &Bound<'_, PyAny>, name: &str, low: i128, high: i128) -> PyResult<i128> {
+    match integer(value, name)? {
+        v if (low..=high).contains(&v) => Ok(v),
+        _ => Err(to_py(bad_argument(name, &quote(value)))),
+    }
+}
+
+/// A seed: an integer from 0 to 2**64 - 1.
+pub fn seed(value: &Bound<'_, PyAny>, name: &str) -> PyResult<u64> {
+    integer_in(value, name, 0, u64::MAX as i128).map(|v| v as u64)
+}
+
+/// A number of seconds that may be None: an int or a float (numpy's too), never a bool.
+pub fn seconds(value: &Bound<'_, PyAny>, name: &str) -> PyResult<Option<f64>> {
+    if value.is_none() {
+        return Ok(None);
+    }
+    if value.is_instance_of::<PyBool>() || value.is_instance_of::<PyString>() {
+        return Err(to_py(bad_argument(name, &quote(value))));
+    }
+    value
+        .extract::<f64>()
+        .map(Some)
+        .map_err(|_| to_py(bad_argument(name, &quote(value))))
+}
+
+/// `threads`: None (every core) or an integer from 1 to 1024.
+pub fn threads(value: &Bound<'_, PyAny>) -> PyResult<Option<usize>> {
+    checked_threads(optional_integer(value, "threads")?).map_err(to_py)
+}
+
+/// The limits and threads of a solver call, read and checked once for every solver.
+pub fn request(
+    timeout: &Bound<'_, PyAny>,
+    max_nodes: &Bound<'_, PyAny>,
+    memory_mb: &Bound<'_, PyAny>,
+    threads: &Bound<'_, PyAny>,
+) -> PyResult<Request> {
+    Request::checked(
+        seconds(timeout, "timeout")?,
+        optional_integer(max_nodes, "max_nodes")?,
+        integer(memory_mb, "memory_mb")?,
+        optional_integer(threads, "threads")?,
+    )
+    .map_err(to_py)
+}
+
+/// A player number of `state`'s game.
+pub fn player(state: &dyn DynState, value: &Bound<'_, PyAny>) -> PyResult<usize> {
+    let n = state.game().num_players();
+    match integer(value, "player") {
+        Ok(p) if (0..n as i128).contains(&p) => Ok(p as usize),
+        _ => Err(InvalidOptionError::new_err(format!(
+            "{}: player must be an integer from 0 to {} (the game has {n} player{}), not {}",
+            state.game().name(),
+            n - 1,
+            if n == 1 { "" } else { "s" },
+            quote(value)
+        ))),
+    }
+}
+
+/// An action argument: any Python integer (numpy integers too); everything else, and integers
+/// outside the game's actions, is an illegal move.
+pub fn action(state: &dyn DynState, action: &Bound<'_, PyAny>) -> PyResult<Action> {
+    let n = state.game().num_actions();
+    let integer = if action.is_instance_of::<PyBool>() {
+        None
+    } else {
+        action.extract::<i64>().ok()
+    };
+    let name = state.game().name();
+    match integer {
+        Some(a) if (0..n as i64).contains(&a) => Ok(a as Action),
+        Some(a) => Err(IllegalMoveError::new_err(format!(
+            "{name}: action {a} does not exist (actions are integers from 0 to {})",
+            n - 1
+        ))),
+        None => Err(IllegalMoveError::new_err(format!(
+            "{name}: an action is an integer from 0 to {}, not {}",
+            n - 1,
+            quote(action)
+        ))),
+    }
+}
+
+/// A text argument; anything but a `str` raises the method's own typed error.
+pub fn text(value: &Bound<'_, PyAny>, error: impl Fn(String) -> PyErr) -> PyResult<String> {
+    value
+        .extract::<String>()
+        .map_err(|_| error(format!("expected text (a str), not {}", quote(value))))
+}

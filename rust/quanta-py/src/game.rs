@@ -1,0 +1,431 @@
+//! The generic `Game` and `State` classes (every game goes through them), the game facts
+//! (`game.info`), and the registry functions.
+
+use crate::detach::run_detached;
+use crate::errors::{self, InvalidNotationError, InvalidOptionError, IllegalMoveError, to_py};
+use numpy::{IntoPyArray, PyArrayMethods};
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyDict, PyInt, PyString, PyTuple};
+use quanta_core::erased::{DynGame, DynState};
+use quanta_core::{Action, GameInfo, Information, OptionValue, Options, Utility, registry};
+use std::sync::Arc;
+
+fn options_from_py(options: &Bound<'_, PyDict>) -> PyResult<Options> {
+    let mut out = Options::new();
+    for (key, value) in options.iter() {
+        let key: String = key
+            .extract()
+            .map_err(|_| InvalidOptionError::new_err("option names must be strings"))?;
+        let value = if value.is_instance_of::<PyBool>() {
+            OptionValue::Bool(value.extract()?)
+        } else if value.is_instance_of::<PyInt>() {
+            OptionValue::Int(value.extract().map_err(|_| {
+                InvalidOptionError::new_err(format!("option {key}: integer out of range"))
+            })?)
+        } else if value.is_instance_of::<PyString>() {
+            OptionValue::Str(value.extract()?)
+        } else {
+            return Err(InvalidOptionError::new_err(format!(
+                "option {key}: expected an int, bool or str, not {}",
+                errors::quote(&value)
+            )));
+        };
+        out.insert(key, value);
+    }
+    Ok(out)
+}
+
+fn options_to_py<'py>(py: Python<'py>, options: &Options) -> PyResult<Bound<'py, PyDict>> {
+    let dict = PyDict::new(py);
+    for (key, value) in options {
+        match value {
+            OptionValue::Int(v) => dict.set_item(key, v)?,
+            OptionValue::Bool(v) => dict.set_item(key, v)?,
+            OptionValue::Str(v) => dict.set_item(key, v)?,
+        }
+    }
+    Ok(dict)
+}
+
+/// Facts about a game, for frameworks that need them: `information` ("perfect" or
+/// "imperfect"), `utility` ("zero_sum", "general_sum" or "cooperative"), `chance` (whether
+/// the game has chance nodes), `min_return` and `max_return` (bounds of every return) and
+/// `max_game_length` (the most decisions in a game, chance outcomes excluded).
+#[pyclass(module = "quanta", name = "GameInfo", frozen, get_all, eq)]
+#[derive(PartialEq)]
+pub struct PyGameInfo {
+    information: &'static str,
+    utility: &'static str,
+    chance: bool,
+    min_return: f64,
+    max_return: f64,
+    max_game_length: u32,
+}
+
+#[pymethods]
+impl PyGameInfo {
+    fn __repr__(&self) -> String {
+        format!(
+            "GameInfo(information={:?}, utility={:?}, chance={}, min_return={}, \
+             max_return={}, max_game_length={})",
+            self.information,
+            self.utility,
+            if self.chance { "True" } else { "False" },
+            self.min_return,
+            self.max_return,
+            self.max_game_length
+        )
+        .replace('"', "'")
+    }
+}
+
+impl From<GameInfo> for PyGameInfo {
+    fn from(info: GameInfo) -> Self {
+        PyGameInfo {
+            information: match info.information {
+                Information::Perfect => "perfect",
+                Information::Imperfect => "imperfect",
+            },
+            utility: match info.utility {
+                Utility::ZeroSum => "zero_sum",
+                Utility::GeneralSum => "general_sum",
+                Utility::Cooperative => "cooperative",
+            },
+            chance: info.chance,
+            min_return: info.min_return,
+            max_return: info.max_return,
+            max_game_length: info.max_game_length,
+        }
+    }
+}
+
+/// A game: its rules and parameters. Make one with `quanta.game(name, **options)`.
+#[pyclass(module = "quanta", name = "Game", frozen)]
+pub struct Game {
+    pub inner: Arc<dyn DynGame>,
+}
+
+#[pymethods]
+impl Game {
+    /// The registered name, an entry of `quanta.GAMES`.
+    #[getter]
+    fn name(&self) -> &'static str {
+        self.inner.name()
+    }
+    #[getter]
+    fn num_players(&self) -> usize {
+        self.inner.num_players()
+    }
+    /// Actions are the integers `0..num_actions`.
+    #[getter]
+    fn num_actions(&self) -> usize {
+        self.inner.num_actions()
+    }
+    /// Every parameter's value, defaults included.
+    #[getter]
+    fn options<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        options_to_py(py, &self.inner.options())
+    }
+    /// Facts about the game: information, utility, chance, return bounds, longest game.
+    #[getter]
+    fn info(&self) -> PyGameInfo {
+        self.inner.info().into()
+    }
+    #[getter]
+    fn observation_shape<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        PyTuple::new(py, self.inner.observation_shape())
+    }
+    /// The start of a game (possibly a chance node).
+    fn new_state(&self) -> State {
+        State {
+            inner: self.inner.new_state(),
+        }
+    }
+    /// The state written as `text` in the game's notation.
+    fn from_notation(&self, text: &Bound<'_, PyAny>) -> PyResult<State> {
+        let text = errors::text(text, |m| InvalidNotationError::new_err(m))?;
+        Ok(State {
+            inner: self.inner.from_notation(&text).map_err(to_py)?,
+        })
+    }
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other.cast::<Game>().is_ok_and(|o| {
+            let o = o.get();
+            self.inner.name() == o.inner.name() && self.inner.options() == o.inner.options()
+        })
+    }
+    fn __hash__(&self) -> u64 {
+        use std::hash::{DefaultHasher, Hash, Hasher};
+        let mut h = DefaultHasher::new();
+        (self.inner.name(), self.inner.options()).hash(&mut h);
+        h.finish()
+    }
+    fn __repr__(&self) -> String {
+        let opts: Vec<String> = self
+            .inner
+            .options()
+            .iter()
+            .map(|(k, v)| match v {
+                // Python's spelling, so that eval(repr(game)) rebuilds the game.
+                OptionValue::Bool(b) => format!(", {k}={}", if *b { "True" } else { "False" }),
+                v => format!(", {k}={v}"),
+            })
+            .collect();
+        format!("quanta.game({:?}{})", self.inner.name(), opts.join("")).replace('"', "'")
+    }
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, (String, Bound<'py, PyDict>))> {
+        let make = py.import("quanta._core")?.getattr("make_game")?;
+        Ok((
+            make,
+            (
+                self.inner.name().to_string(),
+                options_to_py(py, &self.inner.options())?,
+            ),
+        ))
+    }
+}
+
+/// A position, immutable: `play` returns a new state.
+#[pyclass(module = "quanta", name = "State", frozen)]
+pub struct State {
+    pub inner: Box<dyn DynState>,
+}
+
+#[pymethods]
+impl State {
+    /// The game this state belongs to.
+    #[getter]
+    fn game(&self) -> Game {
+        Game {
+            inner: self.inner.game_arc(),
+        }
+    }
+    /// 0..n-1, `quanta.CHANCE` (-1) at a chance node, `quanta.TERMINAL` (-4) at the end.
+    #[getter]
+    fn current_player(&self) -> i32 {
+        self.inner.to_move().code()
+    }
+    #[getter]
+    fn is_terminal(&self) -> bool {
+        self.inner.to_move() == quanta_core::ToMove::Terminal
+    }
+    #[getter]
+    fn is_chance(&self) -> bool {
+        self.inner.to_move() == quanta_core::ToMove::Chance
+    }
+    /// The legal actions, sorted; at a chance node, its outcomes.
+    fn legal_actions(&self) -> Vec<Action> {
+        self.inner.legal_actions()
+    }
+    /// `(action, probability)` pairs of a chance node; empty elsewhere.
+    fn chance_outcomes(&self) -> Vec<(Action, f64)> {
+        self.inner.chance_outcomes()
+    }
+    /// The state after `action`; raises `IllegalMoveError` (and changes nothing) if illegal.
+    fn play(&self, action: &Bound<'_, PyAny>) -> PyResult<State> {
+        let a = errors::action(&*self.inner, action)?;
+        Ok(State {
+            inner: self.inner.play(a).map_err(to_py)?,
+        })
+    }
+    /// One value per player: +1/-1 (or scores) at the end, values so far before.
+    fn returns(&self) -> Vec<f64> {
+        self.inner.returns()
+    }
+    /// The action's readable name; with `player`, as that player may see it (a card dealt or
+    /// drawn into another player's hand shows as `?`).
+    #[pyo3(signature = (action, player=None))]
+    fn action_to_string(
+        &self,
+        action: &Bound<'_, PyAny>,
+        player: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<String> {
+        let a = errors::action(&*self.inner, action)?;
+        match player {
+            Some(p) if !p.is_none() => {
+                let p = errors::player(&*self.inner, p)?;
+                self.inner.action_to_string_for(a, p).map_err(to_py)
+            }
+            _ => self.inner.action_to_string(a).map_err(to_py),
+        }
+    }
+    /// The legal action written `text`; `IllegalMoveError` if there is none.
+    fn parse_action(&self, text: &Bound<'_, PyAny>) -> PyResult<Action> {
+        let text = errors::text(text, |m| IllegalMoveError::new_err(m))?;
+        self.inner.parse_action(&text).map_err(to_py)
+    }
+    /// The position in the game's notation; `game.from_notation` reads it back exactly.
+    fn notation(&self) -> String {
+        self.inner.notation()
+    }
+    /// What `player` may see now, and nothing else.
+    fn observation_string(&self, player: &Bound<'_, PyAny>) -> PyResult<String> {
+        let p = errors::player(&*self.inner, player)?;
+        Ok(self.inner.observation_string(p))
+    }
+    /// Everything `player` knows: what they see now and what they saw before.
+    fn information_state_string(&self, player: &Bound<'_, PyAny>) -> PyResult<String> {
+        let p = errors::player(&*self.inner, player)?;
+        Ok(self.inner.information_state_string(p))
+    }
+    /// What `player` may see, as a float32 array of `game.observation_shape`.
+    fn observation_tensor<'py>(
+        &self,
+        py: Python<'py>,
+        player: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let p = errors::player(&*self.inner, player)?;
+        let shape = self.inner.game().observation_shape();
+        Ok(self
+            .inner
+            .observation_tensor(p)
+            .into_pyarray(py)
+            .reshape(shape)?
+            .into_any())
+    }
+    /// A full state that `player` cannot tell from this one (the same information state),
+    /// drawn uniformly from all such states; the same `seed` gives the same state. A game of
+    /// perfect information returns an equal state.
+    fn resample(&self, player: &Bound<'_, PyAny>, seed: &Bound<'_, PyAny>) -> PyResult<State> {
+        let p = errors::player(&*self.inner, player)?;
+        let seed = errors::seed(seed, "seed")?;
+        Ok(State {
+            inner: self.inner.resample(p, seed),
+        })
+    }
+    /// The number of action sequences of length `depth` from here (chance outcomes count as
+    /// actions; finished games end a sequence early): the standard move-generation check.
+    /// Ctrl-C interrupts it.
+    fn perft(&self, py: Python<'_>, depth: &Bound<'_, PyAny>) -> PyResult<u64> {
+        let depth = errors::integer(depth, "depth").ok().filter(|d| (0..=1000).contains(d));
+        let Some(depth) = depth else {
+            return Err(InvalidOptionError::new_err(
+                "depth must be an integer from 0 to 1000 (actions from this state)",
+            ));
+        };
+        let s = &*self.inner;
+        run_detached(py, |cancel| s.perft(depth as u32, cancel))
+    }
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other
+            .cast::<State>()
+            .is_ok_and(|o| self.inner.same_as(&*o.get().inner))
+    }
+    fn __hash__(&self) -> u64 {
+        self.inner.hash_u64()
+    }
+    fn __copy__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+    fn __deepcopy__<'py>(slf: PyRef<'py, Self>, _memo: &Bound<'py, PyAny>) -> PyRef<'py, Self> {
+        slf
+    }
+    fn __repr__(&self) -> String {
+        format!(
+            "<{} state {:?}>",
+            self.inner.game().name(),
+            self.inner.notation()
+        )
+    }
+    /// A readable board (drawn by the game's Python module).
+    fn __str__(slf: &Bound<'_, Self>) -> PyResult<String> {
+        Self::render(slf, "text")?.extract()
+    }
+    /// An SVG picture for notebooks (drawn by the game's Python module).
+    fn _repr_svg_(slf: &Bound<'_, Self>) -> PyResult<String> {
+        Self::render(slf, "svg")?.extract()
+    }
+    /// Game-specific accessors (e.g. `board()`), listed by the game's Python module.
+    fn __getattr__<'py>(slf: &Bound<'py, Self>, name: &str) -> PyResult<Bound<'py, PyAny>> {
+        slf.py()
+            .import("quanta")?
+            .getattr("_state_method")?
+            .call1((slf, name))
+    }
+    /// The methods of every state plus the game's own extras (for completion in notebooks).
+    fn __dir__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
+        slf.py()
+            .import("quanta")?
+            .getattr("_state_dir")?
+            .call1((slf,))
+    }
+    fn __reduce__<'py>(
+        &self,
+        py: Python<'py>,
+    ) -> PyResult<(Bound<'py, PyAny>, (String, Bound<'py, PyDict>, String))> {
+        let g = self.inner.game();
+        Ok((
+            py.import("quanta._core")?.getattr("restore_state")?,
+            (
+                g.name().to_string(),
+                options_to_py(py, &g.options())?,
+                self.inner.notation(),
+            ),
+        ))
+    }
+}
+
+impl State {
+    fn render<'py>(slf: &Bound<'py, Self>, what: &str) -> PyResult<Bound<'py, PyAny>> {
+        let module = format!("quanta.{}", slf.get().inner.game().name());
+        slf.py()
+            .import(module.as_str())?
+            .getattr(what)?
+            .call1((slf,))
+    }
+}
+
+/// Makes the game `name` with `options` (a dict; missing options take their defaults).
+#[pyfunction]
+#[pyo3(signature = (name, options=None))]
+pub fn make_game(name: &Bound<'_, PyAny>, options: Option<&Bound<'_, PyDict>>) -> PyResult<Game> {
+    let name = errors::text(name, |_| {
+        InvalidOptionError::new_err(format!(
+            "a game is named by a string, one of {}, not {}",
+            registry::game_names()
+                .iter()
+                .map(|n| format!("'{n}'"))
+                .collect::<Vec<_>>()
+                .join(", "),
+            errors::quote(name)
+        ))
+    })?;
+    let options = match options {
+        Some(d) => options_from_py(d)?,
+        None => Options::new(),
+    };
+    Ok(Game {
+        inner: registry::make_game(&name, &options).map_err(to_py)?,
+    })
+}
+
+/// Unpickles a state: the game by name and options, the position by notation.
+#[pyfunction]
+pub fn restore_state(
+    name: &Bound<'_, PyAny>,
+    options: &Bound<'_, PyDict>,
+    notation: &Bound<'_, PyAny>,
+) -> PyResult<State> {
+    make_game(name, Some(options))?.from_notation(notation)
+}
+
+/// The names of the registered games, sorted.
+#[pyfunction]
+pub fn game_names() -> Vec<&'static str> {
+    registry::game_names()
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("CHANCE", quanta_core::CHANCE)?;
+    m.add("TERMINAL", quanta_core::TERMINAL)?;
+    m.add_class::<Game>()?;
+    m.add_class::<State>()?;
+    m.add_class::<PyGameInfo>()?;
+    m.add_function(wrap_pyfunction!(make_game, m)?)?;
+    m.add_function(wrap_pyfunction!(restore_state, m)?)?;
+    m.add_function(wrap_pyfunction!(game_names, m)?)?;
+    Ok(())
+}

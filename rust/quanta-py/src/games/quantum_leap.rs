@@ -1,0 +1,142 @@
+//! Quantum Leap's extras: the cells, and the exact solver with its typed results.
+
+use super::state;
+use crate::detach::run_detached;
+use crate::errors::{self, NotApplicableError};
+use pyo3::prelude::*;
+use quanta_core::Action;
+use quanta_core::bits::Bits;
+use quanta_core::erased::{DynState, Position};
+use quanta_core::quantum_leap::{QuantumLeap, solve as ql};
+
+/// The exact value of a decision node.
+///
+/// `win`: the player to act (White or Black to move, or Black deciding the swap) wins with
+/// perfect play. `best_action`: a winning action when `win`; otherwise the move the solver
+/// tried last (any move loses), or None when there is none (a finished game). `best_move` is
+/// its string. `nodes` and `seconds` measure the work; `exact` is always true (a search out
+/// of budget raises SearchLimitError instead of guessing).
+#[pyclass(module = "quanta.quantum_leap", name = "Solution", frozen, get_all, eq)]
+#[derive(PartialEq)]
+pub struct Solution {
+    win: bool,
+    best_action: Option<Action>,
+    best_move: Option<String>,
+    nodes: u64,
+    seconds: f64,
+    exact: bool,
+}
+
+#[pymethods]
+impl Solution {
+    fn __repr__(&self) -> String {
+        format!(
+            "Solution(win={}, best_action={}, best_move={}, nodes={}, seconds={:.3}, exact=True)",
+            py_bool(self.win),
+            self.best_action.map_or("None".into(), |a| a.to_string()),
+            self.best_move.as_ref().map_or("None".into(), |m| format!("'{m}'")),
+            self.nodes,
+            self.seconds
+        )
+    }
+}
+
+pub fn py_bool(b: bool) -> &'static str {
+    if b { "True" } else { "False" }
+}
+
+/// The cells of a Quantum Leap state, by number: 'w', 'b', '.' or '?' (not dealt yet).
+fn cells_of<B: Bits>(p: &Position<QuantumLeap<B>>) -> Vec<char> {
+    let s = &p.state;
+    (0..p.game.0.cells())
+        .map(|c| {
+            if s.stones[0].has(c) {
+                'w'
+            } else if s.stones[1].has(c) {
+                'b'
+            } else if s.undealt.has(c) {
+                '?'
+            } else {
+                '.'
+            }
+        })
+        .collect()
+}
+
+/// The contents of every cell, by cell number: 'w', 'b', '.' (empty) or '?' (not dealt yet).
+#[pyfunction]
+fn quantum_leap_cells(value: &Bound<'_, PyAny>) -> PyResult<Vec<char>> {
+    let s = state(value, "quantum_leap.cells")?;
+    let any = s.inner.as_any();
+    if let Some(p) = any.downcast_ref::<Position<QuantumLeap<u64>>>() {
+        Ok(cells_of(p))
+    } else if let Some(p) = any.downcast_ref::<Position<QuantumLeap<u128>>>() {
+        Ok(cells_of(p))
+    } else {
+        Err(wrong_game("quantum_leap.cells", &*s.inner))
+    }
+}
+
+fn wrong_game(what: &str, state: &dyn DynState) -> PyErr {
+    NotApplicableError::new_err(format!(
+        "{what} needs a state of the game quantum_leap, not of {}",
+        state.game().name()
+    ))
+}
+
+/// Solves a Quantum Leap decision node (see `quanta.quantum_leap.solve`).
+#[pyfunction]
+fn quantum_leap_solve(
+    py: Python<'_>,
+    state: &Bound<'_, PyAny>,
+    timeout: &Bound<'_, PyAny>,
+    max_nodes: &Bound<'_, PyAny>,
+    memory_mb: &Bound<'_, PyAny>,
+    threads: &Bound<'_, PyAny>,
+) -> PyResult<Solution> {
+    let s = &*super::state(state, "quantum_leap.solve")?.inner;
+    let request = errors::request(timeout, max_nodes, memory_mb, threads)?;
+    let sol = run_detached(py, |cancel| {
+        let ctx = request.context(cancel);
+        ql::solve_dyn(s, ctx.limits, ctx.threads, ctx.cancel)
+    })?;
+    let best_move = match sol.best_action {
+        Some(a) => Some(s.action_to_string(a).map_err(errors::to_py)?),
+        None => None,
+    };
+    Ok(Solution {
+        win: sol.win,
+        best_action: sol.best_action,
+        best_move,
+        nodes: sol.nodes,
+        seconds: sol.seconds,
+        exact: true,
+    })
+}
+
+/// Every legal action of a Quantum Leap decision node with whether it wins for its player.
+#[pyfunction]
+fn quantum_leap_analyze(
+    py: Python<'_>,
+    state: &Bound<'_, PyAny>,
+    timeout: &Bound<'_, PyAny>,
+    max_nodes: &Bound<'_, PyAny>,
+    memory_mb: &Bound<'_, PyAny>,
+    threads: &Bound<'_, PyAny>,
+) -> PyResult<Vec<(Action, bool)>> {
+    let s = &*super::state(state, "quantum_leap.analyze")?.inner;
+    let request = errors::request(timeout, max_nodes, memory_mb, threads)?;
+    let (values, _nodes) = run_detached(py, |cancel| {
+        let ctx = request.context(cancel);
+        ql::analyze_dyn(s, ctx.limits, ctx.threads, ctx.cancel)
+    })?;
+    Ok(values)
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<Solution>()?;
+    m.add_function(wrap_pyfunction!(quantum_leap_cells, m)?)?;
+    m.add_function(wrap_pyfunction!(quantum_leap_solve, m)?)?;
+    m.add_function(wrap_pyfunction!(quantum_leap_analyze, m)?)?;
+    Ok(())
+}

@@ -1,0 +1,559 @@
+//! Quincunx's extras: the state accessors, placement scoring, the Decktet, and the solitaire
+//! solvers with their typed results.
+
+use super::position;
+use super::quantum_leap::py_bool;
+use crate::detach::run_detached;
+use crate::errors::{self, IllegalMoveError, InvalidNotationError, InvalidOptionError, to_py};
+use numpy::IntoPyArray;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyTuple};
+use quanta_core::Action;
+use quanta_core::erased::Position;
+use quanta_core::quincunx::cards::{self as decktet, Card, NO_CARD};
+use quanta_core::quincunx::solve as qx;
+use quanta_core::quincunx::{Quincunx, scoring};
+use quanta_core::search::Request;
+
+fn quincunx<'s>(state: &'s Bound<'_, PyAny>, what: &str) -> PyResult<&'s Position<Quincunx>> {
+    position::<Quincunx>(state, what)
+}
+
+fn codes(set: u64) -> Vec<&'static str> {
+    decktet::cards(set).map(decktet::code).collect()
+}
+
+/// The grid as rows top to bottom, each a list of card codes or None (empty).
+#[pyfunction]
+fn quincunx_grid(state: &Bound<'_, PyAny>) -> PyResult<Vec<Vec<Option<&'static str>>>> {
+    let p = quincunx(state, "quincunx.grid")?;
+    let side = p.game.0.side();
+    Ok(p.state.grid[..side * side]
+        .chunks(side)
+        .map(|row| {
+            row.iter()
+                .map(|&c: &Card| (c != NO_CARD).then(|| decktet::code(c)))
+                .collect()
+        })
+        .collect())
+}
+
+/// `player`'s cards as codes, in card-index order.
+#[pyfunction]
+fn quincunx_hand(state: &Bound<'_, PyAny>, player: &Bound<'_, PyAny>) -> PyResult<Vec<&'static str>> {
+    let p = quincunx(state, "quincunx.hand")?;
+    let player = errors::player(&*super::state(state, "quincunx.hand")?.inner, player)?;
+    Ok(codes(p.state.hands[player]))
+}
+
+/// The cards nobody has seen (undealt, or left to draw), as codes in card-index order.
+#[pyfunction]
+fn quincunx_pile(state: &Bound<'_, PyAny>) -> PyResult<Vec<&'static str>> {
+    Ok(codes(quincunx(state, "quincunx.pile")?.state.pile))
+}
+
+/// Per player: the totals of the finished rounds (hand penalties included) plus this round's
+/// turn points (no penalty yet).
+#[pyfunction]
+fn quincunx_scores(state: &Bound<'_, PyAny>) -> PyResult<Vec<i32>> {
+    let p = quincunx(state, "quincunx.scores")?;
+    Ok(p.state.scores[..p.game.0.players].to_vec())
+}
+
+/// True for a solitaire game lost: the hand ran out before the grid was full.
+#[pyfunction]
+fn quincunx_lost(state: &Bound<'_, PyAny>) -> PyResult<bool> {
+    let p = quincunx(state, "quincunx.lost")?;
+    Ok(p.game.0.lost(&p.state))
+}
+
+/// What placing `card` on `cell` of `grid` scores: (basic, pairs, straights, sets, power,
+/// draws). `grid` is a 4x4 or 5x5 list of rows of card codes or None, `cell` is (row, col);
+/// `solitaire` leaves straights and sets on the diagonals out. Unknown codes and bad shapes
+/// raise InvalidNotationError; an occupied or off-grid cell, or a card already on the grid,
+/// IllegalMoveError.
+#[pyfunction]
+#[pyo3(signature = (grid, card, cell, solitaire=false))]
+fn quincunx_score_placement(
+    grid: &Bound<'_, PyAny>,
+    card: &Bound<'_, PyAny>,
+    cell: &Bound<'_, PyAny>,
+    solitaire: bool,
+) -> PyResult<(i32, i32, i32, i32, i32, u32)> {
+    let rows: Vec<Vec<Option<String>>> = grid.extract().map_err(|_| {
+        InvalidNotationError::new_err(
+            "quincunx: the grid must be a list of rows, each a list of card codes or None",
+        )
+    })?;
+    let card = errors::text(card, |m| {
+        InvalidNotationError::new_err(format!("quincunx: a card is a code: {m}"))
+    })?;
+    let cell: (i64, i64) = cell.extract().map_err(|_| {
+        IllegalMoveError::new_err(format!(
+            "quincunx: a cell is (row, col), not {}",
+            errors::quote(cell)
+        ))
+    })?;
+    let p = scoring::score_placement_by_code(&rows, &card, cell, solitaire).map_err(to_py)?;
+    Ok((p.basic, p.pairs, p.straights, p.sets, p.power, p.draws))
+}
+
+/// The Decktet by card index: (code, name, rank, suit letters) per card, the Excuse last.
+#[pyfunction]
+fn quincunx_deck() -> Vec<(&'static str, &'static str, u8, String)> {
+    decktet::DECK
+        .iter()
+        .map(|c| {
+            let suits = (0..6)
+                .filter(|s| c.suits & 1 << s != 0)
+                .map(|s| decktet::SUIT_LETTERS[s])
+                .collect();
+            (c.code, c.name, c.rank, suits)
+        })
+        .collect()
+}
+
+// ---- the solitaire solvers (python/quanta/_quincunx_solvers.py documents them) ----
+
+/// The best line with the draw order known (see `quanta.quincunx.solve_open`).
+#[pyclass(module = "quanta.quincunx", name = "OpenSolution", frozen, eq)]
+#[derive(PartialEq)]
+pub struct OpenSolution {
+    #[pyo3(get)]
+    lost: bool,
+    #[pyo3(get)]
+    score: i32,
+    line: Vec<Action>,
+    #[pyo3(get)]
+    nodes: u64,
+    #[pyo3(get)]
+    seconds: f64,
+    #[pyo3(get)]
+    exact: bool,
+}
+
+#[pymethods]
+impl OpenSolution {
+    /// The line's placements, as actions (a tuple; the draws follow from the order).
+    #[getter]
+    fn line<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        PyTuple::new(py, &self.line)
+    }
+    fn __repr__(&self) -> String {
+        format!(
+            "OpenSolution(lost={}, score={}, line={:?}, nodes={}, seconds={:.3}, exact=True)",
+            py_bool(self.lost),
+            self.score,
+            self.line,
+            self.nodes,
+            self.seconds
+        )
+    }
+}
+
+/// Whether the grid can be filled with the draw order known (see
+/// `quanta.quincunx.fill_open`).
+#[pyclass(module = "quanta.quincunx", name = "FillSolution", frozen, eq)]
+#[derive(PartialEq)]
+pub struct FillSolution {
+    #[pyo3(get)]
+    winnable: bool,
+    line: Option<Vec<Action>>,
+    #[pyo3(get)]
+    nodes: u64,
+    #[pyo3(get)]
+    seconds: f64,
+    #[pyo3(get)]
+    exact: bool,
+}
+
+#[pymethods]
+impl FillSolution {
+    /// A line that fills the grid (a tuple of actions), or None when there is none.
+    #[getter]
+    fn line<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyTuple>>> {
+        self.line.as_ref().map(|l| PyTuple::new(py, l)).transpose()
+    }
+    fn __repr__(&self) -> String {
+        format!(
+            "FillSolution(winnable={}, line={}, nodes={}, seconds={:.3}, exact=True)",
+            py_bool(self.winnable),
+            self.line.as_ref().map_or("None".into(), |l| format!("{l:?}")),
+            self.nodes,
+            self.seconds
+        )
+    }
+}
+
+/// The exact value of a position with the draw order unknown (see
+/// `quanta.quincunx.solve_expected`).
+#[pyclass(module = "quanta.quincunx", name = "ExpectedSolution", frozen, get_all)]
+pub struct ExpectedSolution {
+    p_win: f64,
+    p_loss: f64,
+    score: f64,
+    best_action: Option<Action>,
+    best_move: Option<String>,
+    /// Every legal placement: (probability of filling the grid, expected final score).
+    actions: Py<PyDict>,
+    nodes: u64,
+    seconds: f64,
+    exact: bool,
+}
+
+#[pymethods]
+impl ExpectedSolution {
+    fn __repr__(&self) -> String {
+        format!(
+            "ExpectedSolution(p_win={}, score={}, best_move={}, nodes={}, seconds={:.3}, exact=True)",
+            self.p_win,
+            self.score,
+            self.best_move.as_ref().map_or("None".into(), |m| format!("'{m}'")),
+            self.nodes,
+            self.seconds
+        )
+    }
+}
+
+/// Card codes (top first) as card indices; an unknown code is invalid notation.
+fn order(codes: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
+    let codes: Vec<Bound<'_, PyAny>> = codes
+        .try_iter()
+        .map_err(|_| {
+            InvalidNotationError::new_err("the pile order must be a sequence of card codes")
+        })?
+        .collect::<PyResult<_>>()?;
+    codes
+        .iter()
+        .map(|c| {
+            let code = errors::text(c, |m| InvalidNotationError::new_err(m))?;
+            decktet::from_code(&code).ok_or_else(|| {
+                InvalidNotationError::new_err(format!("quincunx: no card {:?}", errors::quote(c)))
+            })
+        })
+        .collect()
+}
+
+fn solitaire(state: &Bound<'_, PyAny>, what: &str) -> PyResult<qx::Solitaire> {
+    let s = super::state(state, what)?;
+    qx::Solitaire::from_dyn(&*s.inner).map_err(to_py)
+}
+
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+fn quincunx_solve_open(
+    py: Python<'_>,
+    state: &Bound<'_, PyAny>,
+    pile: &Bound<'_, PyAny>,
+    timeout: &Bound<'_, PyAny>,
+    max_nodes: &Bound<'_, PyAny>,
+    memory_mb: &Bound<'_, PyAny>,
+    threads: &Bound<'_, PyAny>,
+) -> PyResult<OpenSolution> {
+    let pos = solitaire(state, "quincunx.solve_open")?;
+    let request = errors::request(timeout, max_nodes, memory_mb, threads)?;
+    let order = order(pile)?;
+    let s = run_detached(py, |cancel| {
+        let ctx = request.context(cancel);
+        ctx.in_pool(|| qx::solve_open(&pos, &order, &ctx.limits, ctx.cancel))?
+    })?;
+    Ok(OpenSolution {
+        lost: s.lost,
+        score: s.score,
+        line: s.line,
+        nodes: s.nodes,
+        seconds: s.seconds,
+        exact: true,
+    })
+}
+
+#[pyfunction]
+fn quincunx_fill_open(
+    py: Python<'_>,
+    state: &Bound<'_, PyAny>,
+    pile: &Bound<'_, PyAny>,
+    timeout: &Bound<'_, PyAny>,
+    max_nodes: &Bound<'_, PyAny>,
+    memory_mb: &Bound<'_, PyAny>,
+) -> PyResult<FillSolution> {
+    let pos = solitaire(state, "quincunx.fill_open")?;
+    let request = errors::request(timeout, max_nodes, memory_mb, &py.None().into_bound(py))?;
+    let order = order(pile)?;
+    let f = run_detached(py, |cancel| {
+        let ctx = request.context(cancel);
+        qx::fill_open(&pos, &order, &ctx.limits, ctx.cancel)
+    })?;
+    Ok(FillSolution {
+        winnable: f.line.is_some(),
+        line: f.line,
+        nodes: f.nodes,
+        seconds: f.seconds,
+        exact: true,
+    })
+}
+
+#[pyfunction]
+fn quincunx_solve_expected(
+    py: Python<'_>,
+    state: &Bound<'_, PyAny>,
+    timeout: &Bound<'_, PyAny>,
+    max_nodes: &Bound<'_, PyAny>,
+    memory_mb: &Bound<'_, PyAny>,
+) -> PyResult<ExpectedSolution> {
+    let pos = solitaire(state, "quincunx.solve_expected")?;
+    let request = errors::request(timeout, max_nodes, memory_mb, &py.None().into_bound(py))?;
+    let e = run_detached(py, |cancel| {
+        let ctx = request.context(cancel);
+        qx::solve_expected(&pos, &ctx.limits, ctx.cancel)
+    })?;
+    let actions = PyDict::new(py);
+    for (a, p, score) in &e.actions {
+        actions.set_item(a, (p, score))?;
+    }
+    let inner = &super::state(state, "quincunx.solve_expected")?.inner;
+    let best_move = match e.best_action {
+        Some(a) => Some(inner.action_to_string(a).map_err(to_py)?),
+        None => None,
+    };
+    Ok(ExpectedSolution {
+        p_win: e.p_win,
+        p_loss: 1.0 - e.p_win,
+        score: e.score,
+        best_action: e.best_action,
+        best_move,
+        actions: actions.unbind(),
+        nodes: e.nodes,
+        seconds: e.seconds,
+        exact: true,
+    })
+}
+
+/// A count that must be a positive integer (or None where `optional`).
+fn count(value: &Bound<'_, PyAny>, name: &str, optional: bool) -> PyResult<Option<u64>> {
+    if optional && value.is_none() {
+        return Ok(None);
+    }
+    errors::integer_in(value, name, 1, i64::MAX as i128)
+        .map(|v| Some(v as u64))
+        .map_err(|_| {
+            InvalidOptionError::new_err(format!(
+                "{name} must be a positive integer{}, not {}",
+                if optional { " or None" } else { "" },
+                errors::quote(value)
+            ))
+        })
+}
+
+/// What the sampled policy takes: samples, candidates and effort, checked.
+fn policy_counts(
+    samples: &Bound<'_, PyAny>,
+    candidates: &Bound<'_, PyAny>,
+    effort: &Bound<'_, PyAny>,
+) -> PyResult<(usize, Option<usize>, Option<u64>)> {
+    Ok((
+        count(samples, "samples", false)?.unwrap_or(1) as usize,
+        count(candidates, "candidates", true)?.map(|c| c as usize),
+        count(effort, "effort", true)?,
+    ))
+}
+
+/// Sampled best move: the chosen action (None when the game is over).
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+fn quincunx_best_move(
+    py: Python<'_>,
+    state: &Bound<'_, PyAny>,
+    samples: &Bound<'_, PyAny>,
+    seed: &Bound<'_, PyAny>,
+    candidates: &Bound<'_, PyAny>,
+    effort: &Bound<'_, PyAny>,
+    threads: &Bound<'_, PyAny>,
+    timeout: &Bound<'_, PyAny>,
+    max_nodes: &Bound<'_, PyAny>,
+    memory_mb: &Bound<'_, PyAny>,
+) -> PyResult<Option<Action>> {
+    let pos = solitaire(state, "quincunx.best_move")?;
+    let request = errors::request(timeout, max_nodes, memory_mb, threads)?;
+    let (samples, candidates, effort) = policy_counts(samples, candidates, effort)?;
+    let seed = errors::seed(seed, "seed")?;
+    let a = run_detached(py, |cancel| {
+        let ctx = request.context(cancel);
+        qx::best_move(
+            &pos, samples, seed, candidates, effort, ctx.threads, &ctx.limits, ctx.cancel,
+        )
+    })?;
+    Ok(a.action)
+}
+
+/// The greedy baseline's placement (None when the game is over).
+#[pyfunction]
+fn quincunx_greedy_move(state: &Bound<'_, PyAny>) -> PyResult<Option<Action>> {
+    Ok(qx::greedy_move(&solitaire(state, "quincunx.greedy_move")?))
+}
+
+/// Batch rows as a dict of numpy arrays.
+fn rows_to_py<'py>(py: Python<'py>, rows: Vec<qx::Row>) -> PyResult<Bound<'py, PyDict>> {
+    fn column<'py, T: numpy::Element>(
+        py: Python<'py>,
+        rows: &[qx::Row],
+        field: impl Fn(&qx::Row) -> T,
+    ) -> Bound<'py, numpy::PyArray1<T>> {
+        rows.iter().map(field).collect::<Vec<_>>().into_pyarray(py)
+    }
+    let out = PyDict::new(py);
+    out.set_item("solved", column(py, &rows, |r| r.solved))?;
+    out.set_item("lost", column(py, &rows, |r| r.lost))?;
+    out.set_item("score", column(py, &rows, |r| r.score))?;
+    out.set_item("nodes", column(py, &rows, |r| r.nodes))?;
+    out.set_item("seconds", column(py, &rows, |r| r.seconds))?;
+    Ok(out)
+}
+
+/// The deals of a batch: seed, number of deals (up to 2**40) and the first deal.
+fn deals(
+    seed: &Bound<'_, PyAny>,
+    n: &Bound<'_, PyAny>,
+    first: &Bound<'_, PyAny>,
+) -> PyResult<(u64, usize, u64)> {
+    let n = errors::integer_in(n, "n", 0, 1 << 40).map_err(|_| {
+        InvalidOptionError::new_err(format!(
+            "n must be a number of deals from 0 to 2**40, not {}",
+            errors::quote(n)
+        ))
+    })?;
+    Ok((errors::seed(seed, "seed")?, n as usize, errors::seed(first, "first")?))
+}
+
+fn batch_request(
+    threads: &Bound<'_, PyAny>,
+    timeout: &Bound<'_, PyAny>,
+    max_nodes: &Bound<'_, PyAny>,
+    memory_mb: &Bound<'_, PyAny>,
+) -> PyResult<Request> {
+    errors::request(timeout, max_nodes, memory_mb, threads)
+}
+
+/// Open solves of deals `first..first+n` of `seed`: arrays solved, lost, score, nodes, seconds.
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+fn quincunx_solve_open_batch<'py>(
+    py: Python<'py>,
+    seed: &Bound<'py, PyAny>,
+    n: &Bound<'py, PyAny>,
+    first: &Bound<'py, PyAny>,
+    excuse: bool,
+    empty: &Bound<'py, PyAny>,
+    threads: &Bound<'py, PyAny>,
+    one_at_a_time: bool,
+    timeout: &Bound<'py, PyAny>,
+    max_nodes: &Bound<'py, PyAny>,
+    memory_mb: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let (seed, n, first) = deals(seed, n, first)?;
+    let empty = errors::integer_in(empty, "empty", 0, 12).map_err(|_| {
+        InvalidOptionError::new_err(format!(
+            "empty must be a number of empty cells from 0 to 12, not {}",
+            errors::quote(empty)
+        ))
+    })? as u32;
+    let request = batch_request(threads, timeout, max_nodes, memory_mb)?;
+    let rows = run_detached(py, |cancel| {
+        let ctx = request.context(cancel);
+        qx::solve_open_batch(
+            seed,
+            first,
+            n,
+            excuse,
+            empty,
+            ctx.threads,
+            one_at_a_time,
+            &ctx.limits,
+            ctx.cancel,
+        )
+    })?;
+    rows_to_py(py, rows)
+}
+
+/// Fill questions of deals `first..first+n` of `seed`: arrays solved, lost, score, nodes,
+/// seconds.
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+fn quincunx_fill_open_batch<'py>(
+    py: Python<'py>,
+    seed: &Bound<'py, PyAny>,
+    n: &Bound<'py, PyAny>,
+    first: &Bound<'py, PyAny>,
+    excuse: bool,
+    threads: &Bound<'py, PyAny>,
+    timeout: &Bound<'py, PyAny>,
+    max_nodes: &Bound<'py, PyAny>,
+    memory_mb: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let (seed, n, first) = deals(seed, n, first)?;
+    let request = batch_request(threads, timeout, max_nodes, memory_mb)?;
+    let rows = run_detached(py, |cancel| {
+        let ctx = request.context(cancel);
+        qx::fill_open_batch(seed, first, n, excuse, ctx.threads, &ctx.limits, ctx.cancel)
+    })?;
+    rows_to_py(py, rows)
+}
+
+/// Deals `first..first+n` of `seed` played to the end by `policy` ("greedy" or "best_move").
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+fn quincunx_play_batch<'py>(
+    py: Python<'py>,
+    policy: &Bound<'py, PyAny>,
+    seed: &Bound<'py, PyAny>,
+    n: &Bound<'py, PyAny>,
+    first: &Bound<'py, PyAny>,
+    excuse: bool,
+    threads: &Bound<'py, PyAny>,
+    samples: &Bound<'py, PyAny>,
+    candidates: &Bound<'py, PyAny>,
+    effort: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let (seed, n, first) = deals(seed, n, first)?;
+    let threads = errors::threads(threads)?;
+    let (samples, candidates, effort) = policy_counts(samples, candidates, effort)?;
+    let policy = match policy.extract::<String>().as_deref() {
+        Ok("greedy") => qx::Policy::Greedy,
+        Ok("best_move") => qx::Policy::BestMove {
+            samples,
+            candidates,
+            effort,
+        },
+        _ => {
+            return Err(InvalidOptionError::new_err(format!(
+                "policy must be 'greedy' or 'best_move', not {}",
+                errors::quote(policy)
+            )));
+        }
+    };
+    let rows = run_detached(py, |cancel| {
+        qx::play_batch(policy, seed, first, n, excuse, threads, cancel)
+    })?;
+    rows_to_py(py, rows)
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<OpenSolution>()?;
+    m.add_class::<FillSolution>()?;
+    m.add_class::<ExpectedSolution>()?;
+    m.add_function(wrap_pyfunction!(quincunx_grid, m)?)?;
+    m.add_function(wrap_pyfunction!(quincunx_hand, m)?)?;
+    m.add_function(wrap_pyfunction!(quincunx_pile, m)?)?;
+    m.add_function(wrap_pyfunction!(quincunx_scores, m)?)?;
+    m.add_function(wrap_pyfunction!(quincunx_lost, m)?)?;
+    m.add_function(wrap_pyfunction!(quincunx_score_placement, m)?)?;
+    m.add_function(wrap_pyfunction!(quincunx_deck, m)?)?;
+    m.add_function(wrap_pyfunction!(quincunx_solve_open, m)?)?;
+    m.add_function(wrap_pyfunction!(quincunx_fill_open, m)?)?;
+    m.add_function(wrap_pyfunction!(quincunx_solve_expected, m)?)?;
+    m.add_function(wrap_pyfunction!(quincunx_best_move, m)?)?;
+    m.add_function(wrap_pyfunction!(quincunx_greedy_move, m)?)?;
+    m.add_function(wrap_pyfunction!(quincunx_solve_open_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(quincunx_fill_open_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(quincunx_play_batch, m)?)?;
+    Ok(())
+}
