@@ -129,3 +129,101 @@ def test_garbage_notation_is_an_invalid_notation_error(game):
     for text in ["", " ", "x", "\x00", game.new_state().notation() + " extra"]:
         with pytest.raises(InvalidNotationError):
             game.from_notation(text)
+
+
+# ---- game facts and the information-state layer ----
+
+#: Where each card a player cannot see lies, per game with hidden information: a dict from the
+#: card to its place, for the cards `player` has not seen. A game that declares hidden
+#: information must be listed here, so that its resample is checked card by card.
+def _quincunx_unseen_places(state, player):
+    places = {card: "pile" for card in state.pile()}
+    for other in range(state.game.num_players):
+        if other != player:
+            places.update({card: f"hand {other}" for card in state.hand(other)})
+    return places
+
+
+UNSEEN_PLACES = {"quincunx": _quincunx_unseen_places}
+
+
+def test_game_info_states_the_facts_and_random_games_keep_within_them(game):
+    info = game.info
+    assert info.information in ("perfect", "imperfect")
+    assert info.utility in ("zero_sum", "general_sum", "cooperative")
+    assert info.min_return <= info.max_return
+    assert info == game.info and repr(info).startswith("GameInfo(")
+    out = quanta.batch.random_playouts(game, 2000, seed=11)
+    assert out["length"].max() <= info.max_game_length
+    assert info.min_return <= out["returns"].min() and out["returns"].max() <= info.max_return
+    if info.utility == "zero_sum":
+        assert np.allclose(out["returns"].sum(axis=1), 0)
+    if info.utility == "cooperative":
+        assert (out["returns"] == out["returns"][:, :1]).all()
+    if info.information == "imperfect":
+        assert game.name in UNSEEN_PLACES, "a hidden-information game lists its unseen cards"
+
+
+def test_a_perfect_information_game_shows_every_player_everything(game):
+    if game.info.information != "perfect":
+        pytest.skip("hidden information: see the resample tests")
+    for s in random_states(game, seed=5, games=1):
+        for p in range(game.num_players):
+            assert s.observation_string(p) == s.information_state_string(p) == s.notation()
+            assert s.resample(p, 7) == s
+
+
+def test_resample_keeps_all_that_the_player_knows(game):
+    """A resampled state differs from the real one only in what the player cannot see: the
+    player's observation (string and tensor) and information state are the same, as are the
+    turn and, on the player's own turn, the legal actions."""
+    for s in list(random_states(game, seed=6, games=2))[::3]:
+        for p in range(game.num_players):
+            for seed in range(3):
+                r = s.resample(p, seed)
+                assert r.game == s.game
+                assert game.from_notation(r.notation()) == r
+                assert r.observation_string(p) == s.observation_string(p)
+                assert r.information_state_string(p) == s.information_state_string(p)
+                assert (r.observation_tensor(p) == s.observation_tensor(p)).all()
+                assert r.current_player == s.current_player
+                if s.current_player == p:
+                    assert r.legal_actions() == s.legal_actions()
+                assert s.resample(p, seed) == r, "the same seed gives the same state"
+
+
+def test_resample_moves_every_unseen_card_and_no_seen_one(game):
+    """Over many seeds every card the player has not seen turns up in more than one of the
+    places it could be, and the player's own cards never move."""
+    if game.info.information == "perfect":
+        pytest.skip("nothing is hidden")
+    unseen_places = UNSEEN_PLACES[game.name]
+    checked = 0
+    for s in list(random_states(game, seed=8, games=2))[::5]:
+        for p in range(game.num_players):
+            places = unseen_places(s, p)
+            if len(set(places.values())) < 2:
+                continue  # one place only (e.g. solitaire: everything unseen is in the pile)
+            seen = {card: set() for card in places}
+            for seed in range(200):
+                r = s.resample(p, seed)
+                assert set(unseen_places(r, p)) == set(places), "the same cards stay unseen"
+                for card, place in unseen_places(r, p).items():
+                    seen[card].add(place)
+            assert all(len(where) > 1 for where in seen.values()), seen
+            checked += 1
+    assert checked > 0
+
+
+def test_another_players_deal_or_draw_shows_no_card_to_the_player(game):
+    if game.info.information == "perfect":
+        pytest.skip("every action is public")
+    for s in random_states(game, seed=9, games=1):
+        if not s.is_chance:
+            continue
+        for a in s.legal_actions()[:5]:
+            full = s.action_to_string(a)
+            views = [s.action_to_string(a, p) for p in range(game.num_players)]
+            assert full in views or all(v == views[0] for v in views)
+            for v in views:
+                assert v == full or "?" in v

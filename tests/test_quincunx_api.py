@@ -469,3 +469,52 @@ def test_book_games_keep_the_api_contract(players):
         contract.test_garbage_notation_is_an_invalid_notation_error,
     ):
         check(g)
+
+
+def test_rule_resample_deals_the_unseen_cards_uniformly_hands_keeping_their_sizes():
+    """Player 0 cannot tell the pile from player 1's hand: each card player 0 has not seen
+    lands in player 1's hand with probability (its size) / (cards unseen)."""
+    g = quanta.game("quincunx", players=2)
+    s = g.new_state()
+    while s.is_chance:
+        s = s.play(s.legal_actions()[0])
+    other, pile = s.hand(1), s.pile()
+    unseen = other + pile
+    share = len(other) / len(unseen)
+    counts = dict.fromkeys(unseen, 0)
+    samples = 2000
+    for seed in range(samples):
+        r = s.resample(0, seed)
+        assert r.hand(0) == s.hand(0) and r.grid() == s.grid()
+        assert len(r.hand(1)) == len(other)
+        for card in r.hand(1):
+            counts[card] += 1
+    # Binomial(2000, share): five standard deviations either side.
+    sd = (samples * share * (1 - share)) ** 0.5
+    assert all(abs(c - samples * share) < 5 * sd for c in counts.values()), counts
+
+
+def test_rule_states_differing_only_in_an_unseen_card_look_alike_to_the_player():
+    """Swapping a card between player 1's hand and the pile changes nothing player 0 sees,
+    and changes what player 1 sees."""
+    g = quanta.game("quincunx", players=2)
+    s = g.new_state()
+    while s.is_chance:
+        s = s.play(s.legal_actions()[0])
+    held, waiting = s.hand(1)[0], s.pile()[0]
+    grid, hands, pile, *rest = s.notation().split(" ")
+    h0, h1 = hands.split("|")
+    swap = {held: waiting, waiting: held}
+    h1 = ",".join(sorted((swap.get(c, c) for c in h1.split(",")), key=qx_index))
+    pile = ",".join(sorted((swap.get(c, c) for c in pile.split(",")), key=qx_index))
+    t = g.from_notation(" ".join([grid, f"{h0}|{h1}", pile, *rest]))
+    assert t != s
+    assert t.observation_string(0) == s.observation_string(0)
+    assert t.information_state_string(0) == s.information_state_string(0)
+    assert (t.observation_tensor(0) == s.observation_tensor(0)).all()
+    assert t.observation_string(1) != s.observation_string(1)
+    assert (t.observation_tensor(1) != s.observation_tensor(1)).any()
+
+
+def qx_index(code: str) -> int:
+    return next(card.index for card in quanta.quincunx.CARDS if card.code == code)

@@ -77,6 +77,17 @@ fn quantum_leap_cells(value: &Bound<'_, PyAny>) -> PyResult<Vec<char>> {
     }
 }
 
+/// The state behind `value` if it is a Quantum Leap state (of either board width).
+fn quantum_leap_state<'s>(value: &'s Bound<'_, PyAny>, what: &str) -> PyResult<&'s dyn DynState> {
+    let s = &*state(value, what)?.inner;
+    let any = s.as_any();
+    if any.is::<Position<QuantumLeap<u64>>>() || any.is::<Position<QuantumLeap<u128>>>() {
+        Ok(s)
+    } else {
+        Err(wrong_game(what, s))
+    }
+}
+
 fn wrong_game(what: &str, state: &dyn DynState) -> PyErr {
     NotApplicableError::new_err(format!(
         "{what} needs a state of the game quantum_leap, not of {}",
@@ -94,7 +105,7 @@ fn quantum_leap_solve(
     memory_mb: &Bound<'_, PyAny>,
     threads: &Bound<'_, PyAny>,
 ) -> PyResult<Solution> {
-    let s = &*super::state(state, "quantum_leap.solve")?.inner;
+    let s = quantum_leap_state(state, "quantum_leap.solve")?;
     let request = errors::request(timeout, max_nodes, memory_mb, threads)?;
     let sol = run_detached(py, |cancel| {
         let ctx = request.context(cancel);
@@ -124,7 +135,7 @@ fn quantum_leap_analyze(
     memory_mb: &Bound<'_, PyAny>,
     threads: &Bound<'_, PyAny>,
 ) -> PyResult<Vec<(Action, bool)>> {
-    let s = &*super::state(state, "quantum_leap.analyze")?.inner;
+    let s = quantum_leap_state(state, "quantum_leap.analyze")?;
     let request = errors::request(timeout, max_nodes, memory_mb, threads)?;
     let (values, _nodes) = run_detached(py, |cancel| {
         let ctx = request.context(cancel);

@@ -235,8 +235,8 @@ fn order(codes: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
 }
 
 fn solitaire(state: &Bound<'_, PyAny>, what: &str) -> PyResult<qx::Solitaire> {
-    let s = super::state(state, what)?;
-    qx::Solitaire::from_dyn(&*s.inner).map_err(to_py)
+    quincunx(state, what)?;
+    qx::Solitaire::from_dyn(&*super::state(state, what)?.inner).map_err(to_py)
 }
 
 #[pyfunction]

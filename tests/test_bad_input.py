@@ -1,0 +1,182 @@
+"""Bad arguments, tried as a new user would: each raises the documented typed exception with a
+message that says what was expected, quotes little of the input, and changes nothing. The
+limits of every solver are read by one reader and checked by one function in the core, so a
+test of each kind of bad limit runs against every solver."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import quanta
+from quanta import InvalidOptionError, NotApplicableError
+from quanta import quantum_leap as ql
+from quanta import quincunx as qx
+from quanta.batch import random_playouts
+
+QL = quanta.game("quantum_leap", size=3).from_notation(".w./wwb./.bw.b/..b./w.b w")
+
+
+def solitaire_state():
+    s = quanta.game("quincunx", players=1).new_state()
+    while s.is_chance:
+        s = s.play(s.legal_actions()[0])
+    return s
+
+
+SOLITAIRE = solitaire_state()
+PILE = SOLITAIRE.pile()
+
+#: Every solver, called with the limits given.
+SOLVERS = {
+    "quantum_leap.solve": lambda **kw: ql.solve(QL, **kw),
+    "quantum_leap.analyze": lambda **kw: ql.analyze(QL, **kw),
+    "quincunx.solve_open": lambda **kw: qx.solve_open(SOLITAIRE, PILE, **kw),
+    "quincunx.fill_open": lambda **kw: qx.fill_open(SOLITAIRE, PILE, **kw),
+    "quincunx.solve_expected": lambda **kw: qx.solve_expected(SOLITAIRE, **kw),
+    "quincunx.best_move": lambda **kw: qx.best_move(SOLITAIRE, samples=1, **kw),
+    "quincunx.solve_open_batch": lambda **kw: qx.solve_open_batch(0, 1, **kw),
+    "quincunx.fill_open_batch": lambda **kw: qx.fill_open_batch(0, 1, **kw),
+}
+THREADED = {"quantum_leap.solve", "quantum_leap.analyze", "quincunx.solve_open",
+            "quincunx.best_move", "quincunx.solve_open_batch", "quincunx.fill_open_batch"}
+
+BAD_LIMITS = [
+    ("timeout", -1), ("timeout", float("nan")), ("timeout", "1"), ("timeout", True),
+    ("max_nodes", -1), ("max_nodes", 1.5), ("max_nodes", "10"), ("max_nodes", 2**70),
+    ("memory_mb", 0), ("memory_mb", None), ("memory_mb", -5), ("memory_mb", 2**25),
+    ("memory_mb", np.bool_(True)),
+]
+BAD_THREADS = [0, -1, 10**6, 2.0, "2", True, np.int64(0)]
+
+
+@pytest.mark.parametrize("solver", SOLVERS)
+@pytest.mark.parametrize(("name", "value"), BAD_LIMITS, ids=repr)
+def test_a_bad_limit_is_an_invalid_option_error_naming_what_was_expected(solver, name, value):
+    with pytest.raises(InvalidOptionError, match=rf"^{name} must be .*, not "):
+        SOLVERS[solver](**{name: value})
+
+
+@pytest.mark.parametrize("solver", sorted(THREADED))
+@pytest.mark.parametrize("threads", BAD_THREADS, ids=repr)
+def test_bad_threads_are_an_invalid_option_error(solver, threads):
+    with pytest.raises(InvalidOptionError, match="^threads must be an integer from 1 to 1024"):
+        SOLVERS[solver](threads=threads)
+
+
+def test_numpy_integers_are_accepted_as_integers_everywhere():
+    one = np.int64(1)
+    assert ql.solve(QL, threads=one, max_nodes=np.uint64(10**6), memory_mb=np.int32(64)).win
+    assert QL.observation_string(np.int8(1)) == QL.observation_string(1)
+    assert SOLITAIRE.hand(np.int64(0)) == SOLITAIRE.hand(0)
+    assert QL.perft(np.int64(2)) == QL.perft(2)
+    assert (random_playouts(quanta.game("einstein"), np.int64(5), seed=np.uint64(3))["length"]
+            == random_playouts(quanta.game("einstein"), 5, seed=3)["length"]).all()
+
+
+def test_a_long_bad_argument_is_quoted_short():
+    with pytest.raises(InvalidOptionError) as error:
+        ql.solve(QL, timeout="x" * 10_000)
+    assert len(str(error.value)) < 250
+
+
+@pytest.mark.parametrize("player", [-1, 2, 1.0, "0", True, None, np.bool_(False)], ids=repr)
+def test_a_bad_player_number_is_an_invalid_option_error(player):
+    calls = [QL.observation_string, QL.observation_tensor, QL.information_state_string,
+             lambda p: QL.resample(p, 0)]
+    if player is not None:  # action_to_string(a, None) is the full string
+        calls.append(lambda p: QL.action_to_string(29, p))
+    for call in calls:
+        with pytest.raises(InvalidOptionError, match="player must be an integer from 0 to 1"):
+            call(player)
+    with pytest.raises(InvalidOptionError, match="player must be an integer from 0 to 0"):
+        SOLITAIRE.hand(player if player != -1 else 1)
+
+
+@pytest.mark.parametrize("seed", [-1, 2**64, 1.5, None, "1"], ids=repr)
+def test_a_bad_seed_is_an_invalid_option_error(seed):
+    with pytest.raises(InvalidOptionError, match="seed must be an integer from 0 to 2"):
+        QL.resample(0, seed)
+    with pytest.raises(InvalidOptionError, match="seed must be an integer from 0 to 2"):
+        random_playouts(quanta.game("einstein"), 1, seed=seed)
+    with pytest.raises(InvalidOptionError, match="seed must be an integer from 0 to 2"):
+        qx.solve_open_batch(seed, 1)
+
+
+@pytest.mark.parametrize("depth", [-1, 2**40, 1.0, "2", True], ids=repr)
+def test_a_bad_perft_depth_is_an_invalid_option_error(depth):
+    with pytest.raises(InvalidOptionError, match="depth must be an integer from 0 to 1000"):
+        QL.perft(depth)
+
+
+@pytest.mark.parametrize(("argument", "value"), [
+    ("n", -1), ("n", 2**41), ("n", 1.0), ("first", -1), ("threads", 0), ("threads", 5000),
+    ("game", "einstein"),
+], ids=repr)
+def test_random_playouts_checks_its_arguments(argument, value):
+    args = {"game": quanta.game("einstein"), "n": 3, "seed": 0, "threads": None, "first": 0}
+    args[argument] = value
+    with pytest.raises(InvalidOptionError, match=f"^{argument} must be"):
+        random_playouts(args.pop("game"), args.pop("n"), **args)
+
+
+@pytest.mark.parametrize(("argument", "value"), [
+    ("n", -1), ("first", -3), ("samples", 0), ("candidates", -2), ("effort", 0),
+], ids=repr)
+def test_the_quincunx_batches_check_their_counts(argument, value):
+    args = {"seed": 0, "n": 2, "first": 0}
+    if argument in ("samples", "candidates", "effort"):
+        with pytest.raises(InvalidOptionError, match=f"^{argument} must be a positive integer"):
+            qx.play_batch("best_move", **{**args, argument: value})
+        with pytest.raises(InvalidOptionError, match=f"^{argument} must be a positive integer"):
+            qx.best_move(SOLITAIRE, **{argument: value})
+    else:
+        args[argument] = value
+        for batch in (qx.solve_open_batch, qx.fill_open_batch):
+            with pytest.raises(InvalidOptionError, match=f"^{argument} must be"):
+                batch(**args)
+        with pytest.raises(InvalidOptionError, match=f"^{argument} must be"):
+            qx.play_batch("greedy", **args)
+
+
+def test_a_bad_policy_name_is_an_invalid_option_error():
+    with pytest.raises(InvalidOptionError, match="policy must be 'greedy' or 'best_move'"):
+        qx.play_batch("smart", 0, 1)
+
+
+@pytest.mark.parametrize("name", [None, 3, b"einstein", ["einstein"]], ids=repr)
+def test_a_game_is_named_by_a_string(name):
+    with pytest.raises(InvalidOptionError, match="a game is named by a string, one of 'einstein'"):
+        quanta.game(name)
+
+
+def test_helpers_given_another_games_state_say_which_game_they_need():
+    einstein = quanta.game("einstein").new_state()
+    for helper in [qx.grid, qx.pile, qx.scores, qx.lost, lambda s: qx.hand(s, 0),
+                   qx.greedy_move, qx.solve_expected, lambda s: qx.solve_open(s, [])]:
+        with pytest.raises(NotApplicableError, match="needs a state of the game quincunx, not of einstein"):
+            helper(einstein)
+    for helper in [ql.cells, ql.solve, ql.analyze]:
+        with pytest.raises(NotApplicableError, match="needs a state of the game quantum_leap"):
+            helper(einstein)
+    with pytest.raises(NotApplicableError, match="needs a state of the game einstein"):
+        quanta.einstein.board(QL)
+    with pytest.raises(NotApplicableError, match="needs a game state"):
+        qx.grid("AM,.,.,AS")
+
+
+def test_solving_a_chance_node_is_not_applicable():
+    deal = quanta.game("quantum_leap", size=3).new_state()
+    with pytest.raises(NotApplicableError, match="chance node"):
+        ql.solve(deal)
+    with pytest.raises(NotApplicableError):
+        qx.solve_expected(quanta.game("quincunx", players=1).new_state())
+    with pytest.raises(NotApplicableError):
+        qx.solve_expected(quanta.game("quincunx", players=2).from_notation(
+            quanta.game("quincunx", players=2).new_state().notation()))
+
+
+def test_the_typed_errors_are_value_errors_and_quanta_errors():
+    assert issubclass(NotApplicableError, InvalidOptionError)
+    assert issubclass(NotApplicableError, ValueError)
+    assert issubclass(NotApplicableError, quanta.QuantaError)
