@@ -80,7 +80,8 @@ def solve_open(state, pile, *, timeout: float | None = None, max_nodes: int | No
     draws, then the first by its cards cell by cell). When no line fills the grid, the best
     loss is searched over the grids lost lines leave: the cells left empty chosen, the others
     filled by the cards held and drawn (with the Excuse in play, the placement search alone
-    finds it). Exact either way; see ``benches/README.md`` for what it costs.
+    finds it). Exact either way; see ``benches/README.md`` for what it costs
+    and ``docs/perf/quincunx.md`` for how it came to be.
     """
     return _core.quincunx_solve_open(state, pile, timeout, max_nodes, memory_mb, threads)
 

@@ -570,8 +570,7 @@ impl Game for Einstein {
         vec![20, SIDE, SIDE]
     }
 
-    /// Planes: 0–5 player 0's stones 1–6, 6–11 player 1's stones 1–6, 12–17 the die shows 1–6
-    /// (whole plane), 18 player 1 is the side to act, 19 the setup phase.
+    /// The planes are listed in docs/rules/einstein.md, *Observation*.
     fn observation_tensor(&self, s: &EinsteinState, _player: usize, out: &mut [f32]) {
         out.fill(0.0);
         for (p, stones) in s.stones.iter().enumerate() {

@@ -714,8 +714,7 @@ impl<B: Bits> Game for QuantumLeap<B> {
         vec![5, self.cells()]
     }
 
-    /// Planes over the cells: 0 white stones, 1 black stones, 2 undealt cells, 3 Black is the
-    /// side to act (whole plane), 4 the swap decision (whole plane).
+    /// The planes are listed in docs/rules/quantum_leap.md, *Observation*.
     fn observation_tensor(&self, s: &Self::State, _player: usize, out: &mut [f32]) {
         let c = self.cells();
         out.fill(0.0);

@@ -672,11 +672,7 @@ impl Game for Quincunx {
         vec![CARD_COUNT + 1, self.cells() + 2]
     }
 
-    /// Rows 0..=36, one per card: column `cell` is 1 where the card lies on the grid, column
-    /// `cells` is 1 if it is in the observer's hand, column `cells + 1` is 1 if the observer
-    /// has not seen it (pile or another hand). Row 37, with `n` players: columns `0..n` hand
-    /// sizes, `n..2n` scores, `2n..3n` the player to place or draw, `3n..4n` the observer, then
-    /// the pile size, pending draws, 1 while dealing, the 0-based round, 1 when finished.
+    /// The rows and columns are listed in docs/rules/quincunx.md, *Observation*.
     fn observation_tensor(&self, s: &QuincunxState, player: usize, out: &mut [f32]) {
         let width = self.cells() + 2;
         out.fill(0.0);
