@@ -1,8 +1,14 @@
 """The `quanta` command."""
 
+import gc
+import weakref
+
+import numpy as np
+import pytest
 from click.testing import CliRunner
 
 import quanta
+import quanta.cli
 from quanta.cli import main
 
 
@@ -28,3 +34,93 @@ def test_analyze_numbers_come_from_the_batch():
 def test_analyze_rejects_bad_arguments():
     assert CliRunner().invoke(main, ["analyze", "--games", "0"]).exit_code != 0
     assert CliRunner().invoke(main, ["analyze", "--game", "chess"]).exit_code != 0
+
+
+BAD_ARGUMENTS = [
+    ("--threads", "0", "from 1 to 1024"),
+    ("--threads", "-1", "from 1 to 1024"),
+    ("--threads", str(10**9), "from 1 to 1024"),
+    ("--threads", "x", "from 1 to 1024"),
+    ("--seed", "-1", "from 0 to 2**64-1"),
+    ("--seed", str(2**64), "from 0 to 2**64-1"),
+    ("--seed", "x", "from 0 to 2**64-1"),
+    ("--games", "0", "from 1 to 2**40"),
+    ("--games", "-5", "from 1 to 2**40"),
+    ("--games", str(10**30), "from 1 to 2**40"),
+]
+
+
+@pytest.mark.parametrize(("option", "value", "expected"), BAD_ARGUMENTS)
+def test_analyze_explains_a_bad_number_in_one_line(option, value, expected, monkeypatch):
+    # Refused before any game is played (10**30 games would otherwise run for ever).
+    monkeypatch.setattr(quanta.cli, "random_playouts", lambda *a, **k: pytest.fail("played games"))
+    result = CliRunner().invoke(main, ["analyze", "-q", "--games", "10", option, value])
+    assert result.exit_code == 2, result.output
+    assert isinstance(result.exception, SystemExit)  # a usage error, not a crash
+    assert "Traceback" not in result.output
+    errors = [line for line in result.output.splitlines() if line.startswith("Error")]
+    assert len(errors) == 1, result.output
+    assert f"'{option}'" in errors[0]
+    assert f"must be an integer {expected}, not {value}" in errors[0]
+
+
+def _expected_row(name: str, n: int, seed: int) -> list[str]:
+    """The row for ``name`` (without games/s) from one call, as analyze always printed it."""
+    out = quanta.batch.random_playouts(quanta.game(name), n, seed=seed)
+    returns, length = out["returns"], out["length"]
+    leaders = returns == returns.max(axis=1, keepdims=True)
+    single = leaders.sum(axis=1) == 1
+    wins = [(leaders[:, p] & single).mean() for p in range(returns.shape[1])]
+    return [
+        name,
+        str(n),
+        f"{length.mean():.2f}",
+        " / ".join(f"{100 * w:.1f}%" for w in wins),
+        f"{100 * (~single).mean():.1f}%",
+        " / ".join(f"{r:+.3f}" for r in returns.mean(axis=0)),
+    ]
+
+
+def test_analyze_folds_its_pieces_into_the_figures_of_one_call(monkeypatch):
+    # Small pieces, so that 2,500 games are folded from four pieces of each game.
+    monkeypatch.setattr(quanta.cli, "_PIECE", 700)
+    result = CliRunner().invoke(main, ["analyze", "--games", "2500", "--seed", "11", "-q"])
+    assert result.exit_code == 0, result.output
+    header, rule, *lines = result.output.splitlines()
+    starts = [0] + [i + 2 for i in range(len(rule)) if rule[i : i + 2] == "  "]
+    cells = lambda line: [line[a:b].strip() for a, b in zip(starts, starts[1:])]  # noqa: E731
+    assert cells(header) == ["game", "games", "mean plies", "wins", "draws", "mean returns"]
+    expected = [_expected_row(name, 2500, 11) for name in quanta.GAMES]
+    assert [cells(line) for line in lines] == expected
+
+
+def test_analyze_keeps_no_piece_it_has_counted(monkeypatch):
+    """Memory stays constant in the number of games: when a piece is played, the pieces before
+    it are gone (a run that kept every game's arrays would keep them all)."""
+    pieces: list[weakref.ref] = []
+    alive_before: list[int] = []
+
+    def fake_playouts(game, n, *, seed, threads, first):
+        gc.collect()
+        alive_before.append(sum(ref() is not None for ref in pieces))
+        returns = np.zeros((n, game.num_players))
+        returns[:, first // n % game.num_players] = 1.0
+        out = {"returns": returns, "length": np.full(n, 7, dtype=np.int32)}
+        pieces.extend([weakref.ref(returns), weakref.ref(out["length"])])
+        return out
+
+    monkeypatch.setattr(quanta.cli, "random_playouts", fake_playouts)
+    n = str(8 * quanta.cli._PIECE)
+    result = CliRunner().invoke(main, ["analyze", "-n", n, "--game", "einstein", "-q"])
+    assert result.exit_code == 0, result.output
+    assert len(alive_before) == 8
+    assert max(alive_before) == 0
+    row = result.output.splitlines()[2].split()
+    assert row[1:5] == [n, "7.00", "50.0%", "/"]
+
+
+def test_analyze_counts_a_repeated_game_once_in_the_order_first_given():
+    games = ["--game", "quincunx", "--game", "einstein", "--game", "quincunx", "--game", "einstein"]
+    result = CliRunner().invoke(main, ["analyze", "-q", "-n", "50", *games])
+    assert result.exit_code == 0, result.output
+    assert [line.split()[0] for line in result.output.splitlines()[2:]] == ["quincunx", "einstein"]
