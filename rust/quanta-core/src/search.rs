@@ -1,6 +1,7 @@
 //! What every solver shares: its budget (time, nodes, memory) and the checks that stop a
 //! search with `SearchLimit` or `Interrupted`.
 
+pub mod table;
 use crate::error::{Error, Result};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};

@@ -7,12 +7,13 @@ use super::ordering::{
 };
 use super::search::{Solver, splitmix};
 use super::shared::{Halt, Shared};
-use super::table::{Known, SEQUENCE, SharedTable, Table};
+use super::table::{Known, SharedTable, Table};
 use crate::bits::Bits;
 use crate::game::Game;
 use crate::options::{OptionValue, Options};
 use crate::quantum_leap::board::OFF;
 use crate::quantum_leap::{BLACK, Phase, QuantumLeap, WHITE, on_board};
+use crate::search::table::{Entry, SEQUENCE};
 use crate::search::{Limits, in_pool};
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::atomic::{AtomicBool, AtomicUsize};
