@@ -2,6 +2,7 @@
 //! (the request and the cancel flag), its budget (time, nodes, memory) and the checks that stop
 //! a search with `SearchLimit` or `Interrupted`.
 
+pub mod table;
 use crate::error::{Error, Result};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};

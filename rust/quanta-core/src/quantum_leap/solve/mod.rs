@@ -1,0 +1,226 @@
+//! The exact solver of Quantum Leap.
+//!
+//! Quantum Leap has no draws and every move removes a stone, so every position is a win or a
+//! loss for the player to move. The solver is a depth-first negamax (a win/loss, null-window
+//! search) with these accelerations:
+//!
+//! * **Sums of games** (`regions`): stones that can never reach, or border, each other form
+//!   separate regions that never merge, so a position is a sum of independent games; each
+//!   region's outcome class is solved once and cached by shape, zero games are dropped and
+//!   integers carried as spare moves.
+//! * **A transposition table** (`table`) with Zobrist keys that starts small and grows within
+//!   the memory cap, and enhanced transposition cut-offs.
+//! * **Move ordering** (`ordering`): captures that leave the opponent the fewest replies
+//!   first, then killer moves, our own captures and the history of earlier refutations.
+//! * **Threads** (`fork`; young brothers wait): near the root, the captures after a node's
+//!   first are searched by the threads of the pool in order, sharing the table ([`Shared`]).
+//!   The root's captures are ordered by the position alone and the first winning one is
+//!   returned, so the answer does not depend on the threads.
+//!
+//! One thread's search is [`Solver`] (`search`).
+//!
+//! Depth-first proof-number search was tried in place of the negamax and measured slower on
+//! the same positions (docs/perf/quantum_leap.md).
+//!
+//! Limits (time, nodes, memory) and a cancel flag stop the search with `SearchLimit` /
+//! `Interrupted`; a returned answer is always exact.
+
+mod fork;
+mod ordering;
+mod regions;
+mod search;
+mod shared;
+mod table;
+#[cfg(test)]
+mod tests;
+
+use crate::bits::Bits;
+use crate::erased::{DynState, Position};
+use crate::error::{Error, Result};
+use crate::game::{Action, Game};
+use crate::quantum_leap::board::OFF;
+use crate::quantum_leap::{Phase, QuantumLeap, QuantumLeapState, WHITE, on_board};
+pub use crate::search::Limits;
+use crate::search::in_pool;
+use search::Solver;
+use shared::Shared;
+use std::sync::atomic::AtomicBool;
+
+/// The answer for a decision node.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Solution {
+    /// The player to act wins with perfect play.
+    pub win: bool,
+    /// A winning action if `win`, else the action that resists longest by the solver's
+    /// ordering (`None` when there is no legal action).
+    pub best_action: Option<Action>,
+    pub nodes: u64,
+    pub seconds: f64,
+}
+
+fn decision_error() -> Error {
+    Error::NotApplicable(
+        "quantum_leap: the solver needs a decision (White or Black to move, or Black's swap), \
+         not a chance node or a finished game"
+            .into(),
+    )
+}
+
+/// Runs `work` with the number of threads it may use: `threads`, or every core for `None`.
+/// One thread needs no pool.
+fn in_threads<T: Send>(
+    threads: Option<usize>,
+    work: impl FnOnce(usize) -> Result<T> + Send,
+) -> Result<T> {
+    match threads {
+        Some(1) => work(1),
+        _ => in_pool(threads, || work(rayon::current_num_threads()))?,
+    }
+}
+
+/// Solves a decision node: whether the player to act wins, and a winning action. `threads`
+/// (`None`: every core) changes only the time and the node count, never the answer.
+pub fn solve<B: Bits>(
+    game: &QuantumLeap<B>,
+    state: &QuantumLeapState<B>,
+    limits: Limits,
+    threads: Option<usize>,
+    cancel: &AtomicBool,
+) -> Result<Solution> {
+    if matches!(state.phase, Phase::Deal | Phase::Move { over: true, .. }) {
+        return Err(decision_error());
+    }
+    in_threads(threads, |threads| {
+        let shared = Shared::new(game, on_board(state.stones), limits, threads, cancel);
+        let (win, best_action) = shared.run(|shared| {
+            let mut solver = Solver::new(shared);
+            solver.count_node()?;
+            match state.phase {
+                Phase::Move { side, .. } => {
+                    let h = solver.hash(state.stones);
+                    let (win, capture) = solver.search(state.stones, side, h, 0)?;
+                    let action = capture
+                        .map(|(from, to)| (from * 6 + game.board.direction(from, to)) as Action);
+                    Ok((win, action))
+                }
+                Phase::Swap => {
+                    // Black wins if some swap (or none) leaves White, to move, lost.
+                    let mut actions = Vec::new();
+                    game.legal_actions(state, &mut actions);
+                    let mut result = (false, actions.first().copied());
+                    // Swaps that leave White the fewest captures first.
+                    let mut children: Vec<(u32, Action, QuantumLeapState<B>)> = actions
+                        .iter()
+                        .map(|&a| {
+                            let mut child = *state;
+                            game.apply(&mut child, a);
+                            (game.count_captures(child.stones, WHITE), a, child)
+                        })
+                        .collect();
+                    children.sort_by_key(|c| c.0);
+                    for (_, a, child) in children {
+                        let h = solver.hash(child.stones);
+                        // A swap moves no stone by a capture: nothing to recapture.
+                        if !solver.wins_child(child.stones, WHITE, h, 0, OFF as usize)? {
+                            result = (true, Some(a));
+                            break;
+                        }
+                    }
+                    Ok(result)
+                }
+                Phase::Deal => unreachable!("checked above"),
+            }
+        })?;
+        Ok(Solution {
+            win,
+            best_action,
+            nodes: shared.nodes.into_inner(),
+            seconds: shared.budget.seconds(),
+        })
+    })
+}
+
+/// Every legal action of a decision node with whether it wins for the player who takes it,
+/// and the nodes searched.
+pub fn analyze<B: Bits>(
+    game: &QuantumLeap<B>,
+    state: &QuantumLeapState<B>,
+    limits: Limits,
+    threads: Option<usize>,
+    cancel: &AtomicBool,
+) -> Result<(Vec<(Action, bool)>, u64)> {
+    if matches!(state.phase, Phase::Deal | Phase::Move { over: true, .. }) {
+        return Err(decision_error());
+    }
+    in_threads(threads, |threads| {
+        let shared = Shared::new(game, on_board(state.stones), limits, threads, cancel);
+        let values = shared.run(|shared| {
+            let mut solver = Solver::new(shared);
+            let mut actions = Vec::new();
+            game.legal_actions(state, &mut actions);
+            let mut values = Vec::with_capacity(actions.len());
+            for a in actions {
+                let mut child = *state;
+                game.apply(&mut child, a);
+                let Phase::Move { side, .. } = child.phase else {
+                    unreachable!("a decision leads to a move")
+                };
+                let h = solver.hash(child.stones);
+                // The cell a capture landed on, as in the solve's replies to it.
+                let moved_to = match state.phase {
+                    Phase::Move { side: mover, .. } => {
+                        let m = mover as usize;
+                        (child.stones[m] & !state.stones[m]).cells().next()
+                    }
+                    _ => None,
+                };
+                let moved_to = moved_to.unwrap_or(OFF as usize);
+                values.push((a, !solver.wins_child(child.stones, side, h, 0, moved_to)?));
+            }
+            Ok(values)
+        })?;
+        Ok((values, shared.nodes.into_inner()))
+    })
+}
+
+/// Calls `$f(game, state, limits, threads, cancel)` with the game and state behind `$state`
+/// at whichever bitboard width the game was made with.
+macro_rules! at_either_width {
+    ($f:ident, $state:expr, $($arg:expr),*) => {{
+        let any = $state.as_any();
+        if let Some(p) = any.downcast_ref::<Position<QuantumLeap<u64>>>() {
+            $f(&p.game.0, &p.state, $($arg),*)
+        } else if let Some(p) = any.downcast_ref::<Position<QuantumLeap<u128>>>() {
+            $f(&p.game.0, &p.state, $($arg),*)
+        } else {
+            Err(not_quantum_leap($state))
+        }
+    }};
+}
+
+/// `solve` for a state of either bitboard width, as the bindings hold it.
+pub fn solve_dyn(
+    state: &dyn DynState,
+    limits: Limits,
+    threads: Option<usize>,
+    cancel: &AtomicBool,
+) -> Result<Solution> {
+    at_either_width!(solve, state, limits, threads, cancel)
+}
+
+/// `analyze` for a state of either bitboard width, as the bindings hold it.
+pub fn analyze_dyn(
+    state: &dyn DynState,
+    limits: Limits,
+    threads: Option<usize>,
+    cancel: &AtomicBool,
+) -> Result<(Vec<(Action, bool)>, u64)> {
+    at_either_width!(analyze, state, limits, threads, cancel)
+}
+
+fn not_quantum_leap(state: &dyn DynState) -> Error {
+    Error::NotApplicable(format!(
+        "the quantum_leap solver got a {} state",
+        state.game().name()
+    ))
+}

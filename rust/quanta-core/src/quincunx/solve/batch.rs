@@ -1,0 +1,241 @@
+//! Batches over fresh deals: [`deal`], [`advance_greedily`], and [`solve_open_batch`],
+//! [`fill_open_batch`], [`play_batch`] (one [`Row`] per deal; [`Policy`]: the player).
+
+use super::fill::fill_open;
+use super::open::solve_open;
+use super::policy::{best_move, greedy_move};
+use super::solitaire::Solitaire;
+use super::{CELLS, CORNERS, HAND};
+use crate::error::{Error, Result};
+use crate::game::row_rng;
+use crate::quincunx::cards::{self, Card, NO_CARD};
+use crate::search::{Limits, in_pool};
+use rand::seq::SliceRandom;
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+/// Deal `row` of the sequence seeded by `seed`: the deck shuffled by `row_rng(seed, row)`, its
+/// first four cards on the corners (a1, d1, a4, d4), the next eight the hand, the rest the
+/// pile in draw order (top first).
+pub fn deal(seed: u64, row: u64, excuse: bool) -> (Solitaire, Vec<Card>) {
+    let mut deck: Vec<Card> = cards::cards(cards::deck(excuse)).collect();
+    deck.shuffle(&mut row_rng(seed, row));
+    let mut grid = [NO_CARD; CELLS];
+    for (&cell, &c) in CORNERS.iter().zip(&deck) {
+        grid[cell] = c;
+    }
+    let hand = deck[4..4 + HAND].iter().fold(0u64, |h, &c| h | 1 << c);
+    let order = deck[4 + HAND..].to_vec();
+    let pile = order.iter().fold(0u64, |p, &c| p | 1 << c);
+    (
+        Solitaire {
+            grid,
+            hand,
+            pile,
+            points: 0,
+        },
+        order,
+    )
+}
+
+/// Plays `pos` greedily, drawing from `order`, until at most `empty` cells are empty or the
+/// game is over; returns the rest of the order.
+pub fn advance_greedily(pos: &mut Solitaire, order: &[Card], empty: u32) -> Vec<Card> {
+    let mut next = order.iter();
+    while pos.empty().count_ones() > empty && !pos.is_over() {
+        let Some(a) = greedy_move(pos) else { break };
+        let (card, cell) = Solitaire::split(a);
+        let (_, draws) = pos.place(card, cell);
+        for _ in 0..draws {
+            if let Some(&c) = next.next() {
+                pos.draw(c);
+            }
+        }
+    }
+    next.copied().collect()
+}
+
+/// One row of a batch: the outcome of one deal.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Row {
+    /// False when the deal hit its per-deal limit (`lost` and `score` then mean nothing).
+    pub solved: bool,
+    pub lost: bool,
+    pub score: i32,
+    pub nodes: u64,
+    pub seconds: f64,
+}
+
+/// Runs `one` on deals `first..first + n` of `seed`, on `threads` threads; rows in deal order.
+fn batch(
+    first: u64,
+    n: usize,
+    threads: Option<usize>,
+    one_at_a_time: bool,
+    cancel: &AtomicBool,
+    one: impl Fn(u64) -> Result<Row> + Sync,
+) -> Result<Vec<Row>> {
+    let rows = in_pool(threads, || {
+        if one_at_a_time {
+            (0..n as u64).map(|i| one(first + i)).collect()
+        } else {
+            (0..n as u64)
+                .into_par_iter()
+                .map(|i| one(first + i))
+                .collect::<Result<Vec<Row>>>()
+        }
+    })??;
+    if cancel.load(Ordering::Relaxed) {
+        return Err(Error::Interrupted);
+    }
+    Ok(rows)
+}
+
+/// Solves deals `first..first + n` of `seed` open (each within `limits`; a deal that hits
+/// them is a row with `solved = false`), from the deal itself (`empty` = 12) or after greedy
+/// play down to `empty` empty cells. The deals are solved in parallel, or with
+/// `one_at_a_time` one after another, each solve on all the threads (for the time one solve
+/// takes alone).
+#[allow(clippy::too_many_arguments)]
+pub fn solve_open_batch(
+    seed: u64,
+    first: u64,
+    n: usize,
+    excuse: bool,
+    empty: u32,
+    threads: Option<usize>,
+    one_at_a_time: bool,
+    limits: &Limits,
+    cancel: &AtomicBool,
+) -> Result<Vec<Row>> {
+    batch(first, n, threads, one_at_a_time, cancel, |row| {
+        let (mut pos, order) = deal(seed, row, excuse);
+        let order = advance_greedily(&mut pos, &order, empty);
+        within_limits(
+            Instant::now(),
+            solve_open(&pos, &order, limits, cancel).map(|s| Row {
+                solved: true,
+                lost: s.lost,
+                score: s.score,
+                nodes: s.nodes,
+                seconds: s.seconds,
+            }),
+        )
+    })
+}
+
+/// A batch row from one deal's answer: a deal past its limits (started at `start`) is a row
+/// with `solved = false`; other errors stop the batch.
+fn within_limits(start: Instant, row: Result<Row>) -> Result<Row> {
+    match row {
+        Err(Error::SearchLimit { nodes, .. }) => Ok(Row {
+            solved: false,
+            lost: true,
+            score: 0,
+            nodes,
+            seconds: start.elapsed().as_secs_f64(),
+        }),
+        row => row,
+    }
+}
+
+/// Asks [`fill_open`] of fresh deals `first..first + n` of `seed` (each within `limits`; a
+/// deal that hits them is a row with `solved = false`): `lost` when no line fills the grid
+/// (`score` is 0: the question has no score).
+pub fn fill_open_batch(
+    seed: u64,
+    first: u64,
+    n: usize,
+    excuse: bool,
+    threads: Option<usize>,
+    limits: &Limits,
+    cancel: &AtomicBool,
+) -> Result<Vec<Row>> {
+    batch(first, n, threads, false, cancel, |row| {
+        let (pos, order) = deal(seed, row, excuse);
+        within_limits(
+            Instant::now(),
+            fill_open(&pos, &order, limits, cancel).map(|f| Row {
+                solved: true,
+                lost: f.line.is_none(),
+                score: 0,
+                nodes: f.nodes,
+                seconds: f.seconds,
+            }),
+        )
+    })
+}
+
+/// A policy for [`play_batch`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Policy {
+    Greedy,
+    /// [`best_move`] with these settings (seeded per deal and turn).
+    BestMove {
+        samples: usize,
+        candidates: Option<usize>,
+        effort: Option<u64>,
+    },
+}
+
+/// Plays deals `first..first + n` of `seed` to the end with `policy` (which never sees the
+/// draw order); rows hold the final outcome.
+pub fn play_batch(
+    policy: Policy,
+    seed: u64,
+    first: u64,
+    n: usize,
+    excuse: bool,
+    threads: Option<usize>,
+    cancel: &AtomicBool,
+) -> Result<Vec<Row>> {
+    let limits = Limits::default();
+    batch(first, n, threads, false, cancel, |row| {
+        let (mut pos, order) = deal(seed, row, excuse);
+        let start = Instant::now();
+        let mut nodes = 0;
+        let mut next = order.iter();
+        for turn in 0u64.. {
+            let action = match policy {
+                Policy::Greedy => greedy_move(&pos),
+                Policy::BestMove {
+                    samples,
+                    candidates,
+                    effort,
+                } => {
+                    // Each deal and turn samples with its own seed; the batch's pool runs them.
+                    let mut rng = row_rng(seed ^ 0x5eed_5eed, row << 5 | turn);
+                    let sample_seed = rand::Rng::random::<u64>(&mut rng);
+                    let advice = best_move(
+                        &pos,
+                        samples,
+                        sample_seed,
+                        candidates,
+                        effort,
+                        None,
+                        &limits,
+                        cancel,
+                    )?;
+                    nodes += advice.nodes;
+                    advice.action
+                }
+            };
+            let Some(a) = action else { break };
+            let (card, cell) = Solitaire::split(a);
+            let (_, draws) = pos.place(card, cell);
+            for _ in 0..draws {
+                if let Some(&c) = next.next() {
+                    pos.draw(c);
+                }
+            }
+        }
+        Ok(Row {
+            solved: true,
+            lost: pos.lost(),
+            score: pos.final_score(),
+            nodes,
+            seconds: start.elapsed().as_secs_f64(),
+        })
+    })
+}

@@ -1,0 +1,106 @@
+//! Solvers for solitaire Quincunx (4×4 grid, one player; rules in docs/rules/quincunx.md).
+//!
+//! Every solver ranks a full grid above any loss and then goes by score, the final score being
+//! the turn points less the hand penalty (a lost game keeps its turn points: its hand is empty).
+//!
+//! * [`solve_open`]: the draw order is known. Basic points, pairs and the number of draws
+//!   depend only on the final grid (an edge scores, and draws once, when its second card
+//!   lands); only straights and sets, the pair exception inside a set, power plays and
+//!   feasibility (a pile card is placed after it is drawn; the hand never runs out) depend on
+//!   the order. So after a short sequence search ([`QUICK`](open::QUICK) nodes, below; it answers small
+//!   positions outright and its best line is the floor), and a local search over complete
+//!   grids from one that [`Fill`](fill::Fill) finds ([`Grids::polish`](grids::Grids::polish); its best grid raises the floor,
+//!   without which the first searches can spend millions of nodes before they meet a grid
+//!   that can be played), [`Grids`](grids::Grids) searches final grids (see the `grids` module: their
+//!   bound in `grids::bound`, the Hungarian method in `assignment`, the exact scoring of a
+//!   complete grid in `grids::orders`). When no grid can be filled, the sequence search
+//!   finds the best loss (see the `open` module).
+//! * [`fill_open`]: the draw order is known, and the question is only whether some line fills
+//!   the grid (see [`Fill`](fill::Fill)): a depth-first search, drawing placements first, that reasons on
+//!   ranks alone and stops when the drawing pairs within reach cannot bring the cards still
+//!   needed ([`Fill::draws_within_reach`](fill::Fill::draws_within_reach)).
+//! * [`solve_expected`]: the draw order is unknown. Exact expectimax over the draws (each
+//!   uniform over the unseen cards); the objective is the highest probability of filling the
+//!   grid, then the highest expected final score (see [`Expected`]).
+//! * [`best_move`]: a policy for any position: sample draw orders with the seed, solve each
+//!   order open after every candidate action, pick the action that wins in the most samples, then
+//!   has the highest mean final score (perfect-information Monte Carlo).
+//! * [`greedy_move`]: the baseline: the highest immediate points.
+//!
+//! Limits (time, nodes, memory) and a cancel flag stop a search with `SearchLimit` /
+//! `Interrupted`; a returned answer is always exact for its objective.
+//!
+//! Layout: `solitaire` (the model and grid helpers), `tables` (what the bounds derive from
+//! the scoring rules, and the memoised bounds of one line), `open` (the sequence search and
+//! [`solve_open`]), `grids` (the search over final grids), `assignment`, `expect`
+//! ([`solve_expected`]), `fill` ([`fill_open`]), `policy` ([`best_move`], [`greedy_move`]),
+//! `batch` (batches over fresh deals), and `tests`.
+
+mod assignment;
+mod batch;
+mod expect;
+mod fill;
+mod grids;
+mod open;
+mod policy;
+mod solitaire;
+mod tables;
+#[cfg(test)]
+mod tests;
+
+pub use batch::{
+    Policy, Row, advance_greedily, deal, fill_open_batch, play_batch, solve_open_batch,
+};
+pub use expect::{Expected, solve_expected};
+pub use fill::{FillSolution, fill_open};
+pub use open::{OpenSolution, solve_open};
+pub use policy::{Advice, best_move, greedy_move};
+pub use solitaire::{Solitaire, placement, replay};
+// The solvers share the limits of every solver (and so the bindings' parsing).
+pub use crate::search::Limits;
+
+use crate::search::{Budget, Meter};
+use std::sync::atomic::{AtomicBool, AtomicU64};
+use std::time::Instant;
+
+/// Side of the solitaire grid.
+pub const SIDE: usize = 4;
+/// Cells of the solitaire grid.
+pub const CELLS: usize = SIDE * SIDE;
+/// The cells dealt face up at the start: the corners.
+pub const CORNERS: [usize; 4] = [0, 3, 12, 15];
+/// Cards in the starting hand.
+pub const HAND: usize = 8;
+/// Added to the value of every line that fills the grid, so that any win beats any loss.
+const WIN: i32 = 1 << 20;
+const NEG_INF: i32 = i32::MIN / 2;
+/// The sides of a cell: its most neighbours.
+const SIDES: usize = 4;
+/// The assignment weight of a card on a cell it cannot take (far below any assignment's).
+const UNFIT: i32 = -(1 << 22);
+/// The bounds of one line ([`line_bonus`](tables::line_bonus), [`line_max`](tables::line_max), [`line_pairs`](tables::line_pairs)) depend only on the
+/// line's ranks, so each solver thread memoises them across solves, outside `memory_mb`: at
+/// most this many entries each (about 9 MB for the two first, 8 MB for the pairs), the memo
+/// starting afresh when full. A fresh deal's open solve stays far below (about 10 MB of
+/// memory in all, table included).
+const LINE_MEMO: usize = 1 << 18;
+const LINE_PAIRS_MEMO: usize = 1 << 13;
+/// And at most this many splits of a two-hole line ([`line_split`](tables::line_split), about 4 MB).
+const LINE_SPLIT_MEMO: usize = 1 << 15;
+
+/// The meter of one quincunx search named `what`, its clock started at `start`, adding its
+/// nodes to `total` when several searches of one call share it.
+fn meter<'a>(
+    what: &'static str,
+    limits: &Limits,
+    cancel: &'a AtomicBool,
+    start: Instant,
+    total: Option<&'a AtomicU64>,
+) -> Meter<'a> {
+    Meter::new(Budget::started(what, limits.clone(), cancel, start), total)
+}
+
+/// Table entries that fit in `memory_mb` (an entry with the hash table's overhead).
+fn table_cap(memory_mb: usize, entry_bytes: usize) -> usize {
+    (memory_mb.max(1) << 20) / entry_bytes
+}
