@@ -4,12 +4,41 @@ background, the font, the square grid with its coordinates, the caption lines an
 
 from __future__ import annotations
 
+import numbers
 from xml.sax.saxutils import escape
+
+from .exceptions import InvalidOptionError
 
 #: The font attribute of every text in the pictures.
 FONT = "font-family='Helvetica, Arial, sans-serif'"
 
 _INK = "#222222"  # the caption's colour
+
+
+#: The largest size a picture's option may ask for, in pixels: far beyond any screen, and small
+#: enough that no coordinate overflows.
+MAX_PIXELS = 100_000.0
+
+
+def pixels(name: str, value: object, above: float = 0.0) -> float:
+    """``value`` as a float, checked to be a finite number of pixels above ``above`` (a
+    picture's margins) and at most :data:`MAX_PIXELS`; anything else (zero, negative, NaN,
+    infinite, not a number at all) raises :class:`~quanta.InvalidOptionError` naming ``name``
+    and what is expected, e.g. "cell must be a positive number of pixels, not -3"."""
+    shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
+    # (NaN is not equal to itself; comparing, unlike float(), works for ints of any size.)
+    if isinstance(value, numbers.Real) and not isinstance(value, bool) and value == value:
+        if above < value <= MAX_PIXELS:
+            return float(value)
+        if value > MAX_PIXELS:
+            raise InvalidOptionError(
+                f"{name} must be a number of pixels up to {num(MAX_PIXELS)}, not {shown}"
+            )
+    if above == 0:
+        expected = "a positive number of pixels"
+    else:
+        expected = f"a number of pixels above {num(above)}"
+    raise InvalidOptionError(f"{name} must be {expected}, not {shown}")
 
 
 def num(x: float) -> str:

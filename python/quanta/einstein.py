@@ -94,7 +94,9 @@ _GRID = "#555555"
 def svg(state, size: int = 250) -> str:
     """A self-contained SVG picture of the position (about ``size`` pixels wide): the grid with
     its coordinates, the two target corners tinted in the colour of the player aiming at them,
-    player 0's stones blue and player 1's orange (each with its number), and a status caption."""
+    player 0's stones blue and player 1's orange (each with its number), and a status caption.
+    ``size`` must be a number of pixels above 30 (else :class:`~quanta.InvalidOptionError`)."""
+    size = _svg.pixels("size", size, above=30)  # 30 px of margins
     cells, _, _ = _parse(state)
     cell = (size - 30) / _SIZE  # 44 px for the default size
     left = 20.0  # room for the row numbers

@@ -119,7 +119,9 @@ def svg(state, radius: float = 21.0) -> str:
     (each ``radius`` pixels from centre to corner; about 350 px wide for size 5), the centre cell
     a little darker, white and black stones as circles, empty cells bare, cells not dealt yet
     grey with a ``?`` (the next one to deal outlined in red), every cell's name in small print,
-    and a status caption."""
+    and a status caption. ``radius`` must be a positive number of pixels (else
+    :class:`~quanta.InvalidOptionError`)."""
+    radius = _svg.pixels("radius", radius)
     rows, side = _parse(state)
     size = (len(rows) + 1) // 2
     names = cell_names(size)

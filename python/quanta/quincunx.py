@@ -132,7 +132,7 @@ def text(state) -> str:
     totals = scores(state)
     for p, total in enumerate(totals):
         lines.append(f"player {p}: {' '.join(hand(state, p)) or '-'}  ({total} points)")
-    lines.append(f"pile: {len(pile(state))} cards")
+    lines.append(f"pile: {_cards(len(pile(state)))}")
     lines.append(status(state))
     return "\n".join(lines)
 
@@ -153,17 +153,30 @@ def _rank_label(card: Card) -> str:
     return {0: "", 1: "A", 10: "C"}.get(card.rank, str(card.rank))
 
 
+def _cards(count: int) -> str:
+    """``"1 card"``, ``"0 cards"``, ``"7 cards"``."""
+    return f"{count} card" if count == 1 else f"{count} cards"
+
+
 def svg(state, cell: float = 64.0) -> str:
     """A self-contained SVG picture: the grid with coordinates, each card as a tile showing its
     rank (A, 2-9, C), its name and its suit letters in the suits' colours; below, each hand's
-    size and score and the status line."""
+    size and score, in solitaire the hand itself (a small tile per card, with its code), and
+    the status line. ``cell`` must be a positive number of pixels (else
+    :class:`~quanta.InvalidOptionError`)."""
+    cell = _svg.pixels("cell", cell)
     rows = grid(state)
     side = len(rows)
     left, top = 20.0, 20.0
     size = cell * side
     totals = scores(state)
+    # Solitaire has nobody to hide the hand from: it is drawn, in rows of small tiles.
+    shown = hand(state, 0) if len(totals) == 1 else []
+    small, gap = max(cell * 0.6, 30.0), 4.0
+    per_row = max(1, int((size + gap) // (small + gap)))
+    hand_rows = -(-len(shown) // per_row)
     width = left + size + 10
-    height = top + size + 20 + 16 * (len(totals) + 1)
+    height = top + size + 20 + 16 * (len(totals) + 1) + hand_rows * (small * 0.6 + gap)
     out = _svg.start(width, height)
     out.extend(_svg.square_grid(left, top, cell, side, row_numbers_x=left - 8, colour=_GRID))
     pad = cell * 0.06
@@ -198,9 +211,26 @@ def svg(state, cell: float = 64.0) -> str:
             )
     y = top + size + 18
     for p, total in enumerate(totals):
-        line = f"player {p}: {len(hand(state, p))} cards, {total} points"
+        line = f"player {p}: {_cards(len(hand(state, p)))}, {total} points"
         out.append(_svg.caption(left, y, line))
         y += 16
+    for k, code in enumerate(shown):
+        card = _BY_CODE[code]
+        x = left + (k % per_row) * (small + gap)
+        tile_y = y - 10 + (k // per_row) * (small * 0.6 + gap)
+        colour = _SUIT_COLOURS[card.suits[0]] if card.suits else "#999999"
+        out.append(
+            f"<rect x='{num(x)}' y='{num(tile_y)}' width='{num(small)}' "
+            f"height='{num(small * 0.6)}' rx='{num(small * 0.08)}' fill='#fbf8ef' "
+            f"stroke='{colour}' stroke-width='1.5'><title>{escape(card.name)} ({escape(code)})"
+            f"</title></rect>"
+        )
+        out.append(
+            f"<text x='{num(x + small / 2)}' y='{num(tile_y + small * 0.3 + 4)}' "
+            f"text-anchor='middle' font-size='12' font-weight='bold' {FONT} "
+            f"fill='#222222'>{escape(code)}</text>"
+        )
+    y += hand_rows * (small * 0.6 + gap)
     out.append(_svg.caption(left, y, status(state)))
     return _svg.finish(out)
 
