@@ -60,35 +60,6 @@ def assert_same(s: quanta.State, r: ref.QuantumLeapState) -> None:
     assert s.cells() == r.cells() == ql.cells(s)
 
 
-def drive_whole_game(size: int, setup: str, data) -> None:
-    g, rg = game(size, setup), ref.QuantumLeapGame(size, setup)
-    s, r = g.new_state(), rg.new_state()
-    while True:
-        assert_same(s, r)
-        assert g.from_notation(s.notation()) == s
-        assert rg.from_notation(r.notation()) == r
-        if s.is_terminal:
-            assert sorted(s.returns()) == [-1.0, 1.0]  # no draws
-            break
-        legal = s.legal_actions()
-        a = legal[data.draw(st.integers(0, len(legal) - 1), label="choice")]
-        text = s.action_to_string(a)
-        assert text == r.action_to_string(a)
-        assert s.parse_action(text) == a
-        s, r = s.play(a), r.play(a)
-
-
-@given(size=st.integers(2, 4), setup=SETUPS, data=st.data())
-def test_rust_and_reference_agree_through_whole_games(size, setup, data):
-    drive_whole_game(size, setup, data)
-
-
-@settings(max_examples=fewer(4))
-@given(size=st.integers(5, 6), setup=SETUPS, data=st.data())
-def test_rust_and_reference_agree_through_whole_games_on_big_boards(size, setup, data):
-    drive_whole_game(size, setup, data)
-
-
 @given(size=st.integers(2, 5), setup=SETUPS, data=st.data())
 def test_rust_and_reference_agree_on_any_position_given_by_notation(size, setup, data):
     """Any stones, either side to move (or Black's swap in setup A), then one step each."""

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from helpers import assert_same_generic, moves, play
+from helpers import moves, play
 
 import quanta
 from quanta import CHANCE, TERMINAL, IllegalMoveError, InvalidNotationError, InvalidOptionError
@@ -35,11 +35,6 @@ CODES = [
     "X",
 ]
 PARTS = ("basic", "pairs", "straights", "sets", "power")
-
-
-def fewer(divisor: int) -> int:
-    """A share of the active profile's examples (never below 5) for the slow tests."""
-    return max(5, settings.default.max_examples // divisor)
 
 
 # ---- the two implementations behind one face ----
@@ -916,71 +911,6 @@ def test_book_notation_rejects_a_wiki_grid_and_too_few_cards_in_hand(make):
     with pytest.raises(InvalidNotationError):  # 24 cells to fill, 23 cards in hand
         g.from_notation(book_position(cells, book_hands(cells, [12, 11])))
     assert g.from_notation(book_position(cells, book_hands(cells, [12, 12])))
-
-
-# ---- the engine against the reference, step by step ----
-
-GAME_OPTIONS = [
-    dict(players=1),
-    dict(players=1, excuse=True),
-    dict(players=2),
-    dict(players=2, excuse=True),
-    dict(players=3),
-    dict(players=3, excuse=True),
-    dict(players=4),
-    dict(players=4, excuse=True),
-    dict(players=2, match=True),
-    dict(players=3, match=True, excuse=True),
-    dict(players=4, match=True),
-    dict(players=2, setup="book"),
-    dict(players=2, setup="book", excuse=True),
-    dict(players=3, setup="book"),
-    dict(players=3, setup="book", excuse=True),
-    dict(players=2, setup="book", match=True),
-    dict(players=3, setup="book", match=True, excuse=True),
-]
-
-
-def assert_same(s: quanta.State, r: ref.QuincunxState, players: int) -> None:
-    legal = assert_same_generic(s, r)
-    assert s.scores() == r.scores()
-    assert s.grid() == r.grid()
-    assert s.pile() == r.pile()
-    assert s.lost() == r.lost()
-    assert [s.action_to_string(a) for a in legal] == [r.action_to_string(a) for a in legal]
-    for p in range(players):
-        assert s.hand(p) == r.hand(p)
-        assert s.observation_string(p) == r.observation_string(p)
-
-
-def drive_whole_game(options: dict, data) -> None:
-    g, rg = quanta.game("quincunx", **options), ref.game(**options)
-    players = options["players"]
-    s, r = g.new_state(), rg.new_state()
-    while True:
-        assert_same(s, r, players)
-        assert g.from_notation(s.notation()) == s
-        assert rg.from_notation(r.notation()) == r
-        if s.is_terminal:
-            assert s.returns() == [float(x) for x in s.scores()]
-            break
-        legal = s.legal_actions()
-        a = legal[data.draw(st.integers(0, len(legal) - 1), label="choice")]
-        text = s.action_to_string(a)
-        assert s.parse_action(text) == a == r.parse_action(text)
-        s, r = s.play(a), r.play(a)
-
-
-@needs_engine
-def options_id(options: dict) -> str:
-    return "-".join(f"{k}{v}" for k, v in options.items())
-
-
-@pytest.mark.parametrize("options", GAME_OPTIONS, ids=options_id)
-@settings(max_examples=fewer(6))
-@given(data=st.data())
-def test_rust_and_reference_agree_through_whole_games(options, data):
-    drive_whole_game(options, data)
 
 
 # ---- score_placement: the engine against the reference on random grids ----

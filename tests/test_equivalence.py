@@ -1,0 +1,186 @@
+"""Every game's Rust engine against its pure-Python reference (``quanta.reference.<game>``),
+step by step through whole games: one test for all the games.
+
+Each game names only its reference and its options (with how many games to play) in RUNS
+below; a game registered in ``quanta.GAMES`` without an entry there fails the test."""
+
+from __future__ import annotations
+
+import inspect
+from typing import NamedTuple
+
+import pytest
+from helpers import assert_same_generic
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import quanta
+from quanta.reference import einstein, quantum_leap, quincunx
+
+
+def fewer(divisor: int) -> int:
+    """A share of the active profile's examples (never below 5) for the slow runs."""
+    return max(5, settings.default.max_examples // divisor)
+
+
+class Run(NamedTuple):
+    reference: object  # the module, with game(**options)
+    options: st.SearchStrategy  # the options of the game, drawn per example
+    examples: int  # how many whole games hypothesis plays
+
+
+QUINCUNX_OPTIONS = [
+    dict(players=1),
+    dict(players=1, excuse=True),
+    dict(players=2),
+    dict(players=2, excuse=True),
+    dict(players=3),
+    dict(players=3, excuse=True),
+    dict(players=4),
+    dict(players=4, excuse=True),
+    dict(players=2, match=True),
+    dict(players=3, match=True, excuse=True),
+    dict(players=4, match=True),
+    dict(players=2, setup="book"),
+    dict(players=2, setup="book", excuse=True),
+    dict(players=3, setup="book"),
+    dict(players=3, setup="book", excuse=True),
+    dict(players=2, setup="book", match=True),
+    dict(players=3, setup="book", match=True, excuse=True),
+]
+
+RUNS: dict[str, list[Run]] = {
+    "einstein": [
+        Run(
+            einstein,
+            st.fixed_dictionaries(
+                {"setup": st.sampled_from(["random", "choose"]), "first": st.sampled_from([0, 1])}
+            ),
+            settings.default.max_examples,
+        )
+    ],
+    "quantum_leap": [
+        Run(
+            quantum_leap,
+            st.fixed_dictionaries({"size": st.integers(2, 4), "setup": st.sampled_from("AB")}),
+            settings.default.max_examples,
+        ),
+        # Big boards: a few games (hundreds of swap pairs, long games).
+        Run(
+            quantum_leap,
+            st.fixed_dictionaries({"size": st.integers(5, 6), "setup": st.sampled_from("AB")}),
+            max(10, settings.default.max_examples // 4),
+        ),
+    ],
+    # Every option set a few games (rather than one run sampling them: fewer games, all sets).
+    "quincunx": [Run(quincunx, st.just(options), fewer(6)) for options in QUINCUNX_OPTIONS],
+}
+
+# What assert_same_generic compares already, or what cannot be compared across the two sides.
+GENERIC = {
+    "action_to_string", "chance_outcomes", "current_player", "game", "is_chance", "is_terminal",
+    "legal_actions", "notation", "parse_action", "play", "returns",
+}  # fmt: skip
+
+# Above this many legal actions (the swap of Quantum Leap, Einstein's arrangements) the action
+# strings are spot-checked: the first, middle and last three.
+ALL_STRINGS_UP_TO = 200
+
+
+def spot_check(legal: list[int]) -> list[int]:
+    if len(legal) <= ALL_STRINGS_UP_TO:
+        return legal
+    middle = len(legal) // 2
+    return legal[:3] + legal[middle : middle + 3] + legal[-3:]
+
+
+def plain(value):
+    """Arrays as lists, so that a numpy board equals the reference's list of lists."""
+    return value.tolist() if hasattr(value, "tolist") else value
+
+
+def extras(s, r) -> dict[str, bool]:
+    """The methods (or properties) both states have beyond the generic ones: the game's
+    accessors (board, cells, grid, hand, ...) and observation_string where the reference has
+    it; each with whether it takes a player (then every player's is compared)."""
+    public = lambda state: {n for n in dir(state) if not n.startswith("_")}  # noqa: E731
+    found = {}
+    for name in sorted((public(s) & public(r)) - GENERIC):
+        theirs = getattr(r, name)
+        if not callable(theirs):
+            found[name] = None  # a property
+            continue
+        arguments = [
+            p
+            for p in inspect.signature(theirs).parameters.values()
+            if p.default is p.empty and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+        ]
+        assert len(arguments) <= 1, f"{name}: only methods of no argument or a player compare"
+        found[name] = bool(arguments)
+    return found
+
+
+def assert_same_extras(s, r, names: dict[str, bool], players: int) -> None:
+    for name, by_player in names.items():
+        mine, theirs = getattr(s, name), getattr(r, name)
+        if by_player is None:
+            assert plain(mine) == plain(theirs), (name, s.notation())
+        elif by_player:  # hand(player), observation_string(player): every player's
+            for p in range(players):
+                assert plain(mine(p)) == plain(theirs(p)), (name, p, s.notation())
+        else:
+            assert plain(mine()) == plain(theirs()), (name, s.notation())
+
+
+def drive_whole_game(name: str, reference, options: dict, data) -> None:
+    g, rg = quanta.game(name, **options), reference.game(**options)
+    s, r = g.new_state(), rg.new_state()
+    names = extras(s, r)
+    while True:
+        legal = assert_same_generic(s, r)
+        checked = spot_check(legal)
+        assert [s.action_to_string(a) for a in checked] == [r.action_to_string(a) for a in checked]
+        assert_same_extras(s, r, names, g.num_players)
+        assert g.from_notation(s.notation()) == s
+        assert rg.from_notation(r.notation()) == r
+        if s.is_terminal:
+            break
+        a = legal[data.draw(st.integers(0, len(legal) - 1), label="choice")]
+        text = s.action_to_string(a)
+        assert s.parse_action(text) == a == r.parse_action(text)
+        s, r = s.play(a), r.play(a)
+
+
+@pytest.mark.parametrize("name", sorted(set(quanta.GAMES) | set(RUNS)))
+def test_rust_and_reference_agree_through_whole_games(name):
+    assert name in quanta.GAMES, f"{name} is in RUNS but not registered in quanta.GAMES"
+    if name not in RUNS:
+        pytest.fail(f"{name} has no entry in RUNS: name its reference and options there")
+    for run in RUNS[name]:
+
+        @settings(max_examples=run.examples)
+        @given(options=run.options, data=st.data())
+        def whole_games(options, data):
+            drive_whole_game(name, run.reference, options, data)
+
+        whole_games()
+
+
+def test_every_game_compares_its_extras():
+    """The comparison reaches the games' own accessors (the test would compare nothing more
+    than the generic methods if a reference renamed them)."""
+    expected = {
+        "einstein": {"board"},
+        "quantum_leap": {"cells"},
+        "quincunx": {"grid", "hand", "lost", "observation_string", "pile", "scores"},
+    }
+    for name, runs in RUNS.items():
+
+        @settings(max_examples=3)
+        @given(options=runs[0].options)
+        def check(options):
+            s = quanta.game(name, **options).new_state()
+            r = runs[0].reference.game(**options).new_state()
+            assert set(extras(s, r)) >= expected.get(name, set()), name
+
+        check()
