@@ -543,22 +543,22 @@ def test_solver_raises_search_limit_error_at_timeout_zero():
     assert info.value.nodes > 0
 
 
-def test_solver_refuses_chance_nodes_and_finished_games():
+def test_solver_refuses_chance_nodes_and_answers_finished_games():
+    """A batch job meets finished positions: the side to move has lost and has no move."""
     for size in [2, 5]:
         g = game(size)
-        with pytest.raises(ValueError):
+        with pytest.raises(quanta.NotApplicableError, match="chance node"):
             ql.solve(g.new_state())
-        with pytest.raises(ValueError):
+        with pytest.raises(quanta.NotApplicableError, match="chance node"):
             ql.analyze(g.new_state())
     partial = at("ww/b?./?? deal", 2)
-    with pytest.raises(ValueError):
+    with pytest.raises(quanta.NotApplicableError):
         ql.solve(partial)
     finished = at(".../.bb./.bwb./.bb./... w", 3)
     assert finished.is_terminal
-    with pytest.raises(ValueError):
-        ql.analyze(finished)
-    with pytest.raises(ValueError):
-        ql.solve(finished)
+    assert ql.analyze(finished) == {}
+    answer = ql.solve(finished)
+    assert (answer.win, answer.best_action, answer.best_move, answer.exact) == (False, None, None, True)
 
 
 def test_solver_rejects_bad_limits():

@@ -9,6 +9,7 @@ use quanta_core::game::Game;
 use quanta_core::options::{OptionValue, Options};
 use quanta_core::quantum_leap::QuantumLeap;
 use quanta_core::quantum_leap::solve::{Limits, solve};
+use quanta_core::search::Context;
 use std::io::BufRead;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
@@ -31,7 +32,7 @@ fn main() {
             ..Limits::default()
         };
         let threads = std::env::var("THREADS").map_or(1, |t| t.parse().expect("THREADS"));
-        match solve(&game, &state, limits, Some(threads), &cancel) {
+        match solve(&game, &state, &Context::new(limits, Some(threads), &cancel)) {
             Ok(s) => {
                 println!(
                     "{} {:>10} {:10.6}s",

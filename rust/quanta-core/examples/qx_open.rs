@@ -3,6 +3,7 @@
 //! `cargo run --release -p quanta-core --example qx_open -- [deals] [empty] [seed] [timeout_s] [first]`
 //! prints one line per deal and the median / p95 / max time.
 use quanta_core::quincunx::solve::{Limits, advance_greedily, deal, solve_open};
+use quanta_core::search::Context;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
@@ -22,7 +23,7 @@ fn main() {
         let (mut pos, order) = deal(seed, row, false);
         let order = advance_greedily(&mut pos, &order, empty as u32);
         let start = Instant::now();
-        match solve_open(&pos, &order, &limits, &cancel) {
+        match solve_open(&pos, &order, &Context::new(limits.clone(), None, &cancel)) {
             Ok(s) => println!(
                 "deal {row}: lost {} score {} nodes {} {:.3}s",
                 s.lost, s.score, s.nodes, s.seconds

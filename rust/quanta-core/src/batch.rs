@@ -19,33 +19,49 @@ pub struct Playouts {
 /// Rows handed to a worker at a time; also how often a worker looks at the cancel flag.
 const CHUNK: usize = 1024;
 
+/// How the threads of a row job share the work.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Split {
+    /// Many rows at once, handed to the threads a thousand at a time (cheap rows: playouts).
+    Chunks,
+    /// Many rows at once, one at a time to each thread (costly rows: solves).
+    Rows,
+    /// One row after another, each with every thread (a row that is a parallel solve, timed
+    /// as it would run alone).
+    WithinRows,
+}
+
 /// Rows `first..first + n` of the sequence seeded by `seed`, each computed by `row` from its
 /// number and its own generator `row_rng(seed, number)`: the result depends only on
-/// `(first, n, seed)` and `row`, never on `threads` (`None` = all cores) or the order the rows
-/// are computed in, and a long run cut into pieces equals one call. Row `i` of any two jobs
-/// with the same seed starts from the same generator, so a game's deal `i` is the same in
-/// `random_playouts` and in a solver batch that deals the same way. Stops early with
+/// `(first, n, seed)` and `row`, never on `threads` (`None` = all cores), on `split` or on
+/// the order the rows are computed in, and a long run cut into pieces equals one call. Row `i`
+/// of any two jobs with the same seed starts from the same generator, so a game that deals
+/// from it deals the same cards in `random_playouts` and in a solver batch. Stops early with
 /// `Interrupted` once `cancel` is set.
 pub fn map_rows<T: Send>(
     first: u64,
     n: usize,
     seed: u64,
     threads: Option<usize>,
+    split: Split,
     cancel: &AtomicBool,
     row: impl Fn(u64, &mut Rng) -> T + Sync,
 ) -> Result<Vec<T>> {
-    let rows = in_pool(threads, || {
-        (0..n)
+    let one = |i: usize| {
+        if (split != Split::Chunks || i % CHUNK == 0) && cancel.load(Ordering::Relaxed) {
+            return None;
+        }
+        let number = first.wrapping_add(i as u64);
+        Some(row(number, &mut row_rng(seed, number)))
+    };
+    let rows = in_pool(threads, || match split {
+        Split::Chunks => (0..n)
             .into_par_iter()
             .with_min_len(CHUNK)
-            .map(|i| {
-                if i % CHUNK == 0 && cancel.load(Ordering::Relaxed) {
-                    return None;
-                }
-                let number = first.wrapping_add(i as u64);
-                Some(row(number, &mut row_rng(seed, number)))
-            })
-            .collect::<Option<Vec<T>>>()
+            .map(one)
+            .collect::<Option<Vec<T>>>(),
+        Split::Rows => (0..n).into_par_iter().map(one).collect(),
+        Split::WithinRows => (0..n).map(one).collect(),
     })?;
     match rows {
         Some(rows) if !cancel.load(Ordering::Relaxed) => Ok(rows),
@@ -64,7 +80,7 @@ pub fn random_playouts<G: Game>(
     cancel: &AtomicBool,
 ) -> Result<Playouts> {
     let players = game.num_players();
-    let rows = map_rows(first, n, seed, threads, cancel, |_, rng| {
+    let rows = map_rows(first, n, seed, threads, Split::Chunks, cancel, |_, rng| {
         let mut returns: SmallVec<[f64; 4]> = SmallVec::from_elem(0.0, players);
         let mut state = game.new_state();
         let length = game.random_playout(&mut state, rng, &mut returns) as i32;

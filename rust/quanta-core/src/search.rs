@@ -126,6 +126,14 @@ pub struct Context<'a> {
 }
 
 impl<'a> Context<'a> {
+    pub fn new(limits: Limits, threads: Option<usize>, cancel: &'a AtomicBool) -> Self {
+        Context {
+            limits,
+            threads,
+            cancel,
+        }
+    }
+
     /// The budget of a search named `what` (e.g. "quantum_leap solver"), its clock started now.
     pub fn budget(&self, what: &'static str) -> Budget<'a> {
         Budget::new(what, self.limits.clone(), self.cancel)
@@ -135,6 +143,23 @@ impl<'a> Context<'a> {
     pub fn in_pool<T: Send>(&self, work: impl FnOnce() -> T + Send) -> Result<T> {
         in_pool(self.threads, work)
     }
+}
+
+/// The most entries a growing hash map of `entry_bytes`-byte entries may hold so that its
+/// memory stays within `memory_mb`, counting the map's spare buckets (it keeps at most 7/8 of
+/// them full and doubles when past that) and the old buckets it holds while it grows. A map
+/// that stops inserting at this many entries never allocates more than `memory_mb`.
+pub fn hash_map_cap(memory_mb: usize, entry_bytes: usize) -> usize {
+    let bytes = memory_mb.max(1) << 20;
+    // One control byte per bucket; the old table, half the size, lives on during a growth.
+    let per_bucket = (entry_bytes + 1) * 3 / 2 + 1;
+    let most = bytes / per_bucket;
+    let buckets = if most.is_power_of_two() {
+        most
+    } else {
+        most.next_power_of_two() / 2
+    };
+    buckets / 8 * 7
 }
 
 /// A running search's limits, clock and cancel flag (set by Ctrl-C in the bindings).
@@ -361,6 +386,23 @@ mod tests {
         let mut late = Meter::new(Budget::new("test", limits(5050), &cancel), Some(&total));
         let ticks = (1..).find(|_| late.tick().is_err()).unwrap();
         assert_eq!(ticks, 5050 + 1 - 5048);
+    }
+
+    #[test]
+    fn a_map_filled_to_its_cap_stays_within_its_memory_even_while_growing() {
+        // Entries of 48 bytes: a u64 key and a 40-byte value.
+        for memory_mb in [1, 3, 64] {
+            let cap = hash_map_cap(memory_mb, 48);
+            let mut map = std::collections::HashMap::<u64, [u8; 40]>::new();
+            for k in 0..cap as u64 {
+                map.insert(k, [0; 40]);
+            }
+            // Capacity is 7/8 of the buckets; the old half-size table lives on in a growth.
+            let buckets = (map.capacity() * 8).div_ceil(7).next_power_of_two();
+            let peak = buckets * 3 / 2 * 49;
+            assert!(peak <= memory_mb << 20, "{memory_mb} MB: {peak} bytes");
+            assert!(cap > (memory_mb << 20) / 49 / 4, "{memory_mb} MB: needlessly small");
+        }
     }
 
     #[test]

@@ -1,4 +1,5 @@
 use super::solve::{Limits, analyze, solve};
+use crate::search::Context;
 use super::*;
 use crate::game::row_rng;
 use std::sync::atomic::AtomicBool;
@@ -173,13 +174,13 @@ fn solver_agrees_with_plain_negamax() {
             if matches!(g.to_move(&s), ToMove::Terminal) {
                 continue;
             }
-            let sol = solve(&g, &s, Limits::default(), Some(1), &cancel).unwrap();
+            let sol = solve(&g, &s, &Context::new(Limits::default(), Some(1), &cancel)).unwrap();
             assert_eq!(sol.win, brute(&g, &s), "{}", g.notation(&s));
             if sol.win {
                 let t = g.play(&s, sol.best_action.unwrap()).unwrap();
                 assert!(!brute(&g, &t), "best action must win in {}", g.notation(&s));
             }
-            let (values, _) = analyze(&g, &s, Limits::default(), Some(1), &cancel).unwrap();
+            let (values, _) = analyze(&g, &s, &Context::new(Limits::default(), Some(1), &cancel)).unwrap();
             for (a, v) in values {
                 let t = g.play(&s, a).unwrap();
                 assert_eq!(v, !brute(&g, &t));
@@ -198,7 +199,7 @@ fn solver_stops_at_its_node_limit() {
         ..Limits::default()
     };
     assert!(matches!(
-        solve(&g, &s, limits, Some(1), &cancel),
+        solve(&g, &s, &Context::new(limits, Some(1), &cancel)),
         Err(Error::SearchLimit { .. })
     ));
 }
@@ -239,7 +240,7 @@ fn solver_agrees_with_plain_negamax_on_scattered_stones() {
             if g.to_move(&s) == ToMove::Terminal {
                 continue;
             }
-            let sol = solve(&g, &s, Limits::default(), Some(1), &cancel).unwrap();
+            let sol = solve(&g, &s, &Context::new(Limits::default(), Some(1), &cancel)).unwrap();
             assert_eq!(sol.win, brute(&g, &s), "{}", g.notation(&s));
         }
     }
@@ -262,9 +263,9 @@ fn threads_and_table_growth_change_the_time_but_never_the_answer() {
         if g.to_move(&s) == ToMove::Terminal {
             continue;
         }
-        let one = solve(&g, &s, Limits::default(), Some(1), &cancel).unwrap();
+        let one = solve(&g, &s, &Context::new(Limits::default(), Some(1), &cancel)).unwrap();
         for (limits, threads) in [(Limits::default(), Some(2)), (small.clone(), Some(2))] {
-            let other = solve(&g, &s, limits, threads, &cancel).unwrap();
+            let other = solve(&g, &s, &Context::new(limits, threads, &cancel)).unwrap();
             assert_eq!(
                 (one.win, one.best_action),
                 (other.win, other.best_action),
@@ -272,8 +273,8 @@ fn threads_and_table_growth_change_the_time_but_never_the_answer() {
                 g.notation(&s)
             );
         }
-        let (values, _) = analyze(&g, &s, Limits::default(), Some(1), &cancel).unwrap();
-        let (values_2, _) = analyze(&g, &s, Limits::default(), Some(2), &cancel).unwrap();
+        let (values, _) = analyze(&g, &s, &Context::new(Limits::default(), Some(1), &cancel)).unwrap();
+        let (values_2, _) = analyze(&g, &s, &Context::new(Limits::default(), Some(2), &cancel)).unwrap();
         assert_eq!(values, values_2, "{}", g.notation(&s));
         forked += (one.nodes > 10_000) as usize;
     }

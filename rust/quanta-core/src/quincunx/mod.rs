@@ -536,16 +536,30 @@ impl Game for Quincunx {
         }
     }
 
-    /// The random playout without lists: a uniformly random (card, cell) pair is a uniformly
-    /// random legal placement. Same odds and generator use as `legal_actions` + `apply`.
+    /// The random playout without lists. Each round's cards come from the pile shuffled once
+    /// with `rng` and dealt in that order (the start cells, the hands, then the draws), which
+    /// is as likely as drawing each card uniformly from the pile, and deals game `i` of
+    /// `random_playouts` exactly as the solitaire batches deal row `i`
+    /// ([`solve::deal`]). A uniformly random (card, cell) pair is a uniformly random legal
+    /// placement.
     fn random_playout(&self, s: &mut QuincunxState, rng: &mut Rng, returns: &mut [f64]) -> u32 {
         let mut plies = 0;
+        // The shuffled pile, next card last, and the round it was shuffled for.
+        let mut coming: Vec<Card> = Vec::with_capacity(CARD_COUNT);
+        let mut shuffled_round = None;
         loop {
             match s.turn {
                 Turn::End => break,
                 Turn::Deal | Turn::Draw { .. } => {
-                    let a = self.sample_chance(s, rng);
-                    self.apply(s, a);
+                    if shuffled_round != Some(s.round) {
+                        coming.clear();
+                        coming.extend(cards::cards(s.pile));
+                        coming.shuffle(rng);
+                        coming.reverse();
+                        shuffled_round = Some(s.round);
+                    }
+                    let card = coming.pop().expect("a chance node has a card to come");
+                    self.apply(s, self.chance_base() + card as Action);
                 }
                 Turn::Place(p) => {
                     let hand = s.hands[p as usize];

@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::game::row_rng;
+use rand::seq::SliceRandom as _;
 
 fn game(players: i64, excuse: bool, match_play: bool) -> Quincunx {
     Quincunx::from_options(&Options::from([
@@ -442,7 +443,9 @@ fn random_games_round_trip_their_notation_and_keep_every_card_once() {
 }
 
 #[test]
-fn fast_playout_plays_exactly_the_generic_playout() {
+fn fast_playout_plays_exactly_a_checked_playout_of_the_shuffled_pile() {
+    // The same game through `play` (every action checked): each round's pile shuffled once
+    // with the generator, its cards coming in that order, and uniform legal placements.
     for g in all_games() {
         for seed in 0..50 {
             let mut fast = g.new_state();
@@ -451,14 +454,48 @@ fn fast_playout_plays_exactly_the_generic_playout() {
             let mut rng = row_rng(seed, 0);
             let mut slow = g.new_state();
             let mut slow_plies = 0;
+            let (mut coming, mut round) = (Vec::new(), None);
             while slow.turn != Turn::End {
-                slow_plies += (g.to_move(&slow) != ToMove::Chance) as u32;
-                slow = g.play(&slow, random_action(&g, &slow, &mut rng)).unwrap();
+                let action = if g.to_move(&slow) == ToMove::Chance {
+                    if round != Some(slow.round) {
+                        coming = cards::cards(slow.pile).collect::<Vec<_>>();
+                        coming.shuffle(&mut rng);
+                        coming.reverse();
+                        round = Some(slow.round);
+                    }
+                    g.chance_base() + coming.pop().unwrap() as Action
+                } else {
+                    slow_plies += 1;
+                    random_action(&g, &slow, &mut rng)
+                };
+                slow = g.play(&slow, action).unwrap();
             }
             assert_eq!((fast, plies), (slow, slow_plies));
             let mut slow_r = vec![0.0; g.players];
             g.returns(&slow, &mut slow_r);
             assert_eq!(r, slow_r);
+        }
+    }
+}
+
+#[test]
+fn game_i_of_the_playouts_is_deal_i_of_the_solitaire_batches() {
+    // The corners, the hand and the order the pile is drawn in are the batch's deal.
+    for excuse in [false, true] {
+        let g = game(1, excuse, false);
+        for row in 0..20 {
+            let (pos, order) = solve::deal(3, row, excuse);
+            let mut rng = row_rng(3, row);
+            let mut s = g.new_state();
+            let mut coming: Vec<Card> = cards::cards(s.pile).collect();
+            coming.shuffle(&mut rng);
+            let mut dealt = coming.iter();
+            while s.turn == Turn::Deal {
+                s = g.play(&s, g.chance_base() + *dealt.next().unwrap() as Action).unwrap();
+            }
+            assert_eq!(s.grid[..16], pos.grid[..]);
+            assert_eq!(s.hands[0], pos.hand);
+            assert_eq!(dealt.copied().collect::<Vec<_>>(), order);
         }
     }
 }

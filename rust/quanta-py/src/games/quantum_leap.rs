@@ -107,10 +107,7 @@ fn quantum_leap_solve(
 ) -> PyResult<Solution> {
     let s = quantum_leap_state(state, "quantum_leap.solve")?;
     let request = errors::request(timeout, max_nodes, memory_mb, threads)?;
-    let sol = run_detached(py, |cancel| {
-        let ctx = request.context(cancel);
-        ql::solve_dyn(s, ctx.limits, ctx.threads, ctx.cancel)
-    })?;
+    let sol = run_detached(py, |cancel| ql::solve_dyn(s, &request.context(cancel)))?;
     let best_move = match sol.best_action {
         Some(a) => Some(s.action_to_string(a).map_err(errors::to_py)?),
         None => None,
@@ -137,10 +134,8 @@ fn quantum_leap_analyze(
 ) -> PyResult<Vec<(Action, bool)>> {
     let s = quantum_leap_state(state, "quantum_leap.analyze")?;
     let request = errors::request(timeout, max_nodes, memory_mb, threads)?;
-    let (values, _nodes) = run_detached(py, |cancel| {
-        let ctx = request.context(cancel);
-        ql::analyze_dyn(s, ctx.limits, ctx.threads, ctx.cancel)
-    })?;
+    let (values, _nodes) =
+        run_detached(py, |cancel| ql::analyze_dyn(s, &request.context(cancel)))?;
     Ok(values)
 }
 

@@ -254,8 +254,7 @@ fn quincunx_solve_open(
     let request = errors::request(timeout, max_nodes, memory_mb, threads)?;
     let order = order(pile)?;
     let s = run_detached(py, |cancel| {
-        let ctx = request.context(cancel);
-        ctx.in_pool(|| qx::solve_open(&pos, &order, &ctx.limits, ctx.cancel))?
+        qx::solve_open(&pos, &order, &request.context(cancel))
     })?;
     Ok(OpenSolution {
         lost: s.lost,
@@ -280,8 +279,7 @@ fn quincunx_fill_open(
     let request = errors::request(timeout, max_nodes, memory_mb, &py.None().into_bound(py))?;
     let order = order(pile)?;
     let f = run_detached(py, |cancel| {
-        let ctx = request.context(cancel);
-        qx::fill_open(&pos, &order, &ctx.limits, ctx.cancel)
+        qx::fill_open(&pos, &order, &request.context(cancel))
     })?;
     Ok(FillSolution {
         winnable: f.line.is_some(),
@@ -302,10 +300,7 @@ fn quincunx_solve_expected(
 ) -> PyResult<ExpectedSolution> {
     let pos = solitaire(state, "quincunx.solve_expected")?;
     let request = errors::request(timeout, max_nodes, memory_mb, &py.None().into_bound(py))?;
-    let e = run_detached(py, |cancel| {
-        let ctx = request.context(cancel);
-        qx::solve_expected(&pos, &ctx.limits, ctx.cancel)
-    })?;
+    let e = run_detached(py, |cancel| qx::solve_expected(&pos, &request.context(cancel)))?;
     let actions = PyDict::new(py);
     for (a, p, score) in &e.actions {
         actions.set_item(a, (p, score))?;
@@ -377,10 +372,7 @@ fn quincunx_best_move(
     let (samples, candidates, effort) = policy_counts(samples, candidates, effort)?;
     let seed = errors::seed(seed, "seed")?;
     let a = run_detached(py, |cancel| {
-        let ctx = request.context(cancel);
-        qx::best_move(
-            &pos, samples, seed, candidates, effort, ctx.threads, &ctx.limits, ctx.cancel,
-        )
+        qx::best_move(&pos, samples, seed, candidates, effort, &request.context(cancel))
     })?;
     Ok(a.action)
 }
@@ -458,18 +450,7 @@ fn quincunx_solve_open_batch<'py>(
     })? as u32;
     let request = batch_request(threads, timeout, max_nodes, memory_mb)?;
     let rows = run_detached(py, |cancel| {
-        let ctx = request.context(cancel);
-        qx::solve_open_batch(
-            seed,
-            first,
-            n,
-            excuse,
-            empty,
-            ctx.threads,
-            one_at_a_time,
-            &ctx.limits,
-            ctx.cancel,
-        )
+        qx::solve_open_batch(seed, first, n, excuse, empty, one_at_a_time, &request.context(cancel))
     })?;
     rows_to_py(py, rows)
 }
@@ -492,8 +473,7 @@ fn quincunx_fill_open_batch<'py>(
     let (seed, n, first) = deals(seed, n, first)?;
     let request = batch_request(threads, timeout, max_nodes, memory_mb)?;
     let rows = run_detached(py, |cancel| {
-        let ctx = request.context(cancel);
-        qx::fill_open_batch(seed, first, n, excuse, ctx.threads, &ctx.limits, ctx.cancel)
+        qx::fill_open_batch(seed, first, n, excuse, &request.context(cancel))
     })?;
     rows_to_py(py, rows)
 }
@@ -514,7 +494,10 @@ fn quincunx_play_batch<'py>(
     effort: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let (seed, n, first) = deals(seed, n, first)?;
-    let threads = errors::threads(threads)?;
+    let request = Request {
+        threads: errors::threads(threads)?,
+        ..Request::default()
+    };
     let (samples, candidates, effort) = policy_counts(samples, candidates, effort)?;
     let policy = match policy.extract::<String>().as_deref() {
         Ok("greedy") => qx::Policy::Greedy,
@@ -531,7 +514,7 @@ fn quincunx_play_batch<'py>(
         }
     };
     let rows = run_detached(py, |cancel| {
-        qx::play_batch(policy, seed, first, n, excuse, threads, cancel)
+        qx::play_batch(policy, seed, first, n, excuse, &request.context(cancel))
     })?;
     rows_to_py(py, rows)
 }

@@ -41,10 +41,9 @@ use crate::game::{Action, Game};
 use crate::quantum_leap::board::OFF;
 use crate::quantum_leap::{Phase, QuantumLeap, QuantumLeapState, WHITE, on_board};
 pub use crate::search::Limits;
-use crate::search::in_pool;
+use crate::search::{Context, in_pool};
 use search::Solver;
 use shared::Shared;
-use std::sync::atomic::AtomicBool;
 
 /// The answer for a decision node.
 #[derive(Debug, Clone, PartialEq)]
@@ -61,9 +60,19 @@ pub struct Solution {
 fn decision_error() -> Error {
     Error::NotApplicable(
         "quantum_leap: the solver needs a decision (White or Black to move, or Black's swap), \
-         not a chance node or a finished game"
+         not a chance node (the deal)"
             .into(),
     )
+}
+
+/// Whether `state` is a finished game (the side to move has lost), after checking that it is
+/// not a chance node.
+fn finished<B: Bits>(state: &QuantumLeapState<B>) -> Result<bool> {
+    match state.phase {
+        Phase::Deal => Err(decision_error()),
+        Phase::Move { over, .. } => Ok(over),
+        Phase::Swap => Ok(false),
+    }
 }
 
 /// Runs `work` with the number of threads it may use: `threads`, or every core for `None`.
@@ -80,17 +89,22 @@ fn in_threads<T: Send>(
 
 /// Solves a decision node: whether the player to act wins, and a winning action. `threads`
 /// (`None`: every core) changes only the time and the node count, never the answer.
+/// A finished game is answered: the side to move has lost and has no move.
 pub fn solve<B: Bits>(
     game: &QuantumLeap<B>,
     state: &QuantumLeapState<B>,
-    limits: Limits,
-    threads: Option<usize>,
-    cancel: &AtomicBool,
+    ctx: &Context,
 ) -> Result<Solution> {
-    if matches!(state.phase, Phase::Deal | Phase::Move { over: true, .. }) {
-        return Err(decision_error());
+    if finished(state)? {
+        return Ok(Solution {
+            win: false,
+            best_action: None,
+            nodes: 0,
+            seconds: 0.0,
+        });
     }
-    in_threads(threads, |threads| {
+    let (limits, cancel) = (ctx.limits.clone(), ctx.cancel);
+    in_threads(ctx.threads, |threads| {
         let shared = Shared::new(game, on_board(state.stones), limits, threads, cancel);
         let (win, best_action) = shared.run(|shared| {
             let mut solver = Solver::new(shared);
@@ -141,18 +155,17 @@ pub fn solve<B: Bits>(
 }
 
 /// Every legal action of a decision node with whether it wins for the player who takes it,
-/// and the nodes searched.
+/// and the nodes searched (none in a finished game).
 pub fn analyze<B: Bits>(
     game: &QuantumLeap<B>,
     state: &QuantumLeapState<B>,
-    limits: Limits,
-    threads: Option<usize>,
-    cancel: &AtomicBool,
+    ctx: &Context,
 ) -> Result<(Vec<(Action, bool)>, u64)> {
-    if matches!(state.phase, Phase::Deal | Phase::Move { over: true, .. }) {
-        return Err(decision_error());
+    if finished(state)? {
+        return Ok((Vec::new(), 0));
     }
-    in_threads(threads, |threads| {
+    let (limits, cancel) = (ctx.limits.clone(), ctx.cancel);
+    in_threads(ctx.threads, |threads| {
         let shared = Shared::new(game, on_board(state.stones), limits, threads, cancel);
         let values = shared.run(|shared| {
             let mut solver = Solver::new(shared);
@@ -183,7 +196,7 @@ pub fn analyze<B: Bits>(
     })
 }
 
-/// Calls `$f(game, state, limits, threads, cancel)` with the game and state behind `$state`
+/// Calls `$f(game, state, ctx)` with the game and state behind `$state`
 /// at whichever bitboard width the game was made with.
 macro_rules! at_either_width {
     ($f:ident, $state:expr, $($arg:expr),*) => {{
@@ -199,23 +212,13 @@ macro_rules! at_either_width {
 }
 
 /// `solve` for a state of either bitboard width, as the bindings hold it.
-pub fn solve_dyn(
-    state: &dyn DynState,
-    limits: Limits,
-    threads: Option<usize>,
-    cancel: &AtomicBool,
-) -> Result<Solution> {
-    at_either_width!(solve, state, limits, threads, cancel)
+pub fn solve_dyn(state: &dyn DynState, ctx: &Context) -> Result<Solution> {
+    at_either_width!(solve, state, ctx)
 }
 
 /// `analyze` for a state of either bitboard width, as the bindings hold it.
-pub fn analyze_dyn(
-    state: &dyn DynState,
-    limits: Limits,
-    threads: Option<usize>,
-    cancel: &AtomicBool,
-) -> Result<(Vec<(Action, bool)>, u64)> {
-    at_either_width!(analyze, state, limits, threads, cancel)
+pub fn analyze_dyn(state: &dyn DynState, ctx: &Context) -> Result<(Vec<(Action, bool)>, u64)> {
+    at_either_width!(analyze, state, ctx)
 }
 
 fn not_quantum_leap(state: &dyn DynState) -> Error {

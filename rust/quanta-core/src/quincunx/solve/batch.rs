@@ -1,26 +1,31 @@
 //! Batches over fresh deals: [`deal`], [`advance_greedily`], and [`solve_open_batch`],
 //! [`fill_open_batch`], [`play_batch`] (one [`Row`] per deal; [`Policy`]: the player).
 
-use super::fill::fill_open;
-use super::open::solve_open;
-use super::policy::{best_move, greedy_move};
+use super::fill::fill_open_here;
+use super::open::solve_open_here;
+use super::policy::{best_move_here, greedy_move};
 use super::solitaire::Solitaire;
 use super::{CELLS, CORNERS, HAND};
+use crate::batch::{Split, map_rows};
 use crate::error::{Error, Result};
-use crate::game::row_rng;
+use crate::game::{Rng, row_rng};
 use crate::quincunx::cards::{self, Card, NO_CARD};
-use crate::search::{Limits, in_pool};
+use crate::search::{Context, Limits};
 use rand::seq::SliceRandom;
-use rayon::prelude::*;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 /// Deal `row` of the sequence seeded by `seed`: the deck shuffled by `row_rng(seed, row)`, its
 /// first four cards on the corners (a1, d1, a4, d4), the next eight the hand, the rest the
-/// pile in draw order (top first).
+/// pile in draw order (top first). It is the deal of game `row` of `random_playouts` of
+/// solitaire with that seed, which deals the same shuffled deck in the same order.
 pub fn deal(seed: u64, row: u64, excuse: bool) -> (Solitaire, Vec<Card>) {
+    deal_from(&mut row_rng(seed, row), excuse)
+}
+
+/// The deal of a deck shuffled with `rng` (see [`deal`]).
+pub fn deal_from(rng: &mut Rng, excuse: bool) -> (Solitaire, Vec<Card>) {
     let mut deck: Vec<Card> = cards::cards(cards::deck(excuse)).collect();
-    deck.shuffle(&mut row_rng(seed, row));
+    deck.shuffle(rng);
     let mut grid = [NO_CARD; CELLS];
     for (&cell, &c) in CORNERS.iter().zip(&deck) {
         grid[cell] = c;
@@ -67,29 +72,19 @@ pub struct Row {
     pub seconds: f64,
 }
 
-/// Runs `one` on deals `first..first + n` of `seed`, on `threads` threads; rows in deal order.
+/// Runs `one` on deals `first..first + n` of `seed` through the row kernel, each with the
+/// deal's generator; rows in deal order.
 fn batch(
+    seed: u64,
     first: u64,
     n: usize,
-    threads: Option<usize>,
-    one_at_a_time: bool,
-    cancel: &AtomicBool,
-    one: impl Fn(u64) -> Result<Row> + Sync,
+    split: Split,
+    ctx: &Context,
+    one: impl Fn(u64, &mut Rng) -> Result<Row> + Sync,
 ) -> Result<Vec<Row>> {
-    let rows = in_pool(threads, || {
-        if one_at_a_time {
-            (0..n as u64).map(|i| one(first + i)).collect()
-        } else {
-            (0..n as u64)
-                .into_par_iter()
-                .map(|i| one(first + i))
-                .collect::<Result<Vec<Row>>>()
-        }
-    })??;
-    if cancel.load(Ordering::Relaxed) {
-        return Err(Error::Interrupted);
-    }
-    Ok(rows)
+    map_rows(first, n, seed, ctx.threads, split, ctx.cancel, one)?
+        .into_iter()
+        .collect()
 }
 
 /// Solves deals `first..first + n` of `seed` open (each within `limits`; a deal that hits
@@ -97,24 +92,27 @@ fn batch(
 /// play down to `empty` empty cells. The deals are solved in parallel, or with
 /// `one_at_a_time` one after another, each solve on all the threads (for the time one solve
 /// takes alone).
-#[allow(clippy::too_many_arguments)]
 pub fn solve_open_batch(
     seed: u64,
     first: u64,
     n: usize,
     excuse: bool,
     empty: u32,
-    threads: Option<usize>,
     one_at_a_time: bool,
-    limits: &Limits,
-    cancel: &AtomicBool,
+    ctx: &Context,
 ) -> Result<Vec<Row>> {
-    batch(first, n, threads, one_at_a_time, cancel, |row| {
-        let (mut pos, order) = deal(seed, row, excuse);
+    let split = if one_at_a_time {
+        Split::WithinRows
+    } else {
+        Split::Rows
+    };
+    let (limits, cancel) = (&ctx.limits, ctx.cancel);
+    batch(seed, first, n, split, ctx, |_, rng| {
+        let (mut pos, order) = deal_from(rng, excuse);
         let order = advance_greedily(&mut pos, &order, empty);
         within_limits(
             Instant::now(),
-            solve_open(&pos, &order, limits, cancel).map(|s| Row {
+            solve_open_here(&pos, &order, limits, cancel).map(|s| Row {
                 solved: true,
                 lost: s.lost,
                 score: s.score,
@@ -148,15 +146,14 @@ pub fn fill_open_batch(
     first: u64,
     n: usize,
     excuse: bool,
-    threads: Option<usize>,
-    limits: &Limits,
-    cancel: &AtomicBool,
+    ctx: &Context,
 ) -> Result<Vec<Row>> {
-    batch(first, n, threads, false, cancel, |row| {
-        let (pos, order) = deal(seed, row, excuse);
+    let (limits, cancel) = (&ctx.limits, ctx.cancel);
+    batch(seed, first, n, Split::Rows, ctx, |_, rng| {
+        let (pos, order) = deal_from(rng, excuse);
         within_limits(
             Instant::now(),
-            fill_open(&pos, &order, limits, cancel).map(|f| Row {
+            fill_open_here(&pos, &order, limits, cancel).map(|f| Row {
                 solved: true,
                 lost: f.line.is_none(),
                 score: 0,
@@ -187,12 +184,11 @@ pub fn play_batch(
     first: u64,
     n: usize,
     excuse: bool,
-    threads: Option<usize>,
-    cancel: &AtomicBool,
+    ctx: &Context,
 ) -> Result<Vec<Row>> {
-    let limits = Limits::default();
-    batch(first, n, threads, false, cancel, |row| {
-        let (mut pos, order) = deal(seed, row, excuse);
+    let (limits, cancel) = (Limits::default(), ctx.cancel);
+    batch(seed, first, n, Split::Rows, ctx, |row, rng| {
+        let (mut pos, order) = deal_from(rng, excuse);
         let start = Instant::now();
         let mut nodes = 0;
         let mut next = order.iter();
@@ -207,16 +203,8 @@ pub fn play_batch(
                     // Each deal and turn samples with its own seed; the batch's pool runs them.
                     let mut rng = row_rng(seed ^ 0x5eed_5eed, row << 5 | turn);
                     let sample_seed = rand::Rng::random::<u64>(&mut rng);
-                    let advice = best_move(
-                        &pos,
-                        samples,
-                        sample_seed,
-                        candidates,
-                        effort,
-                        None,
-                        &limits,
-                        cancel,
-                    )?;
+                    let advice =
+                        best_move_here(&pos, samples, sample_seed, candidates, effort, &limits, cancel)?;
                     nodes += advice.nodes;
                     advice.action
                 }

@@ -8,9 +8,8 @@ use super::{meter, table_cap};
 use crate::error::Result;
 use crate::game::Action;
 use crate::quincunx::cards::{self, hand_penalty};
-use crate::search::{Limits, Meter};
+use crate::search::{Context, Meter};
 use rustc_hash::FxHashMap;
-use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 /// The exact value of a position with the draw order unknown. Objective (in this order): the
@@ -101,8 +100,10 @@ impl Expect<'_> {
     }
 }
 
-/// Expectimax over every draw from `pos` (see [`Expected`] for the objective).
-pub fn solve_expected(pos: &Solitaire, limits: &Limits, cancel: &AtomicBool) -> Result<Expected> {
+/// Expectimax over every draw from `pos` (see [`Expected`] for the objective). One thread; its
+/// table holds at most what fits in the context's `memory_mb`.
+pub fn solve_expected(pos: &Solitaire, ctx: &Context) -> Result<Expected> {
+    let (limits, cancel) = (&ctx.limits, ctx.cancel);
     let budget = meter(
         "quincunx solve_expected",
         limits,
@@ -112,7 +113,10 @@ pub fn solve_expected(pos: &Solitaire, limits: &Limits, cancel: &AtomicBool) -> 
     );
     let mut ex = Expect {
         table: FxHashMap::default(),
-        cap: table_cap(limits.memory_mb, 64),
+        cap: table_cap(
+            limits.memory_mb,
+            std::mem::size_of::<((u128, u64), (f64, f64))>(),
+        ),
         budget,
     };
     let mut actions = Vec::new();

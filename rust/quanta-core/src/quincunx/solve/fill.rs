@@ -10,7 +10,7 @@ use super::{CELLS, meter, table_cap};
 use crate::error::Result;
 use crate::game::Action;
 use crate::quincunx::cards::{self, Card, NO_CARD};
-use crate::search::{Limits, Meter};
+use crate::search::{Context, Limits, Meter};
 use smallvec::SmallVec;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -224,15 +224,21 @@ impl<'a> Fill<'a> {
 /// Whether some line fills the grid of `pos` when the pile comes in `order` (top first), and
 /// one such line: the first question of [`solve_open`](super::solve_open) (a full grid beats any loss), without
 /// the score. A depth-first search, placements that draw most first, remembering the
-/// positions (by ranks, see [`Fill`]) from which no line fills the grid.
-pub fn fill_open(
+/// positions (by ranks, see [`Fill`]) from which no line fills the grid. One thread.
+pub fn fill_open(pos: &Solitaire, order: &[Card], ctx: &Context) -> Result<FillSolution> {
+    fill_open_here(pos, order, &ctx.limits, ctx.cancel)
+}
+
+/// [`fill_open`] with its limits and cancel flag.
+pub(super) fn fill_open_here(
     pos: &Solitaire,
     order: &[Card],
     limits: &Limits,
     cancel: &AtomicBool,
 ) -> Result<FillSolution> {
     check_order(pos, order)?;
-    let mut fill = Fill::new(order, table_cap(limits.memory_mb, 16), limits, cancel);
+    let cap = table_cap(limits.memory_mb, std::mem::size_of::<u64>());
+    let mut fill = Fill::new(order, cap, limits, cancel);
     let mut grid = pos.grid;
     let filled = fill.search(&mut grid, pos.hand, 0)?;
     fill.line.reverse();

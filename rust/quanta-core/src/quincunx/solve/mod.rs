@@ -100,7 +100,8 @@ fn meter<'a>(
     Meter::new(Budget::started(what, limits.clone(), cancel, start), total)
 }
 
-/// Table entries that fit in `memory_mb` (an entry with the hash table's overhead).
+/// Table entries of `entry_bytes` bytes (key and value) that fit in `memory_mb`, the table's
+/// spare room and growth included.
 fn table_cap(memory_mb: usize, entry_bytes: usize) -> usize {
-    (memory_mb.max(1) << 20) / entry_bytes
+    crate::search::hash_map_cap(memory_mb, entry_bytes)
 }

@@ -25,7 +25,7 @@ use crate::error::{Error, Result};
 use crate::game::Action;
 use crate::quincunx::cards::{self, CARD_COUNT, Card, NO_CARD, hand_penalty, is_numeral, penalty};
 use crate::quincunx::scoring::score_placement;
-use crate::search::{Limits, Meter};
+use crate::search::{Context, Limits, Meter};
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 use std::sync::atomic::{AtomicBool, AtomicU64};
@@ -108,7 +108,10 @@ pub(super) struct Open<'a> {
 
 impl<'a> Open<'a> {
     pub(super) fn new(order: &'a [Card], budget: Meter<'a>) -> Self {
-        let cap = table_cap(budget.budget.limits.memory_mb, 48);
+        let cap = table_cap(
+            budget.budget.limits.memory_mb,
+            std::mem::size_of::<(u128, Entry)>(),
+        );
         Open {
             order,
             table: FxHashMap::default(),
@@ -479,8 +482,13 @@ pub(super) fn outcome(points: i32, value: i32) -> (bool, i32) {
 }
 
 /// The best line of `pos` when the pile comes in `order` (top first): a full grid if any line
-/// fills it, then the highest final score.
-pub fn solve_open(
+/// fills it, then the highest final score; on the context's threads.
+pub fn solve_open(pos: &Solitaire, order: &[Card], ctx: &Context) -> Result<OpenSolution> {
+    ctx.in_pool(|| solve_open_here(pos, order, &ctx.limits, ctx.cancel))?
+}
+
+/// [`solve_open`] on the threads of the pool it is called in.
+pub(super) fn solve_open_here(
     pos: &Solitaire,
     order: &[Card],
     limits: &Limits,

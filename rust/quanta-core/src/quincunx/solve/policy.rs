@@ -12,7 +12,7 @@ use crate::error::Result;
 use crate::game::{Action, row_rng};
 use crate::quincunx::cards::{self, Card};
 use crate::quincunx::scoring::score_placement;
-use crate::search::{Limits, in_pool};
+use crate::search::{Context, Limits};
 use rand::seq::SliceRandom;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -59,14 +59,27 @@ fn sample_order(pile: u64, seed: u64, i: u64) -> Vec<Card> {
 /// the best by immediate points (draws count while the hand is short), and `effort` caps each
 /// open solve at that many nodes (it then counts the best line it found, a lower bound), to
 /// bound the work; with both `None` every sample is solved exactly.
-#[allow(clippy::too_many_arguments)]
+///
+/// The samples are solved in parallel on the context's threads, each with its share of
+/// `memory_mb` for its table, so that together they stay within it.
 pub fn best_move(
     pos: &Solitaire,
     samples: usize,
     seed: u64,
     candidates: Option<usize>,
     effort: Option<u64>,
-    threads: Option<usize>,
+    ctx: &Context,
+) -> Result<Advice> {
+    ctx.in_pool(|| best_move_here(pos, samples, seed, candidates, effort, &ctx.limits, ctx.cancel))?
+}
+
+/// [`best_move`] on the threads of the pool it is called in.
+pub(super) fn best_move_here(
+    pos: &Solitaire,
+    samples: usize,
+    seed: u64,
+    candidates: Option<usize>,
+    effort: Option<u64>,
     limits: &Limits,
     cancel: &AtomicBool,
 ) -> Result<Advice> {
@@ -90,9 +103,14 @@ pub fn best_move(
         m.truncate(candidates.unwrap_or(usize::MAX).max(1));
         m
     };
+    // The samples solved at once share the memory.
+    let share = Limits {
+        memory_mb: (limits.memory_mb / rayon::current_num_threads().min(samples.max(1))).max(1),
+        ..limits.clone()
+    };
     let per_sample = |i: usize| -> Result<Vec<i32>> {
         let order = sample_order(pos.pile, seed, i as u64);
-        let budget = meter("quincunx best_move", limits, cancel, start, Some(&shared));
+        let budget = meter("quincunx best_move", &share, cancel, start, Some(&shared));
         let mut open = Open::new(&order, budget);
         let mut values = Vec::with_capacity(moves.len());
         for m in &moves {
@@ -107,7 +125,7 @@ pub fn best_move(
             .map(per_sample)
             .collect()
     };
-    let values = in_pool(threads, run)??;
+    let values = run()?;
     let n = values.len() as f64;
     let mut scored = Vec::with_capacity(moves.len());
     for (j, m) in moves.iter().enumerate() {

@@ -10,7 +10,7 @@ use super::{NEG_INF, meter};
 use crate::error::Error;
 use crate::game::row_rng;
 use crate::quincunx::cards::{self, CARD_COUNT, Card, NO_CARD};
-use crate::search::in_pool;
+use crate::search::{Context, in_pool};
 use std::sync::atomic::{AtomicBool, AtomicU64};
 use std::time::Instant;
 
@@ -112,7 +112,7 @@ fn fill_matches_exhaustive_search_on_late_positions() {
     for row in 0..80 {
         let (pos, order) = late(row, 3 + (row % 3) as u32);
         let (won, _) = brute(&pos, &order);
-        let f = fill_open(&pos, &order, &no_limits(), &cancel).unwrap();
+        let f = fill_open(&pos, &order, &Context::new(no_limits(), None, &cancel)).unwrap();
         assert_fill(&pos, &order, &f, won, row);
         unfillable += usize::from(!won);
     }
@@ -128,8 +128,8 @@ fn fill_agrees_with_the_open_solve_on_larger_positions() {
     let mut unfillable = 0;
     for row in 0..40 {
         let (pos, order) = late(row, 6 + (row % 3) as u32);
-        let s = solve_open(&pos, &order, &no_limits(), &cancel).unwrap();
-        let f = fill_open(&pos, &order, &no_limits(), &cancel).unwrap();
+        let s = solve_open(&pos, &order, &Context::new(no_limits(), None, &cancel)).unwrap();
+        let f = fill_open(&pos, &order, &Context::new(no_limits(), None, &cancel)).unwrap();
         assert_fill(&pos, &order, &f, !s.lost, row);
         unfillable += usize::from(s.lost);
     }
@@ -152,7 +152,7 @@ fn dead_positions_remembered_by_ranks_hide_no_line() {
     let (mut lost, mut checked) = (0, 0);
     for row in 6300..6400 {
         let (pos, order) = deal(0, row, false);
-        if fill_open(&pos, &order, &no_limits(), &cancel)
+        if fill_open(&pos, &order, &Context::new(no_limits(), None, &cancel))
             .unwrap()
             .line
             .is_some()
@@ -183,7 +183,7 @@ fn fill_stops_at_its_node_limit() {
         max_nodes: Some(0),
         ..Limits::default()
     };
-    let got = fill_open(&pos, &order, &limits, &AtomicBool::new(false));
+    let got = fill_open(&pos, &order, &Context::new(limits.clone(), None, &AtomicBool::new(false)));
     assert!(matches!(got, Err(Error::SearchLimit { .. })), "{got:?}");
 }
 
@@ -192,7 +192,7 @@ fn open_solve_matches_exhaustive_search_on_late_positions() {
     let cancel = AtomicBool::new(false);
     for row in 0..60 {
         let (pos, order) = late(row, 4 + (row % 2) as u32);
-        let s = solve_open(&pos, &order, &no_limits(), &cancel).unwrap();
+        let s = solve_open(&pos, &order, &Context::new(no_limits(), None, &cancel)).unwrap();
         assert_best_line(&pos, &order, &s, row);
     }
 }
@@ -206,11 +206,11 @@ fn the_best_loss_is_the_exhaustive_one_where_no_line_fills_the_grid() {
     let mut lost = 0;
     for row in 0..400 {
         let (pos, order) = late(row, 6);
-        let filled = fill_open(&pos, &order, &no_limits(), &cancel).unwrap();
+        let filled = fill_open(&pos, &order, &Context::new(no_limits(), None, &cancel)).unwrap();
         if pos.is_over() || filled.line.is_some() {
             continue;
         }
-        let s = solve_open(&pos, &order, &no_limits(), &cancel).unwrap();
+        let s = solve_open(&pos, &order, &Context::new(no_limits(), None, &cancel)).unwrap();
         assert!(s.lost, "deal {row}");
         assert_best_line(&pos, &order, &s, row);
         // `quick` = 0: straight to the search over the grids lost lines leave.
@@ -231,7 +231,7 @@ fn the_bound_of_a_grid_no_line_fills_covers_its_best_loss() {
     let (mut checked, mut tight) = (0, 0);
     for row in 0..400 {
         let (mut pos, order) = late(row, 4 + (row % 4) as u32);
-        let filled = fill_open(&pos, &order, &no_limits(), &cancel).unwrap();
+        let filled = fill_open(&pos, &order, &Context::new(no_limits(), None, &cancel)).unwrap();
         if pos.is_over() || filled.line.is_some() {
             continue;
         }
@@ -529,12 +529,12 @@ fn bad_orders_are_rejected() {
     let (pos, mut order) = deal(1, 0, false);
     order.pop();
     assert!(matches!(
-        solve_open(&pos, &order, &no_limits(), &cancel),
+        solve_open(&pos, &order, &Context::new(no_limits(), None, &cancel)),
         Err(Error::InvalidNotation(_))
     ));
     order.push(order[0]);
     assert!(matches!(
-        solve_open(&pos, &order, &no_limits(), &cancel),
+        solve_open(&pos, &order, &Context::new(no_limits(), None, &cancel)),
         Err(Error::InvalidNotation(_))
     ));
 }
@@ -548,7 +548,7 @@ fn node_limit_stops_a_fresh_deal() {
         ..Limits::default()
     };
     assert!(matches!(
-        solve_open(&pos, &order, &limits, &cancel),
+        solve_open(&pos, &order, &Context::new(limits.clone(), None, &cancel)),
         Err(Error::SearchLimit { .. })
     ));
 }

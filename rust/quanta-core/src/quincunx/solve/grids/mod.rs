@@ -28,7 +28,7 @@ use crate::quincunx::solve::fill::Fill;
 use crate::quincunx::solve::open::{FILL_EFFORT, Node, Open, POLISH};
 use crate::quincunx::solve::solitaire::{Solitaire, bits};
 use crate::quincunx::solve::tables::tables;
-use crate::quincunx::solve::{CELLS, CORNERS, NEG_INF, meter, table_cap};
+use crate::quincunx::solve::{CELLS, CORNERS, NEG_INF, meter};
 use crate::search::{Limits, Meter};
 use rayon::prelude::*;
 use smallvec::SmallVec;
@@ -431,7 +431,8 @@ impl<'o, 'a> Grids<'o, 'a> {
             max_nodes: Some(FILL_EFFORT),
             ..limits.clone()
         };
-        let mut fill = Fill::new(order, table_cap(1, 16), &capped, cancel);
+        // A small table of its own (1 MB at 16 bytes an entry), whatever the call's memory.
+        let mut fill = Fill::new(order, (1 << 20) / 16, &capped, cancel);
         let mut grid = root.grid;
         let found = fill.search(&mut grid, root.hand, 0);
         total.fetch_add(fill.budget.own(), Ordering::Relaxed);
