@@ -2,7 +2,8 @@
 :mod:`quanta.quincunx`.
 
 Every solver takes a solitaire state where the player is to place a card (or a finished game);
-a chance node (the deal, a pending draw) or a game of 2-4 players raises ``ValueError``. They
+a chance node (the deal, a pending draw), a game of 2-4 players or another game's state raises
+:class:`quanta.NotApplicableError` (a ``ValueError``). They
 rank a full grid above any loss, then go by the final score: the turn points less the hand
 penalty (a lost game keeps its turn points; its hand is empty).
 
@@ -15,10 +16,13 @@ penalty (a lost game keeps its turn points; its hand is empty).
 * :func:`solve_open_batch`, :func:`fill_open_batch`, :func:`play_batch` -- the same over many
   fresh deals, in Rust threads.
 
-Limits: ``timeout`` (seconds), ``max_nodes`` and ``memory_mb`` (transposition tables; besides
-them each solver thread keeps at most about 30 MB of memoised bounds of single lines, which
-depend on ranks alone and serve all its solves); past a limit the solver raises :class:`quanta.SearchLimitError` with ``nodes`` and ``seconds``. Ctrl-C
-interrupts any of them; the GIL is released while Rust works.
+Limits: ``timeout`` (seconds), ``max_nodes`` and ``memory_mb`` (the transposition tables of
+the call together, their growth included: the samples of :func:`best_move` solved at once
+share it; besides them each solver thread keeps at most about 30 MB of memoised bounds of
+single lines, which depend on ranks alone and serve all its solves); past a limit the solver
+raises :class:`quanta.SearchLimitError` with ``nodes`` and ``seconds``. Bad limits raise
+:class:`quanta.InvalidOptionError`, checked as for every solver. Ctrl-C interrupts any of them;
+the GIL is released while Rust works.
 """
 
 from __future__ import annotations
