@@ -6,6 +6,7 @@ Rules, notation and action names: docs/rules/a_quantum_leap.md.
 
 from __future__ import annotations
 
+import functools
 import operator
 import random
 from dataclasses import dataclass, field
@@ -196,8 +197,10 @@ class Placement:
     rule: str | None = None
 
 
-def _legal_rules(pattern: str, placed: int, below: int) -> list:
-    return [r for r in ALLOWED[pattern] if fits(r, placed, below)]
+@functools.lru_cache(maxsize=None)
+def _legal_rules(pattern: str, placed: int, below: int) -> tuple:
+    """The rules ``pattern`` allows that a rank ``placed`` on a rank ``below`` follows."""
+    return tuple(r for r in ALLOWED[pattern] if fits(r, placed, below))
 
 
 def _score(tops, card: int, cell: int, pattern, rule) -> Placement:
@@ -560,6 +563,15 @@ class AQuantumLeapState(ReferenceState):
         if self._placed == 0:
             return sorted(placements) if placements else [PASS]
         return sorted(placements + [END])
+
+    def _is_legal(self, action: int) -> bool:
+        """``action in self.legal_actions()``, without listing them all."""
+        if self._phase != "play" or action >= CELL_BASE:
+            return action in self.legal_actions()
+        card_cell, rule_index = divmod(action, 5)
+        card, cell = divmod(card_cell, 9)
+        return card in self._hands[self._player] and RULES[rule_index] in self._rules_for(
+            card, cell)
 
     def play(self, action) -> "AQuantumLeapState":
         action = self._check_legal(action)
