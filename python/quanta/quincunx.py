@@ -294,7 +294,7 @@ def score_placement(grid, card: str, cell, *, solitaire: bool = False) -> Placem
     >>> score_placement(rows, "7WY", "c3").breakdown   # 6 + 7 = 13: +3
     {'basic': 3, 'pairs': 0, 'straights': 0, 'sets': 0, 'power': 0}
     """
-    return Placement(*_core.quincunx_score_placement(grid, card, _cell(cell), bool(solitaire)))
+    return Placement(*_core.quincunx_score_placement(grid, card, _cell(cell), solitaire))
 
 
 #: Extra methods the generic State object exposes for this game (each takes the state first).

@@ -42,11 +42,32 @@ pub fn quote(value: &Bound<'_, PyAny>) -> String {
     }
 }
 
+/// Whether `value` is a numpy bool (numpy.bool_), told apart without importing numpy.
+pub fn is_numpy_bool(value: &Bound<'_, PyAny>) -> bool {
+    let kind = value.get_type();
+    kind.module().is_ok_and(|m| m.to_string() == "numpy")
+        && kind.name().is_ok_and(|n| n.to_string() == "bool" || n.to_string() == "bool_")
+}
+
+/// A yes/no argument: a Python or numpy bool; anything else is refused with the argument's
+/// own message.
+pub fn flag(value: &Bound<'_, PyAny>, name: &str) -> PyResult<bool> {
+    if value.is_instance_of::<PyBool>() || is_numpy_bool(value) {
+        if let Ok(b) = value.is_truthy() {
+            return Ok(b);
+        }
+    }
+    Err(InvalidOptionError::new_err(format!(
+        "{name} must be True or False, not {}",
+        quote(value)
+    )))
+}
+
 /// An integer argument: a Python int or anything that is an index (numpy integers); bools,
 /// floats, text and the rest are refused with the argument's own message.
 pub fn integer(value: &Bound<'_, PyAny>, name: &str) -> PyResult<i128> {
     let refused = || to_py(bad_argument(name, &quote(value)));
-    if value.is_instance_of::<PyBool>() || value.is_instance_of::<PyString>() {
+    if value.is_instance_of::<PyBool>() || is_numpy_bool(value) || value.is_instance_of::<PyString>() {
         return Err(refused());
     }
     let index = value
@@ -85,7 +106,7 @@ pub fn seconds(value: &Bound<'_, PyAny>, name: &str) -> PyResult<Option<f64>> {
     if value.is_none() {
         return Ok(None);
     }
-    if value.is_instance_of::<PyBool>() || value.is_instance_of::<PyString>() {
+    if value.is_instance_of::<PyBool>() || is_numpy_bool(value) || value.is_instance_of::<PyString>() {
         return Err(to_py(bad_argument(name, &quote(value))));
     }
     value
@@ -134,7 +155,7 @@ pub fn player(state: &dyn DynState, value: &Bound<'_, PyAny>) -> PyResult<usize>
 /// outside the game's actions, is an illegal move.
 pub fn action(state: &dyn DynState, action: &Bound<'_, PyAny>) -> PyResult<Action> {
     let n = state.game().num_actions();
-    let integer = if action.is_instance_of::<PyBool>() {
+    let integer = if action.is_instance_of::<PyBool>() || is_numpy_bool(action) {
         None
     } else {
         action.extract::<i64>().ok()

@@ -16,11 +16,15 @@ fn options_from_py(options: &Bound<'_, PyDict>) -> PyResult<Options> {
         let key: String = key
             .extract()
             .map_err(|_| InvalidOptionError::new_err("option names must be strings"))?;
-        let value = if value.is_instance_of::<PyBool>() {
-            OptionValue::Bool(value.extract()?)
-        } else if value.is_instance_of::<PyInt>() {
-            OptionValue::Int(value.extract().map_err(|_| {
-                InvalidOptionError::new_err(format!("option {key}: integer out of range"))
+        // Python's and numpy's bools are bools; ints and numpy integers are integers.
+        let value = if value.is_instance_of::<PyBool>() || errors::is_numpy_bool(&value) {
+            OptionValue::Bool(value.is_truthy()?)
+        } else if value.is_instance_of::<PyInt>() || value.hasattr("__index__")? {
+            OptionValue::Int(errors::integer(&value, &key).ok().and_then(|v| i64::try_from(v).ok()).ok_or_else(|| {
+                InvalidOptionError::new_err(format!(
+                    "option {key}: {} is out of range",
+                    errors::quote(&value)
+                ))
             })?)
         } else if value.is_instance_of::<PyString>() {
             OptionValue::Str(value.extract()?)

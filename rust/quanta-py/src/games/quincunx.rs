@@ -73,13 +73,13 @@ fn quincunx_lost(state: &Bound<'_, PyAny>) -> PyResult<bool> {
 /// raise InvalidNotationError; an occupied or off-grid cell, or a card already on the grid,
 /// IllegalMoveError.
 #[pyfunction]
-#[pyo3(signature = (grid, card, cell, solitaire=false))]
 fn quincunx_score_placement(
     grid: &Bound<'_, PyAny>,
     card: &Bound<'_, PyAny>,
     cell: &Bound<'_, PyAny>,
-    solitaire: bool,
+    solitaire: &Bound<'_, PyAny>,
 ) -> PyResult<(i32, i32, i32, i32, i32, u32)> {
+    let solitaire = errors::flag(solitaire, "solitaire")?;
     let rows: Vec<Vec<Option<String>>> = grid.extract().map_err(|_| {
         InvalidNotationError::new_err(
             "quincunx: the grid must be a list of rows, each a list of card codes or None",
@@ -433,15 +433,17 @@ fn quincunx_solve_open_batch<'py>(
     seed: &Bound<'py, PyAny>,
     n: &Bound<'py, PyAny>,
     first: &Bound<'py, PyAny>,
-    excuse: bool,
+    excuse: &Bound<'py, PyAny>,
     empty: &Bound<'py, PyAny>,
     threads: &Bound<'py, PyAny>,
-    one_at_a_time: bool,
+    one_at_a_time: &Bound<'py, PyAny>,
     timeout: &Bound<'py, PyAny>,
     max_nodes: &Bound<'py, PyAny>,
     memory_mb: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let (seed, n, first) = deals(seed, n, first)?;
+    let excuse = errors::flag(excuse, "excuse")?;
+    let one_at_a_time = errors::flag(one_at_a_time, "one_at_a_time")?;
     let empty = errors::integer_in(empty, "empty", 0, 12).map_err(|_| {
         InvalidOptionError::new_err(format!(
             "empty must be a number of empty cells from 0 to 12, not {}",
@@ -464,13 +466,14 @@ fn quincunx_fill_open_batch<'py>(
     seed: &Bound<'py, PyAny>,
     n: &Bound<'py, PyAny>,
     first: &Bound<'py, PyAny>,
-    excuse: bool,
+    excuse: &Bound<'py, PyAny>,
     threads: &Bound<'py, PyAny>,
     timeout: &Bound<'py, PyAny>,
     max_nodes: &Bound<'py, PyAny>,
     memory_mb: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let (seed, n, first) = deals(seed, n, first)?;
+    let excuse = errors::flag(excuse, "excuse")?;
     let request = batch_request(threads, timeout, max_nodes, memory_mb)?;
     let rows = run_detached(py, |cancel| {
         qx::fill_open_batch(seed, first, n, excuse, &request.context(cancel))
@@ -487,13 +490,14 @@ fn quincunx_play_batch<'py>(
     seed: &Bound<'py, PyAny>,
     n: &Bound<'py, PyAny>,
     first: &Bound<'py, PyAny>,
-    excuse: bool,
+    excuse: &Bound<'py, PyAny>,
     threads: &Bound<'py, PyAny>,
     samples: &Bound<'py, PyAny>,
     candidates: &Bound<'py, PyAny>,
     effort: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let (seed, n, first) = deals(seed, n, first)?;
+    let excuse = errors::flag(excuse, "excuse")?;
     let request = Request {
         threads: errors::threads(threads)?,
         ..Request::default()
