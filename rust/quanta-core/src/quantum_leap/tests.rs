@@ -1,3 +1,5 @@
+//! Unit tests of the Quantum Leap engine: the rules, the deal, notation, and the solver against
+//! a plain negamax on small boards.
 use super::solve::{Limits, analyze, solve};
 use crate::search::Context;
 use super::*;
