@@ -3,6 +3,7 @@
 //! Every game implements [`Game`]; generic machinery (checked play, playouts, perft, batch
 //! kernels, the run-time registry) is written once against it.
 
+pub mod a_quantum_leap;
 pub mod batch;
 pub mod bits;
 pub mod einstein;
