@@ -144,7 +144,25 @@ def _quincunx_unseen_places(state, player):
     return places
 
 
-UNSEEN_PLACES = {"quincunx": _quincunx_unseen_places}
+def _a_quantum_leap_unseen_places(state, player):
+    # Every hand and stock follows from the display and the public deal of the suits; the one
+    # card a player may not know is another player's drawn card in stage one, which could be
+    # any card of that player's stock (docs/rules/a_quantum_leap.md, *Hidden information*).
+    fields = state.notation().split(" ")
+    stocks, (kind, *rest) = fields[2], fields[4].split(":")
+    if kind != "place" or int(rest[0]) == player:
+        return {}
+    drawer = int(rest[0])
+    stock = stocks.split("|")[drawer].split("/")[0]
+    places = {card: f"stock {drawer}" for card in stock.split(",") if card != "-"}
+    places[rest[1]] = f"drawn by {drawer}"
+    return places
+
+
+UNSEEN_PLACES = {
+    "a_quantum_leap": _a_quantum_leap_unseen_places,
+    "quincunx": _quincunx_unseen_places,
+}
 
 
 def test_game_info_states_the_facts_and_random_games_keep_within_them(game):

@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import quanta
-from quanta.reference import einstein, quantum_leap, quincunx
+from quanta.reference import a_quantum_leap, einstein, quantum_leap, quincunx
 
 
 def fewer(divisor: int) -> int:
@@ -50,6 +50,12 @@ QUINCUNX_OPTIONS = [
 ]
 
 RUNS: dict[str, list[Run]] = {
+    # Every option set a few games: players 2, 3, 4, each alone and as a match.
+    "a_quantum_leap": [
+        Run(a_quantum_leap, st.just(dict(players=players, match=match)), fewer(6))
+        for players in (2, 3, 4)
+        for match in (False, True)
+    ],
     "einstein": [
         Run(
             einstein,
@@ -80,6 +86,7 @@ RUNS: dict[str, list[Run]] = {
 GENERIC = {
     "action_to_string", "chance_outcomes", "current_player", "game", "is_chance", "is_terminal",
     "legal_actions", "notation", "parse_action", "play", "returns",
+    "resample",  # each side draws with its own generator
 }  # fmt: skip
 
 # Above this many legal actions (the swap of Quantum Leap, Einstein's arrangements) the action
@@ -170,6 +177,8 @@ def test_every_game_compares_its_extras():
     """The comparison reaches the games' own accessors (the test would compare nothing more
     than the generic methods if a reference renamed them)."""
     expected = {
+        "a_quantum_leap": {"display", "hand", "information_state_string", "observation_string",
+                           "pattern", "scores", "stacks"},
         "einstein": {"board"},
         "quantum_leap": {"cells"},
         "quincunx": {"grid", "hand", "lost", "observation_string", "pile", "scores"},

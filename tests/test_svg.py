@@ -127,6 +127,7 @@ def test_quincunx_counts_of_one_are_singular_in_text_and_svg_along_games():
 
 PICTURES = {
     # game, the svg function, its size option, the smallest value it refuses
+    "a_quantum_leap": (quanta.a_quantum_leap.svg, "cell", 0),
     "einstein": (quanta.einstein.svg, "size", 30),
     "quantum_leap": (quanta.quantum_leap.svg, "radius", 0),
     "quincunx": (qx.svg, "cell", 0),

@@ -61,7 +61,8 @@ def _state_dir(state: State) -> list[str]:
     return sorted(set(dir(type(state))) | set(extras))
 
 
-from . import batch, einstein, quantum_leap, quincunx  # noqa: E402  (need the names above)
+# (The modules need the names above.)
+from . import a_quantum_leap, batch, einstein, quantum_leap, quincunx  # noqa: E402
 
 __all__ = [
     "CHANCE",
@@ -76,6 +77,7 @@ __all__ = [
     "NotApplicableError",
     "QuantaError",
     "SearchLimitError",
+    "a_quantum_leap",
     "batch",
     "einstein",
     "exceptions",

@@ -16,6 +16,12 @@ __all__ = [
     "Solution",
     "State",
     "TERMINAL",
+    "a_quantum_leap_display",
+    "a_quantum_leap_hand",
+    "a_quantum_leap_pattern",
+    "a_quantum_leap_score_placement",
+    "a_quantum_leap_scores",
+    "a_quantum_leap_stacks",
     "einstein_board",
     "game_names",
     "make_game",
@@ -119,6 +125,18 @@ def game_names() -> list[str]: ...
 def random_playouts(
     game: Game, n: int, seed: int, threads: int | None, first: int
 ) -> dict[str, npt.NDArray[Any]]: ...
+
+# ---- a_quantum_leap ----
+
+def a_quantum_leap_display(state: State) -> list[list[str | None]]: ...
+def a_quantum_leap_stacks(state: State) -> list[list[int]]: ...
+def a_quantum_leap_pattern(state: State) -> str | None: ...
+def a_quantum_leap_hand(state: State, player: int) -> list[str]: ...
+def a_quantum_leap_scores(state: State) -> list[int]: ...
+def a_quantum_leap_score_placement(
+    display: list[list[str | None]], card: str, cell: str | tuple[int, int],
+    pattern: str | None, rule: str | None,
+) -> tuple[int, int, int, int, str, str | None]: ...
 
 # ---- einstein ----
 

@@ -7,11 +7,13 @@ use pyo3::prelude::*;
 use quanta_core::Game;
 use quanta_core::erased::Position;
 
+mod a_quantum_leap;
 mod einstein;
 mod quantum_leap;
 mod quincunx;
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    a_quantum_leap::register(m)?;
     einstein::register(m)?;
     quantum_leap::register(m)?;
     quincunx::register(m)?;

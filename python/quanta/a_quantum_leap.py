@@ -1,0 +1,221 @@
+"""A Quantum Leap (Mal Jones): a 3x3 display of playing cards built by the players, then cards
+placed on it following a numerical pattern (ascending, descending, halving, doubling), scoring
+pairs, runs and triples. For 2 to 4 players.
+
+Options: ``players`` = 2 (default), 3 or 4; ``match`` = False (default) or True (one game per
+dealer, the points added up).
+
+State extras (``STATE_METHODS``): ``display()``, ``stacks()``, ``pattern()``, ``hand(player)``,
+``scores()``. Module helpers: :func:`score_placement`, :func:`text`, :func:`svg`,
+:func:`status`.
+
+Rules, notation and action names: docs/rules/a_quantum_leap.md.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from . import _core, _svg
+from ._svg import FONT, num
+
+__all__ = [
+    "Placement",
+    "STATE_METHODS",
+    "display",
+    "hand",
+    "pattern",
+    "score_placement",
+    "scores",
+    "stacks",
+    "status",
+    "svg",
+    "text",
+]
+
+_COLUMNS = "abc"
+_RED_SUITS = "HD"
+_SUIT_SIGNS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
+
+
+# ---- reading a state ----
+
+
+def display(state) -> list[list[str | None]]:
+    """The top cards as 3 rows of 3 codes (row 1 first), None where a cell is empty."""
+    return _core.a_quantum_leap_display(state)
+
+
+def stacks(state) -> list[list[int]]:
+    """The stack heights as 3 rows of 3."""
+    return _core.a_quantum_leap_stacks(state)
+
+
+def pattern(state) -> str | None:
+    """The pattern (``opening``, ``free``, ``ascending``, ...), None before stage two."""
+    return _core.a_quantum_leap_pattern(state)
+
+
+def hand(state, player: int) -> list[str]:
+    """``player``'s hand as codes, in card-index order."""
+    return _core.a_quantum_leap_hand(state, player)
+
+
+def scores(state) -> list[int]:
+    """Every player's points (in a match, the totals so far); the same values as ``returns()``."""
+    return _core.a_quantum_leap_scores(state)
+
+
+def _fields(state) -> list[str]:
+    """The eight notation fields."""
+    return state.notation().split(" ")
+
+
+def status(state) -> str:
+    """One line saying what happens next, e.g. ``"game 1/1: player 0 draws"``,
+    ``"game 1/1: player 0 places 7S on an outer cell"``, ``"game 1/1: player 0 places the
+    Higgs"``, ``"game 1/1: player 1 to play (2 placed this turn)"``, ``"game 1/3: the suit
+    left out is drawn"`` or ``"game over: player 1 wins with 36"``."""
+    fields = _fields(state)
+    turn, game = fields[4].split(":"), fields[7]
+    if turn[0] == "end":
+        totals = scores(state)
+        best = max(totals)
+        leaders = [p for p, t in enumerate(totals) if t == best]
+        if len(leaders) > 1:
+            return f"game over: players {', '.join(map(str, leaders))} tie with {best}"
+        return f"game over: player {leaders[0]} wins with {best}"
+    if turn[0] == "leave":
+        return f"game {game}: the suit left out is drawn"
+    player = turn[1]
+    if turn[0] == "draw":
+        return f"game {game}: player {player} draws"
+    if turn[0] == "place":
+        return f"game {game}: player {player} places {turn[2]} on an outer cell"
+    if turn[0] == "higgs":
+        return f"game {game}: player {player} places the Higgs"
+    placed = int(turn[2])
+    return f"game {game}: player {player} to play ({placed} placed this turn)"
+
+
+def text(state) -> str:
+    """A readable display: each cell's top card with its stack height, the hands (``*`` when
+    shown after a pass) and points, the pattern, then the status line."""
+    tops, heights = display(state), stacks(state)
+    lines = ["    " + "".join(f"{c:<7}" for c in _COLUMNS).rstrip()]
+    for r in range(3):
+        cells = [f"{tops[r][c]}({heights[r][c]})" if tops[r][c] else "." for c in range(3)]
+        lines.append(f" {r + 1}  " + "".join(f"{c:<7}" for c in cells).rstrip())
+    shown = _fields(state)[1].split("|")
+    totals = scores(state)
+    for p, points in enumerate(totals):
+        mark = " (shown)" if shown[p].startswith("*") else ""
+        lines.append(f"player {p}: {' '.join(hand(state, p)) or '-'}{mark}  ({points} points)")
+    lines.append(f"pattern {pattern(state) or '-'}")
+    lines.append(status(state))
+    return "\n".join(lines)
+
+
+# Colours of the SVG picture.
+_GRID = "#555555"
+_CARD = "#fdfdf6"
+_CENTRE = "#eef3fb"
+_RED = "#c0262d"
+_BLACK = "#222222"
+
+
+def svg(state, cell: float = 70) -> str:
+    """A self-contained SVG picture of the position: the 3x3 display with each cell's top card
+    (rank and suit sign, red or black) and stack height, the centre b2 (the Higgs) tinted, and
+    captions with the pattern, the points and the status. ``cell`` is the side of a cell in
+    pixels (a positive number, else :class:`~quanta.InvalidOptionError`)."""
+    cell = _svg.pixels("cell", cell)
+    tops, heights = display(state), stacks(state)
+    left, top = 22.0, 20.0
+    grid = 3 * cell
+    width = max(left + grid + 12, 280.0)
+    height = top + grid + 60
+    out = _svg.start(width, height)
+    out.append(
+        f"<rect x='{num(left + cell)}' y='{num(top + cell)}' width='{num(cell)}' "
+        f"height='{num(cell)}' fill='{_CENTRE}'/>"
+    )
+    out.extend(_svg.square_grid(left, top, cell, 3, row_numbers_x=left - 9, colour=_GRID))
+    pad = cell * 0.1
+    for r in range(3):
+        for c in range(3):
+            code = tops[r][c]
+            if code is None:
+                continue
+            x, y, side = left + c * cell + pad, top + r * cell + pad, cell - 2 * pad
+            colour = _RED if code[1] in _RED_SUITS else _BLACK
+            rank = "10" if code[0] == "T" else code[0]
+            out.append(
+                f"<rect x='{num(x)}' y='{num(y)}' width='{num(side)}' height='{num(side)}' "
+                f"rx='{num(side * 0.1)}' fill='{_CARD}' stroke='{_BLACK}' stroke-width='1'/>"
+            )
+            out.append(
+                f"<text x='{num(x + side / 2)}' y='{num(y + side * 0.55)}' text-anchor='middle' "
+                f"font-size='{num(side * 0.36)}' font-weight='bold' {FONT} fill='{colour}'>"
+                f"{rank}{_SUIT_SIGNS[code[1]]}</text>"
+            )
+            out.append(
+                f"<text x='{num(x + side - 3)}' y='{num(y + side - 4)}' text-anchor='end' "
+                f"font-size='{num(max(side * 0.16, 1))}' {FONT} fill='{_GRID}'>"
+                f"\u00d7{heights[r][c]}</text>"
+            )
+    points = ", ".join(str(p) for p in scores(state))
+    out.append(_svg.caption(left - 14, top + grid + 19, f"pattern {pattern(state) or '-'}; "
+                            f"points {points}"))
+    out.append(_svg.caption(left - 14, top + grid + 37, status(state)))
+    return _svg.finish(out)
+
+
+# ---- scoring one placement ----
+
+
+@dataclass(frozen=True)
+class Placement:
+    """What one placement scores: ``points`` (the rule's points plus the bonuses), the
+    ``bonuses`` (counts of ``pair``, ``run`` and ``triple``), the ``pattern`` after it and the
+    ``rule`` it follows (None for the Higgs)."""
+
+    points: int
+    bonuses: dict = field(default_factory=dict)
+    pattern: str = "opening"
+    rule: str | None = None
+
+
+def score_placement(display, card: str, cell, pattern: str | None, rule: str | None = None
+                    ) -> Placement:
+    """Scores placing ``card`` (a code such as ``"5H"``) on ``cell`` (``(row, col)`` or a name
+    such as ``"b2"``) of ``display`` (3 rows of 3 top-card codes or None, as
+    ``state.display()`` gives it) under ``pattern`` (``opening``, ``free``, ``ascending``,
+    ``descending``, ``halving`` or ``doubling``; None scores the Higgs, on an empty cell,
+    bonuses only). ``rule`` (``ascending``, ``descending``, ``halving``, ``doubling`` or
+    ``equal``) is needed only where two rules the pattern allows fit (an Ace on a 2 or a 2 on an
+    Ace in ``opening``/``free``).
+
+    Raises :class:`~quanta.IllegalMoveError` when the card may not go there, and
+    :class:`~quanta.InvalidOptionError` for a malformed display, card code, cell, pattern or
+    rule name, or a card already among the top cards (both are ``ValueError``\\ s).
+
+    >>> d = [["3S", "QH", "5D"], ["4H", "5C", "9D"], ["4D", "5S", "KH"]]
+    >>> score_placement(d, "5H", "a3", "ascending")
+    Placement(points=12, bonuses={'pair': 1, 'run': 1, 'triple': 1}, pattern='ascending', \
+rule='ascending')
+    """
+    points, pair, run, triple, after, followed = _core.a_quantum_leap_score_placement(
+        display, card, cell, pattern, rule
+    )
+    return Placement(points, {"pair": pair, "run": run, "triple": triple}, after, followed)
+
+
+#: Extra methods the generic State object exposes for this game (each takes the state first).
+STATE_METHODS = {
+    "display": display,
+    "stacks": stacks,
+    "pattern": pattern,
+    "hand": hand,
+    "scores": scores,
+}
