@@ -354,3 +354,22 @@ def test_ctrl_c_stops_a_long_solve(solver):
         solve()
     timer.join()
     assert time.perf_counter() - start < 10
+
+
+def test_solver_results_are_frozen_objects_made_once_with_fields_and_reprs():
+    import quanta
+    from quanta import quincunx as qx
+
+    s = quanta.game("quincunx", players=1).new_state()
+    while s.is_chance:
+        s = s.play(s.legal_actions()[0])
+    open_ = qx.solve_open(s, s.pile())
+    fill = qx.fill_open(s, s.pile())
+    assert isinstance(open_, qx.OpenSolution) and isinstance(fill, qx.FillSolution)
+    assert type(open_).__module__ == "quanta.quincunx"
+    assert isinstance(open_.line, tuple) and open_.exact is True
+    assert repr(open_).startswith(f"OpenSolution(lost={open_.lost}, score={open_.score}, line=(")
+    assert repr(fill).startswith(f"FillSolution(winnable={fill.winnable}, line=")
+    for result, field in [(open_, "score"), (fill, "winnable")]:
+        with pytest.raises(AttributeError):
+            setattr(result, field, 0)

@@ -144,10 +144,21 @@ impl OpenSolution {
             "OpenSolution(lost={}, score={}, line={:?}, nodes={}, seconds={:.3}, exact=True)",
             py_bool(self.lost),
             self.score,
-            self.line,
+            tuple_repr(&self.line),
             self.nodes,
             self.seconds
         )
+    }
+}
+
+/// Actions written as Python writes a tuple of them: `()`, `(5,)`, `(5, 7)`.
+fn tuple_repr(actions: &[Action]) -> String {
+    match actions {
+        [one] => format!("({one},)"),
+        _ => format!(
+            "({})",
+            actions.iter().map(|a| a.to_string()).collect::<Vec<_>>().join(", ")
+        ),
     }
 }
 
@@ -178,7 +189,7 @@ impl FillSolution {
         format!(
             "FillSolution(winnable={}, line={}, nodes={}, seconds={:.3}, exact=True)",
             py_bool(self.winnable),
-            self.line.as_ref().map_or("None".into(), |l| format!("{l:?}")),
+            self.line.as_ref().map_or("None".into(), |l| tuple_repr(l)),
             self.nodes,
             self.seconds
         )
