@@ -141,7 +141,7 @@ impl OpenSolution {
     }
     fn __repr__(&self) -> String {
         format!(
-            "OpenSolution(lost={}, score={}, line={:?}, nodes={}, seconds={:.3}, exact=True)",
+            "OpenSolution(lost={}, score={}, line={}, nodes={}, seconds={:.3}, exact=True)",
             py_bool(self.lost),
             self.score,
             tuple_repr(&self.line),
