@@ -7,9 +7,6 @@ use numpy::{IntoPyArray, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-/// The most games one call may play (about a trillion).
-const MAX_GAMES: i128 = 1 << 40;
-
 /// `n` uniformly random games from the start; see `quanta.batch.random_playouts`.
 #[pyfunction]
 pub fn random_playouts<'py>(
@@ -26,19 +23,7 @@ pub fn random_playouts<'py>(
             errors::quote(game)
         ))
     })?;
-    let n = errors::integer_in(n, "n", 0, MAX_GAMES).map_err(|_| {
-        InvalidOptionError::new_err(format!(
-            "n must be a number of games from 0 to 2**40, not {}",
-            errors::quote(n)
-        ))
-    })? as usize;
-    let seed = errors::seed(seed, "seed")?;
-    let first = errors::seed(first, "first").map_err(|_| {
-        InvalidOptionError::new_err(format!(
-            "first must be a game number from 0 to 2**64 - 1, not {}",
-            errors::quote(first)
-        ))
-    })?;
+    let (seed, n, first) = errors::rows(seed, n, first, "games")?;
     let threads = errors::threads(threads)?;
     let g = game.get().inner.clone();
     let result = run_detached(py, move |cancel| {

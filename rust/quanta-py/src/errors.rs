@@ -101,6 +101,29 @@ pub fn seed(value: &Bound<'_, PyAny>, name: &str) -> PyResult<u64> {
     integer_in(value, name, 0, u64::MAX as i128).map(|v| v as u64)
 }
 
+/// The rows of a batch job: its seed, how many `rows` (e.g. "games", "deals"; up to 2**40) and
+/// the number of the first, each checked.
+pub fn rows(
+    seed: &Bound<'_, PyAny>,
+    n: &Bound<'_, PyAny>,
+    first: &Bound<'_, PyAny>,
+    rows: &str,
+) -> PyResult<(u64, usize, u64)> {
+    let count = integer_in(n, "n", 0, 1 << 40).map_err(|_| {
+        InvalidOptionError::new_err(format!(
+            "n must be a number of {rows} from 0 to 2**40, not {}",
+            quote(n)
+        ))
+    })?;
+    let first_row = self::seed(first, "first").map_err(|_| {
+        InvalidOptionError::new_err(format!(
+            "first must be the number of the first of the {rows}, from 0 to 2**64 - 1, not {}",
+            quote(first)
+        ))
+    })?;
+    Ok((self::seed(seed, "seed")?, count as usize, first_row))
+}
+
 /// A number of seconds that may be None: an int or a float (numpy's too), never a bool.
 pub fn seconds(value: &Bound<'_, PyAny>, name: &str) -> PyResult<Option<f64>> {
     if value.is_none() {

@@ -40,6 +40,17 @@ pub fn position<'s, G: Game + std::fmt::Debug>(
         })
 }
 
+/// The string of a solver's best action in `state`, if it has one.
+pub fn move_string(
+    state: &dyn quanta_core::erased::DynState,
+    action: Option<quanta_core::Action>,
+) -> PyResult<Option<String>> {
+    action
+        .map(|a| state.action_to_string(a))
+        .transpose()
+        .map_err(crate::errors::to_py)
+}
+
 /// The state passed to `what`, or the typed error saying a state was expected.
 pub fn state<'s>(value: &'s Bound<'_, PyAny>, what: &str) -> PyResult<&'s State> {
     value.cast::<State>().map(|s| s.get()).map_err(|_| {

@@ -108,10 +108,7 @@ fn quantum_leap_solve(
     let s = quantum_leap_state(state, "quantum_leap.solve")?;
     let request = errors::request(timeout, max_nodes, memory_mb, threads)?;
     let sol = run_detached(py, |cancel| ql::solve_dyn(s, &request.context(cancel)))?;
-    let best_move = match sol.best_action {
-        Some(a) => Some(s.action_to_string(a).map_err(errors::to_py)?),
-        None => None,
-    };
+    let best_move = super::move_string(s, sol.best_action)?;
     Ok(Solution {
         win: sol.win,
         best_action: sol.best_action,

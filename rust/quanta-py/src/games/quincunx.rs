@@ -317,10 +317,7 @@ fn quincunx_solve_expected(
         actions.set_item(a, (p, score))?;
     }
     let inner = &super::state(state, "quincunx.solve_expected")?.inner;
-    let best_move = match e.best_action {
-        Some(a) => Some(inner.action_to_string(a).map_err(to_py)?),
-        None => None,
-    };
+    let best_move = super::move_string(&**inner, e.best_action)?;
     Ok(ExpectedSolution {
         p_win: e.p_win,
         p_loss: 1.0 - e.p_win,
@@ -412,30 +409,6 @@ fn rows_to_py<'py>(py: Python<'py>, rows: Vec<qx::Row>) -> PyResult<Bound<'py, P
     Ok(out)
 }
 
-/// The deals of a batch: seed, number of deals (up to 2**40) and the first deal.
-fn deals(
-    seed: &Bound<'_, PyAny>,
-    n: &Bound<'_, PyAny>,
-    first: &Bound<'_, PyAny>,
-) -> PyResult<(u64, usize, u64)> {
-    let n = errors::integer_in(n, "n", 0, 1 << 40).map_err(|_| {
-        InvalidOptionError::new_err(format!(
-            "n must be a number of deals from 0 to 2**40, not {}",
-            errors::quote(n)
-        ))
-    })?;
-    Ok((errors::seed(seed, "seed")?, n as usize, errors::seed(first, "first")?))
-}
-
-fn batch_request(
-    threads: &Bound<'_, PyAny>,
-    timeout: &Bound<'_, PyAny>,
-    max_nodes: &Bound<'_, PyAny>,
-    memory_mb: &Bound<'_, PyAny>,
-) -> PyResult<Request> {
-    errors::request(timeout, max_nodes, memory_mb, threads)
-}
-
 /// Open solves of deals `first..first+n` of `seed`: arrays solved, lost, score, nodes, seconds.
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
@@ -452,7 +425,7 @@ fn quincunx_solve_open_batch<'py>(
     max_nodes: &Bound<'py, PyAny>,
     memory_mb: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let (seed, n, first) = deals(seed, n, first)?;
+    let (seed, n, first) = errors::rows(seed, n, first, "deals")?;
     let excuse = errors::flag(excuse, "excuse")?;
     let one_at_a_time = errors::flag(one_at_a_time, "one_at_a_time")?;
     let empty = errors::integer_in(empty, "empty", 0, 12).map_err(|_| {
@@ -461,7 +434,7 @@ fn quincunx_solve_open_batch<'py>(
             errors::quote(empty)
         ))
     })? as u32;
-    let request = batch_request(threads, timeout, max_nodes, memory_mb)?;
+    let request = errors::request(timeout, max_nodes, memory_mb, threads)?;
     let rows = run_detached(py, |cancel| {
         qx::solve_open_batch(seed, first, n, excuse, empty, one_at_a_time, &request.context(cancel))
     })?;
@@ -483,9 +456,9 @@ fn quincunx_fill_open_batch<'py>(
     max_nodes: &Bound<'py, PyAny>,
     memory_mb: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let (seed, n, first) = deals(seed, n, first)?;
+    let (seed, n, first) = errors::rows(seed, n, first, "deals")?;
     let excuse = errors::flag(excuse, "excuse")?;
-    let request = batch_request(threads, timeout, max_nodes, memory_mb)?;
+    let request = errors::request(timeout, max_nodes, memory_mb, threads)?;
     let rows = run_detached(py, |cancel| {
         qx::fill_open_batch(seed, first, n, excuse, &request.context(cancel))
     })?;
@@ -507,7 +480,7 @@ fn quincunx_play_batch<'py>(
     candidates: &Bound<'py, PyAny>,
     effort: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let (seed, n, first) = deals(seed, n, first)?;
+    let (seed, n, first) = errors::rows(seed, n, first, "deals")?;
     let excuse = errors::flag(excuse, "excuse")?;
     let request = Request {
         threads: errors::threads(threads)?,
