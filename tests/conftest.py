@@ -9,13 +9,11 @@ from hypothesis import HealthCheck, settings
 # The comparisons in helpers.py report their operands on failure like the tests' own asserts.
 pytest.register_assert_rewrite("helpers")
 
+# Function-scoped fixtures: the implementation a rule test runs on is one for all its examples.
+SUPPRESSED = [HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+settings.register_profile("ci", max_examples=60, deadline=None, suppress_health_check=SUPPRESSED)
+settings.register_profile("dev", max_examples=100, deadline=None, suppress_health_check=SUPPRESSED)
 settings.register_profile(
-    "ci", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow]
-)
-settings.register_profile(
-    "dev", max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow]
-)
-settings.register_profile(
-    "thorough", max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+    "thorough", max_examples=2000, deadline=None, suppress_health_check=SUPPRESSED
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
