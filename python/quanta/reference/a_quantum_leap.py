@@ -15,6 +15,7 @@ from quanta.exceptions import (
     IllegalMoveError,
     InvalidNotationError,
     InvalidOptionError,
+    NotApplicableError,
 )
 
 from ._state import ReferenceState
@@ -1084,3 +1085,159 @@ def _parse_notation(g: AQuantumLeapGame, text) -> AQuantumLeapState:
 def game(**options) -> AQuantumLeapGame:
     """The reference game with ``options`` (the same names and values as ``quanta.game``)."""
     return AQuantumLeapGame(**options)
+
+
+# ---- the best turn and the best Higgs: exact, plain search (a test oracle) ----
+#
+# What is optimised, the tie-breaks and where it applies: docs/rules/a_quantum_leap.md,
+# "Best turn and best Higgs". Everything is measured by playing the actions with
+# AQuantumLeapState.play and reading the scores, so the search trusts the rules above and
+# nothing else.
+
+__all__ += ["BestHiggs", "BestTurn", "best_higgs", "best_turn"]
+
+
+@dataclass(frozen=True)
+class BestTurn:
+    """The best way to play the rest of the mover's turn from a state.
+
+    * ``actions``: the action ids, in order from the state. The last is ``end`` unless the
+      turn ends by itself (the game ends with the last card); ``(pass,)`` when the mover can
+      place nothing at the start of the turn.
+    * ``points``: what the mover scores with them.
+    * ``penalty``: whether they place the fifth card of the turn while another player holds
+      cards, so that every opponent scores 4.
+    """
+
+    actions: tuple
+    points: int
+    penalty: bool
+
+    @property
+    def value(self) -> int:
+        """``points - 4 * penalty``: how much the mover's lead over every opponent grows."""
+        return self.points - 4 * self.penalty
+
+    @property
+    def cards(self) -> int:
+        """The number of cards the actions place."""
+        return sum(1 for a in self.actions if a < CELL_BASE)
+
+    def order(self) -> tuple:
+        """The sort key: the best turn is the smallest (largest value, then fewest cards,
+        then the lexicographically smallest list of action ids)."""
+        return (-self.value, self.cards, self.actions)
+
+
+@dataclass(frozen=True)
+class BestHiggs:
+    """The dealer's best Higgs: the ``action`` id, the ``card`` (a code) and the ``points``
+    its bonuses score."""
+
+    action: int
+    card: str
+    points: int
+
+
+def _not_applicable(what: str, state) -> NotApplicableError:
+    if isinstance(state, AQuantumLeapState):
+        return NotApplicableError(f"{NAME}: {what}, not in {state.notation()}")
+    return NotApplicableError(f"{NAME}: {what}; {type(state).__name__} is not a reference "
+                              f"A Quantum Leap state")
+
+
+def _gains(before: AQuantumLeapState, after: AQuantumLeapState, p: int) -> tuple:
+    """What one action gave: (the mover's points, whether the opponents got the penalty).
+    Read from the scores (in a match they carry over into the next game)."""
+    points = after._scores[p] - before._scores[p]
+    others = {after._scores[q] - before._scores[q]
+              for q in range(before._game.players) if q != p}
+    assert others in ({0}, {4}), "only the penalty gives points to the opponents"
+    return points, others == {4}
+
+
+def best_turn(state) -> BestTurn:
+    """The exact best way for the player to act (stage two, phase ``play``) to play the rest
+    of the turn: the largest ``points - 4 * penalty``, then the fewest cards, then the
+    lexicographically smallest sequence of action ids. At the start of a turn that is the
+    whole turn; after k >= 1 placements it is the rest (points and penalty from here on: a
+    penalty already given at the fifth card is not counted again).
+
+    A plain depth-first search over every legal action of the turn, played with
+    :meth:`AQuantumLeapState.play` and scored by the scores it leaves, memoised on what
+    decides the rest of the turn: the top cards, the mover's hand, the pattern and the cards
+    placed so far (counted up to 5; the other players' cards do not change during the turn).
+    Exponential in the hand: fine for a few cards, minutes for ten or more.
+
+    Raises NotApplicableError for anything but a reference state in phase ``play``: a chance
+    node (``leave``, ``draw``), stage one (``place``, ``higgs``: see :func:`best_higgs`), a
+    finished game, or another object."""
+    if not isinstance(state, AQuantumLeapState) or state._phase != "play":
+        raise _not_applicable("best_turn applies to a stage-two turn (phase play)", state)
+    p = state._player
+    # memo[position] = (-value, cards, first action, points, penalty) of the best rest of the
+    # turn from that position. Options at one position differ in their first action, and the
+    # rest after it is the best rest from the position it leads to, so comparing these
+    # triples (-value, cards, first action) is comparing the whole sequences as documented.
+    memo = {}
+
+    def position(s: AQuantumLeapState) -> tuple:
+        return (bytes(s._tops()), s._hands[p], s._pattern, min(s._placed, 5))
+
+    def continues(s: AQuantumLeapState, after: AQuantumLeapState) -> bool:
+        """Is p still to act in the same turn after a placement (the game has not ended)?"""
+        return after._phase == "play" and after._player == p and after._placed == s._placed + 1
+
+    def search(s: AQuantumLeapState) -> tuple:
+        key = position(s)
+        if key not in memo:
+            best = None
+            for action in s.legal_actions():
+                if action in (END, PASS):
+                    option = (0, 0, action, 0, False)
+                else:
+                    after = s.play(action)
+                    points, penalty = _gains(s, after, p)
+                    if continues(s, after):
+                        rest_value, rest_cards, _, rest_points, rest_penalty = search(after)
+                        points, penalty = points + rest_points, penalty or rest_penalty
+                        cards = 1 + rest_cards
+                    else:
+                        cards = 1
+                    option = (-(points - 4 * penalty), cards, action, points, penalty)
+                if best is None or option[:3] < best[:3]:
+                    best = option
+            memo[key] = best
+        return memo[key]
+
+    negative_value, _, _, points, penalty = search(state)
+    actions, s = [], state
+    while True:  # follow the best first actions from position to position
+        action = memo[position(s)][2]
+        actions.append(action)
+        if action in (END, PASS):
+            break
+        after = s.play(action)
+        if not continues(s, after):
+            break
+        s = after
+    result = BestTurn(tuple(actions), points, penalty)
+    assert result.value == -negative_value
+    return result
+
+
+def best_higgs(state) -> BestHiggs:
+    """The dealer's best Higgs (phase ``higgs``): the card of the hand whose bonuses score the
+    most on b2; among equals the lowest action id (the lowest card index). Only the Higgs's
+    own points count, not what it leaves for stage two.
+
+    Raises NotApplicableError for anything but a reference state in phase ``higgs``."""
+    if not isinstance(state, AQuantumLeapState) or state._phase != "higgs":
+        raise _not_applicable("best_higgs applies to the dealer's Higgs (phase higgs)", state)
+    p = state._player
+    best = None
+    for action in state.legal_actions():  # ascending ids: the first of equals is kept
+        points, _ = _gains(state, state.play(action), p)
+        if best is None or points > best.points:
+            best = BestHiggs(action, card_code(action - HIGGS_BASE), points)
+    return best
