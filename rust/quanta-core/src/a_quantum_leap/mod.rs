@@ -8,6 +8,7 @@
 
 mod notation;
 pub mod rules;
+pub mod turn;
 #[cfg(test)]
 mod tests;
 

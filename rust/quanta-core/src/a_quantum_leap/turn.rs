@@ -1,0 +1,828 @@
+//! The exact best turn and best Higgs of A Quantum Leap (docs/rules/a_quantum_leap.md, *Best
+//! turn and best Higgs*), and batches of whole games played by simple policies.
+//!
+//! **What is optimised.** From a stage-two position (phase `play`), the rest of the mover's
+//! turn: the largest `points − 4·penalty` (the points the mover scores, 4 off when the actions
+//! place the fifth card of the turn while another player holds cards), then the fewest cards,
+//! then the lexicographically smallest list of action ids. A position where the mover can
+//! place nothing at the start of the turn answers `pass`. The Higgs: the card whose bonuses
+//! score the most on b2, the lowest card among equals.
+//!
+//! **How.** Both criteria fold into one additive value per action: a placement scoring `g`
+//! is worth `32·g − 1` (a turn places at most 13 cards, so the −1s only break ties between
+//! equal points), the fifth card while another player holds cards another `−128`, `end` and
+//! `pass` 0. The best turn is then a longest path in the graph of positions the turn can reach
+//! (the top cards, the mover's hand, the pattern, the cards placed so far, counted up to the
+//! fifth): a depth-first search, moves ordered by their own value, with a fail-soft threshold
+//! (a position whose upper bound cannot beat what is already found is cut), memoised on that
+//! position (exact values, or upper bounds of the cut ones). The bound gives every card of
+//! the hand the most it could score anywhere (2 for its rule, bonuses from what the display
+//! and the hand could put round it) and takes the best number of cards, penalty included.
+//! The lexicographic tie-break is read afterwards: from the root, the first action in id order
+//! whose value plus its child's (asked with a threshold just below what it needs) reaches the
+//! optimum.
+
+use super::rules::{
+    CELLS, CENTRE, Card, LINES, Pattern, RULES, cards, legal_rules, rank, rules_of, score,
+};
+use super::{AQuantumLeap, AQuantumLeapState, END, HIGGS_BASE, PASS, Phase};
+use crate::batch::{Split, map_rows};
+use crate::error::{Error, Result};
+use crate::game::{Action, Game, Rng};
+use crate::search::{Context, Limits, Meter, hash_map_cap};
+use rand::Rng as _;
+use rustc_hash::FxHashMap;
+use smallvec::SmallVec;
+
+/// The best rest of a turn (see the module doc).
+#[derive(Debug, Clone, PartialEq)]
+pub struct BestTurn {
+    /// The action ids from the state, in order: placements, then `end` unless the last card
+    /// ends the game; `[pass]` when the mover can place nothing.
+    pub actions: Vec<Action>,
+    /// What the mover scores with them.
+    pub points: i32,
+    /// Whether they place the fifth card of the turn while another player holds cards.
+    pub penalty: bool,
+    pub nodes: u64,
+    pub seconds: f64,
+}
+
+/// The dealer's best Higgs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BestHiggs {
+    pub action: Action,
+    pub card: Card,
+    /// What its bonuses score.
+    pub points: i32,
+    pub nodes: u64,
+    pub seconds: f64,
+}
+
+/// Below every value of a turn.
+const NEG: i32 = i32::MIN / 2;
+/// A point is worth this much; a card placed costs 1 (at most 13 per turn, fewer than this).
+const POINT: i32 = 32;
+/// The penalty: 4 points.
+const PENALTY: i32 = 4 * POINT;
+
+/// What decides the rest of the turn.
+#[derive(Debug, Clone, Copy)]
+struct Node {
+    tops: [Card; CELLS],
+    hand: u64,
+    pattern: Pattern,
+    /// Cards placed in this turn, counted up to 5.
+    placed: u8,
+}
+
+impl Node {
+    /// Top cards by rank (4 bits each), the hand, the pattern, the cards placed.
+    fn key(&self) -> u128 {
+        let mut key = self.hand as u128;
+        for (cell, &top) in self.tops.iter().enumerate() {
+            key |= ((rank(top) - 1) as u128) << (52 + 4 * cell);
+        }
+        key | (self.pattern.index() as u128) << 88 | (self.placed as u128) << 91
+    }
+}
+
+/// One action of a node: its value, its id and the node after it (`None` when the turn ends).
+#[derive(Clone, Copy)]
+struct Move {
+    value: i32,
+    action: Action,
+    child: Option<Node>,
+}
+
+#[derive(Clone, Copy)]
+struct Entry {
+    /// The value (exact) or an upper bound of it.
+    value: i32,
+    exact: bool,
+}
+
+/// `LINES_THROUGH[cell]`: the other two cells of each line through `cell`, in line order, with
+/// the cell's place in the line (0, 1 or 2).
+const LINES_THROUGH: [[(usize, usize, usize); 4]; CELLS] = {
+    let mut out = [[(CELLS, CELLS, 0); 4]; CELLS];
+    let mut cell = 0;
+    while cell < CELLS {
+        let mut k = 0;
+        let mut l = 0;
+        while l < LINES.len() {
+            let line = LINES[l];
+            let mut i = 0;
+            while i < 3 {
+                if line[i] == cell {
+                    let (a, b) = match i {
+                        0 => (line[1], line[2]),
+                        1 => (line[0], line[2]),
+                        _ => (line[0], line[1]),
+                    };
+                    out[cell][k] = (a, b, i);
+                    k += 1;
+                }
+                i += 1;
+            }
+            l += 1;
+        }
+        cell += 1;
+    }
+    out
+};
+
+/// `NEIGHBOURS[cell]`: the cells touching `cell` at a side or a corner, as bits (the rules'
+/// own table is private to them).
+const NEIGHBOURS: [u16; CELLS] = {
+    let mut out = [0u16; CELLS];
+    let mut cell = 0;
+    while cell < CELLS {
+        let mut other = 0;
+        while other < CELLS {
+            if other != cell
+                && (other / 3).abs_diff(cell / 3) <= 1
+                && (other % 3).abs_diff(cell % 3) <= 1
+            {
+                out[cell] |= 1 << other;
+            }
+            other += 1;
+        }
+        cell += 1;
+    }
+    out
+};
+
+/// The next rank up and down, round the Ace (K → A → 2).
+fn up(r: u8) -> u8 {
+    r % 13 + 1
+}
+fn down(r: u8) -> u8 {
+    (r + 11) % 13 + 1
+}
+
+struct Search<'a> {
+    /// Whether another player holds cards (the penalty applies).
+    others_hold: bool,
+    /// Whether the mover's hand running out ends the game (nobody else holds cards and the
+    /// mover has no second stock aside).
+    last_cards_end: bool,
+    table: FxHashMap<u128, Entry>,
+    cap: usize,
+    meter: Meter<'a>,
+}
+
+impl Search<'_> {
+    /// The actions of `n`, with their values and the nodes after them.
+    fn moves(&self, n: &Node) -> SmallVec<[Move; 64]> {
+        let mut out = SmallVec::new();
+        for card in cards(n.hand) {
+            for cell in 0..CELLS {
+                let base = (card as Action * CELLS as Action + cell as Action) * 5;
+                for rule in rules_of(legal_rules(n.pattern, rank(card), rank(n.tops[cell]))) {
+                    let p = score(&n.tops, card, cell, Some(rule));
+                    let placed = n.placed + 1;
+                    let mut value = POINT * p.points - 1;
+                    if placed == 5 && self.others_hold {
+                        value -= PENALTY;
+                    }
+                    let hand = n.hand & !(1 << card);
+                    let child = (hand != 0 || !self.last_cards_end).then(|| {
+                        let mut tops = n.tops;
+                        tops[cell] = card;
+                        Node {
+                            tops,
+                            hand,
+                            pattern: p.pattern,
+                            placed: placed.min(5),
+                        }
+                    });
+                    out.push(Move {
+                        value,
+                        action: base + rule.index() as Action,
+                        child,
+                    });
+                }
+            }
+        }
+        if n.placed > 0 {
+            out.push(Move {
+                value: 0,
+                action: END,
+                child: None,
+            });
+        } else if out.is_empty() {
+            out.push(Move {
+                value: 0,
+                action: PASS,
+                child: None,
+            });
+        }
+        out
+    }
+
+    /// An upper bound of the value of `n` (see the module doc).
+    fn bound(&self, n: &Node) -> i32 {
+        if n.hand == 0 {
+            return 0;
+        }
+        // Cells whose top has each rank; ranks in hand, and those in hand twice (2 players'
+        // hands are one suit, but a position may say otherwise).
+        let mut cells_of = [0u16; 14];
+        for (cell, &top) in n.tops.iter().enumerate() {
+            cells_of[rank(top) as usize] |= 1 << cell;
+        }
+        let (mut ranks, mut twice) = (0u16, 0u16);
+        for card in cards(n.hand) {
+            let bit = 1 << rank(card);
+            twice |= ranks & bit;
+            ranks |= bit;
+        }
+        let mut gains: SmallVec<[i32; 16]> = SmallVec::new();
+        for r in (1..=13u8).filter(|&r| ranks & 1 << r != 0) {
+            // Where a card of rank s could lie when the card of rank r goes down.
+            let could = |s: u8| -> u16 {
+                let other = if s == r { twice } else { ranks };
+                if other & 1 << s != 0 {
+                    0x1FF
+                } else {
+                    cells_of[s as usize]
+                }
+            };
+            let (same, u1, u2, d1, d2) = (
+                could(r),
+                could(up(r)),
+                could(up(up(r))),
+                could(down(r)),
+                could(down(down(r))),
+            );
+            let has = |set: u16, cell: usize| set & 1 << cell != 0;
+            let mut most = 0;
+            for cell in 0..CELLS {
+                let mut bonus = 2 * (NEIGHBOURS[cell] & same).count_ones() as i32;
+                for &(a, b, place) in LINES_THROUGH[cell].iter().filter(|l| l.0 < CELLS) {
+                    bonus += if has(same, a) && has(same, b) {
+                        6
+                    } else {
+                        let run = match place {
+                            0 => (has(u1, a) && has(u2, b)) || (has(d1, a) && has(d2, b)),
+                            1 => (has(d1, a) && has(u1, b)) || (has(u1, a) && has(d1, b)),
+                            _ => (has(u2, a) && has(u1, b)) || (has(d2, a) && has(d1, b)),
+                        };
+                        3 * run as i32
+                    };
+                }
+                most = most.max(bonus);
+            }
+            let copies = 1 + (twice & 1 << r != 0) as usize;
+            for _ in 0..copies {
+                gains.push(POINT * (2 + most) - 1);
+            }
+        }
+        gains.sort_unstable_by(|a, b| b.cmp(a));
+        let (mut sum, mut best) = (0, 0);
+        for (k, g) in gains.iter().enumerate() {
+            sum += g;
+            if n.placed as usize + k + 1 == 5 && self.others_hold {
+                sum -= PENALTY;
+            }
+            best = best.max(sum);
+        }
+        best
+    }
+
+    /// The value of `n` if it is above `alpha`; otherwise an upper bound of it, at most
+    /// `alpha` (fail-soft).
+    fn value(&mut self, n: &Node, alpha: i32) -> Result<i32> {
+        self.meter.tick()?;
+        let key = n.key();
+        if let Some(e) = self.table.get(&key)
+            && (e.exact || e.value <= alpha)
+        {
+            return Ok(e.value);
+        }
+        let bound = self.bound(n);
+        if bound <= alpha {
+            return Ok(bound);
+        }
+        let mut moves = self.moves(n);
+        moves.sort_by_key(|m| (-m.value, m.action));
+        let (mut best, mut above) = (NEG, NEG);
+        for m in &moves {
+            let a = alpha.max(best);
+            let v = match &m.child {
+                None => m.value,
+                Some(c) => m.value + self.value(c, a - m.value)?,
+            };
+            if v > a {
+                best = v;
+            } else {
+                above = above.max(v);
+            }
+        }
+        let entry = if best > alpha {
+            Entry {
+                value: best,
+                exact: true,
+            }
+        } else {
+            Entry {
+                value: above.min(bound),
+                exact: false,
+            }
+        };
+        if self.table.len() < self.cap || self.table.contains_key(&key) {
+            self.table.insert(key, entry);
+        }
+        Ok(entry.value)
+    }
+}
+
+fn not_applicable(game: &AQuantumLeap, state: &AQuantumLeapState, what: &str) -> Error {
+    Error::NotApplicable(format!(
+        "{}: {what}, not in {}",
+        AQuantumLeap::NAME,
+        game.notation(state)
+    ))
+}
+
+/// The exact best rest of the mover's turn (see the module doc). `NotApplicable` unless the
+/// state is in phase `play`; `SearchLimit` or `Interrupted` past the limits of `ctx`.
+pub fn best_turn(
+    game: &AQuantumLeap,
+    state: &AQuantumLeapState,
+    ctx: &Context,
+) -> Result<BestTurn> {
+    if state.phase != Phase::Play {
+        return Err(not_applicable(
+            game,
+            state,
+            "best_turn applies to a stage-two turn (phase play)",
+        ));
+    }
+    let p = state.player as usize;
+    let others_hold = (0..game.players).any(|q| q != p && state.holds_cards(q));
+    let limits = &ctx.limits;
+    let mut search = Search {
+        others_hold,
+        last_cards_end: !others_hold && state.seconds[p] == 0,
+        table: FxHashMap::default(),
+        cap: hash_map_cap(limits.memory_mb, std::mem::size_of::<(u128, Entry)>()),
+        meter: Meter::new(ctx.budget("a_quantum_leap best_turn"), None),
+    };
+    let mut node = Node {
+        tops: state.tops,
+        hand: state.hands[p],
+        pattern: state.pattern.unwrap_or(Pattern::Opening),
+        placed: state.placed.min(5),
+    };
+    let mut target = search.value(&node, NEG)?;
+    // The tie-break: the first action in id order that keeps to the optimum.
+    let mut actions = Vec::new();
+    loop {
+        let mut moves = search.moves(&node);
+        moves.sort_by_key(|m| m.action);
+        let mut chosen = None;
+        for m in &moves {
+            let need = target - m.value;
+            let reaches = match &m.child {
+                None => need == 0,
+                Some(c) => search.value(c, need - 1)? >= need,
+            };
+            if reaches {
+                chosen = Some(*m);
+                break;
+            }
+        }
+        let Some(m) = chosen else {
+            return Err(Error::NotApplicable(format!(
+                "a_quantum_leap: best_turn lost its way in {}",
+                game.notation(state)
+            )));
+        };
+        actions.push(m.action);
+        target -= m.value;
+        match m.child {
+            Some(c) => node = c,
+            None => break,
+        }
+    }
+    // Points and penalty as the engine scores the actions.
+    let mut s = *state;
+    for &a in &actions {
+        game.apply(&mut s, a);
+    }
+    let points = s.scores[p] - state.scores[p];
+    let penalty = (0..game.players).any(|q| q != p && s.scores[q] > state.scores[q]);
+    Ok(BestTurn {
+        actions,
+        points,
+        penalty,
+        nodes: search.meter.sync(),
+        seconds: search.meter.seconds(),
+    })
+}
+
+/// The dealer's best Higgs (see the module doc). `NotApplicable` unless the state is in
+/// phase `higgs`.
+pub fn best_higgs(
+    game: &AQuantumLeap,
+    state: &AQuantumLeapState,
+    ctx: &Context,
+) -> Result<BestHiggs> {
+    if state.phase != Phase::Higgs {
+        return Err(not_applicable(
+            game,
+            state,
+            "best_higgs applies to the dealer's Higgs (phase higgs)",
+        ));
+    }
+    let mut meter = Meter::new(ctx.budget("a_quantum_leap best_higgs"), None);
+    let mut best: Option<(Card, i32)> = None;
+    for card in cards(state.hands[state.player as usize]) {
+        meter.tick()?;
+        let points = score(&state.tops, card, CENTRE, None).points;
+        if best.is_none_or(|(_, b)| points > b) {
+            best = Some((card, points));
+        }
+    }
+    let Some((card, points)) = best else {
+        return Err(not_applicable(game, state, "the dealer holds no card"));
+    };
+    Ok(BestHiggs {
+        action: HIGGS_BASE + card as Action,
+        card,
+        points,
+        nodes: meter.sync(),
+        seconds: meter.seconds(),
+    })
+}
+
+/// How the players of a batch game choose.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Policy {
+    /// Every decision uniformly at random.
+    Random,
+    /// The placement that scores the most (the lowest id among equals), then `end`; the best
+    /// Higgs.
+    Greedy,
+    /// [`best_turn`] every turn; the best Higgs.
+    BestTurn,
+}
+
+impl Policy {
+    pub fn from_name(name: &str) -> Option<Policy> {
+        match name {
+            "random" => Some(Policy::Random),
+            "greedy" => Some(Policy::Greedy),
+            "best_turn" => Some(Policy::BestTurn),
+            _ => None,
+        }
+    }
+}
+
+/// One game of a batch: the final points by seat, the turns with a placement, the nodes the
+/// searches took, and the turns whose search hit the node limit (played greedily instead).
+#[derive(Debug, Clone, PartialEq)]
+pub struct PlayRow {
+    pub scores: Vec<i32>,
+    pub turns: u32,
+    pub nodes: u64,
+    pub fallbacks: u32,
+}
+
+/// The placement of `s` that scores the most, the lowest id among equals.
+fn greedy_placement(game: &AQuantumLeap, s: &AQuantumLeapState) -> Option<Action> {
+    let mut best: Option<(Action, i32)> = None;
+    game.for_each_placement(s, |a| {
+        let (card, cell) = ((a / 5) as usize / CELLS, (a / 5) as usize % CELLS);
+        let points = score(&s.tops, card as Card, cell, Some(RULES[(a % 5) as usize])).points;
+        if best.is_none_or(|(_, b)| points > b) {
+            best = Some((a, points));
+        }
+    });
+    best.map(|(a, _)| a)
+}
+
+/// Plays games `first..first + n` of `seed` to the end, every seat by `policy`: game i deals
+/// and draws from the generator of row i ([`map_rows`]), so the same seed deals the same games
+/// to every policy while the choices agree. Outer cells are chosen at random by every policy.
+/// Each turn's search (`BestTurn`) runs within `max_nodes` (`None`: no limit); a turn past it
+/// is played as `Greedy` plays it and counted in `fallbacks`. Ctrl-C (the cancel flag of
+/// `ctx`) stops the batch.
+pub fn play_batch(
+    game: &AQuantumLeap,
+    policy: Policy,
+    first: u64,
+    n: usize,
+    seed: u64,
+    max_nodes: Option<u64>,
+    ctx: &Context,
+) -> Result<Vec<PlayRow>> {
+    let limits = Limits {
+        max_nodes,
+        ..Limits::default()
+    };
+    let turn_ctx = Context::new(limits, None, ctx.cancel);
+    let rows = map_rows(
+        first,
+        n,
+        seed,
+        ctx.threads,
+        Split::Rows,
+        ctx.cancel,
+        |_, rng| play_one(game, policy, rng, &turn_ctx),
+    )?;
+    rows.into_iter().collect()
+}
+
+fn play_one(game: &AQuantumLeap, policy: Policy, rng: &mut Rng, ctx: &Context) -> Result<PlayRow> {
+    let mut s = game.new_state();
+    let (mut turns, mut nodes, mut fallbacks) = (0, 0, 0);
+    let mut actions = Vec::with_capacity(64);
+    while s.phase != Phase::End {
+        if matches!(s.phase, Phase::Leave | Phase::Draw) {
+            let a = game.sample_chance(&s, rng);
+            game.apply(&mut s, a);
+            continue;
+        }
+        actions.clear();
+        game.legal_actions(&s, &mut actions);
+        let random = actions[rng.random_range(0..actions.len())];
+        match (policy, s.phase) {
+            (Policy::Random, _) | (_, Phase::Place) => game.apply(&mut s, random),
+            (_, Phase::Higgs) => {
+                let higgs = best_higgs(game, &s, ctx)?.action;
+                game.apply(&mut s, higgs);
+            }
+            (Policy::Greedy, _) => turns += greedy_turn(game, &mut s),
+            (Policy::BestTurn, _) => match best_turn(game, &s, ctx) {
+                Ok(best) => {
+                    nodes += best.nodes;
+                    turns += (best.actions[0] != PASS) as u32;
+                    for &a in &best.actions {
+                        game.apply(&mut s, a);
+                    }
+                }
+                Err(Error::SearchLimit { nodes: n, .. }) => {
+                    nodes += n;
+                    fallbacks += 1;
+                    turns += greedy_turn(game, &mut s);
+                }
+                Err(e) => return Err(e),
+            },
+        }
+    }
+    Ok(PlayRow {
+        scores: s.scores[..game.players].to_vec(),
+        turns,
+        nodes,
+        fallbacks,
+    })
+}
+
+/// Plays `s`'s turn greedily: the placement that scores the most, then `end` (`pass` when
+/// nothing fits). Returns 1 for a turn with a placement, else 0.
+fn greedy_turn(game: &AQuantumLeap, s: &mut AQuantumLeapState) -> u32 {
+    match greedy_placement(game, s) {
+        Some(a) => {
+            game.apply(s, a);
+            if s.phase == Phase::Play && s.placed > 0 {
+                game.apply(s, END);
+            }
+            1
+        }
+        None => {
+            game.apply(s, PASS);
+            0
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::row_rng;
+    use std::collections::HashMap;
+    use std::sync::atomic::AtomicBool;
+
+    fn game(players: usize) -> AQuantumLeap {
+        AQuantumLeap {
+            players,
+            match_play: false,
+        }
+    }
+
+    fn solve(g: &AQuantumLeap, s: &AQuantumLeapState) -> Result<BestTurn> {
+        let cancel = AtomicBool::new(false);
+        best_turn(g, s, &Context::new(Limits::default(), None, &cancel))
+    }
+
+    /// The definition, played out plainly on the engine: every legal action, memoised on the
+    /// full top cards; the smallest (−value, cards, actions).
+    fn plain(g: &AQuantumLeap, s: &AQuantumLeapState) -> (i32, usize, Vec<Action>) {
+        type Memo = HashMap<([Card; CELLS], u64, Pattern, u8), (i32, usize, Vec<Action>)>;
+        fn rest(
+            g: &AQuantumLeap,
+            s: &AQuantumLeapState,
+            memo: &mut Memo,
+        ) -> (i32, usize, Vec<Action>) {
+            let p = s.player as usize;
+            let key = (s.tops, s.hands[p], s.pattern.unwrap(), s.placed.min(5));
+            if let Some(v) = memo.get(&key) {
+                return v.clone();
+            }
+            let mut actions = Vec::new();
+            g.legal_actions(s, &mut actions);
+            let mut best: Option<(i32, usize, Vec<Action>)> = None;
+            for a in actions {
+                let option = if a == END || a == PASS {
+                    (0, 0, vec![a])
+                } else {
+                    let mut t = *s;
+                    g.apply(&mut t, a);
+                    let mine = t.scores[p] - s.scores[p];
+                    let pen = (0..g.players).any(|q| q != p && t.scores[q] > s.scores[q]);
+                    let gain = mine - 4 * pen as i32;
+                    let same =
+                        t.phase == Phase::Play && t.player == s.player && t.placed == s.placed + 1;
+                    let (v, c, tail) = if same {
+                        rest(g, &t, memo)
+                    } else {
+                        (0, 0, vec![])
+                    };
+                    let mut line = vec![a];
+                    line.extend(tail);
+                    (gain + v, c + 1, line)
+                };
+                let better = best
+                    .as_ref()
+                    .is_none_or(|b| (-option.0, option.1, &option.2) < (-b.0, b.1, &b.2));
+                if better {
+                    best = Some(option);
+                }
+            }
+            let best = best.unwrap();
+            memo.insert(key, best.clone());
+            best
+        }
+        rest(g, s, &mut HashMap::new())
+    }
+
+    /// Stage-two positions reached by random play, the mover holding at most `most` cards.
+    fn positions(players: usize, seed: u64, count: usize, most: u32) -> Vec<AQuantumLeapState> {
+        let g = game(players);
+        let mut rng = row_rng(seed, 0);
+        let mut out = Vec::new();
+        let mut actions = Vec::new();
+        while out.len() < count {
+            let mut s = g.new_state();
+            while s.phase != Phase::End {
+                if s.phase == Phase::Play
+                    && s.hands[s.player as usize].count_ones() <= most
+                    && rng.random_range(0..4) == 0
+                {
+                    out.push(s);
+                }
+                if matches!(s.phase, Phase::Leave | Phase::Draw) {
+                    let a = g.sample_chance(&s, &mut rng);
+                    g.apply(&mut s, a);
+                } else {
+                    g.legal_actions(&s, &mut actions);
+                    let a = actions[rng.random_range(0..actions.len())];
+                    g.apply(&mut s, a);
+                }
+            }
+        }
+        out.truncate(count);
+        out
+    }
+
+    /// Covers the subtle cases as they come in play: the fifth card's penalty (and none when
+    /// nobody else holds cards), the quantum leap's switch of pattern mid-turn, the two rules
+    /// of an Ace–2 placement in `opening`/`free`, the last card ending the game without `end`,
+    /// a hand emptied mid-turn (only `end`), `pass`, and the tie-break between equal lines.
+    #[test]
+    fn the_search_agrees_with_the_plain_definition() {
+        for players in 2..=4 {
+            let g = game(players);
+            for s in positions(players, players as u64, 150, 7) {
+                let best = solve(&g, &s).unwrap();
+                let (value, cards, actions) = plain(&g, &s);
+                assert_eq!(best.actions, actions, "{}", g.notation(&s));
+                assert_eq!(best.points - 4 * best.penalty as i32, value);
+                assert_eq!(
+                    best.actions.iter().filter(|&&a| a < END - 52 - 9).count(),
+                    cards
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_memo_capped_by_memory_gives_the_same_answer() {
+        let g = game(3);
+        let cancel = AtomicBool::new(false);
+        for s in positions(3, 9, 30, 8) {
+            let tiny = Limits {
+                memory_mb: 1,
+                ..Limits::default()
+            };
+            let small = best_turn(&g, &s, &Context::new(tiny, None, &cancel)).unwrap();
+            let full = solve(&g, &s).unwrap();
+            assert_eq!((small.actions, small.points), (full.actions, full.points));
+        }
+    }
+
+    #[test]
+    fn it_applies_to_stage_two_turns_only() {
+        let g = game(3);
+        let s = g.new_state();
+        assert!(matches!(solve(&g, &s), Err(Error::NotApplicable(_))));
+        let cancel = AtomicBool::new(false);
+        let ctx = Context::new(Limits::default(), None, &cancel);
+        assert!(matches!(
+            best_higgs(&g, &s, &ctx),
+            Err(Error::NotApplicable(_))
+        ));
+    }
+
+    #[test]
+    fn a_node_limit_stops_the_search() {
+        let g = game(4);
+        let s = positions(4, 1, 1, 13)[0];
+        let cancel = AtomicBool::new(false);
+        let limits = Limits {
+            max_nodes: Some(0),
+            ..Limits::default()
+        };
+        let r = best_turn(&g, &s, &Context::new(limits, None, &cancel));
+        assert!(matches!(r, Err(Error::SearchLimit { .. })));
+        let cancel = AtomicBool::new(true);
+        let r = best_turn(&g, &s, &Context::new(Limits::default(), None, &cancel));
+        assert!(r.is_err() || r.unwrap().nodes < 1024);
+    }
+}
+
+#[cfg(test)]
+mod timing {
+    use super::*;
+    use crate::game::row_rng;
+    use std::sync::atomic::AtomicBool;
+
+    #[test]
+    #[ignore]
+    fn full_hands() {
+        let g = AQuantumLeap {
+            players: 2,
+            match_play: false,
+        };
+        let mut rng = row_rng(11, 0);
+        let cancel = AtomicBool::new(false);
+        let mut times = Vec::new();
+        let mut actions = Vec::new();
+        while times.len() < 40 {
+            let mut s = g.new_state();
+            while s.phase != Phase::End {
+                if s.phase == Phase::Play && s.hands[s.player as usize].count_ones() == 13 {
+                    let limits = Limits {
+                        max_nodes: Some(20_000_000),
+                        ..Limits::default()
+                    };
+                    let r = best_turn(&g, &s, &Context::new(limits, None, &cancel));
+                    match r {
+                        Ok(b) => {
+                            println!(
+                                "{:>10} {:8.3}s {:>3} {}",
+                                b.nodes,
+                                b.seconds,
+                                b.points,
+                                b.actions.len()
+                            );
+                            times.push(b.seconds);
+                        }
+                        Err(e) => {
+                            println!("ERR {e} {}", g.notation(&s));
+                            times.push(99.0);
+                        }
+                    }
+                    break;
+                }
+                if matches!(s.phase, Phase::Leave | Phase::Draw) {
+                    let a = g.sample_chance(&s, &mut rng);
+                    g.apply(&mut s, a);
+                } else {
+                    g.legal_actions(&s, &mut actions);
+                    let a = actions[rng.random_range(0..actions.len())];
+                    g.apply(&mut s, a);
+                }
+            }
+        }
+        times.sort_by(f64::total_cmp);
+        println!(
+            "median {:.4} max {:.3}",
+            times[times.len() / 2],
+            times[times.len() - 1]
+        );
+    }
+}
