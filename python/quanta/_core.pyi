@@ -7,6 +7,8 @@ import numpy as np
 import numpy.typing as npt
 
 __all__ = [
+    "BestHiggs",
+    "BestTurn",
     "CHANCE",
     "ExpectedSolution",
     "FillSolution",
@@ -16,9 +18,12 @@ __all__ = [
     "Solution",
     "State",
     "TERMINAL",
+    "a_quantum_leap_best_higgs",
+    "a_quantum_leap_best_turn",
     "a_quantum_leap_display",
     "a_quantum_leap_hand",
     "a_quantum_leap_pattern",
+    "a_quantum_leap_play_batch",
     "a_quantum_leap_score_placement",
     "a_quantum_leap_scores",
     "a_quantum_leap_stacks",
@@ -137,6 +142,57 @@ def a_quantum_leap_score_placement(
     display: list[list[str | None]], card: str, cell: str | tuple[int, int],
     pattern: str | None, rule: str | None,
 ) -> tuple[int, int, int, int, str, str | None]: ...
+
+@final
+class BestTurn:
+    @property
+    def actions(self) -> tuple[int, ...]: ...
+    @property
+    def moves(self) -> tuple[str, ...]: ...
+    @property
+    def points(self) -> int: ...
+    @property
+    def penalty(self) -> bool: ...
+    @property
+    def value(self) -> int: ...
+    @property
+    def nodes(self) -> int: ...
+    @property
+    def seconds(self) -> float: ...
+    @property
+    def exact(self) -> bool: ...
+    def __eq__(self, value: object, /) -> bool: ...
+
+@final
+class BestHiggs:
+    @property
+    def action(self) -> int: ...
+    @property
+    def move(self) -> str: ...
+    @property
+    def card(self) -> str: ...
+    @property
+    def points(self) -> int: ...
+    @property
+    def nodes(self) -> int: ...
+    @property
+    def seconds(self) -> float: ...
+    @property
+    def exact(self) -> bool: ...
+    def __eq__(self, value: object, /) -> bool: ...
+
+def a_quantum_leap_best_turn(
+    state: State, timeout: float | None, max_nodes: int | None, memory_mb: int,
+    threads: int | None,
+) -> BestTurn: ...
+def a_quantum_leap_best_higgs(
+    state: State, timeout: float | None, max_nodes: int | None, memory_mb: int,
+    threads: int | None,
+) -> BestHiggs: ...
+def a_quantum_leap_play_batch(
+    policy: str, players: int, n: int, seed: int, first: int, threads: int | None,
+    max_nodes: int | None,
+) -> dict[str, npt.NDArray[Any]]: ...
 
 # ---- einstein ----
 

@@ -7,7 +7,8 @@ dealer, the points added up).
 
 State extras (``STATE_METHODS``): ``display()``, ``stacks()``, ``pattern()``, ``hand(player)``,
 ``scores()``. Module helpers: :func:`score_placement`, :func:`text`, :func:`svg`,
-:func:`status`.
+:func:`status`. Optimisers: :func:`best_turn`, :func:`best_higgs`; games played by a policy:
+:func:`play_batch`.
 
 Rules, notation and action names: docs/rules/a_quantum_leap.md.
 """
@@ -20,11 +21,16 @@ from . import _core, _svg
 from ._svg import FONT, num
 
 __all__ = [
+    "BestHiggs",
+    "BestTurn",
     "Placement",
     "STATE_METHODS",
     "display",
     "hand",
+    "best_higgs",
+    "best_turn",
     "pattern",
+    "play_batch",
     "score_placement",
     "scores",
     "stacks",
@@ -209,6 +215,75 @@ rule='ascending')
         display, card, cell, pattern, rule
     )
     return Placement(points, {"pair": pair, "run": run, "triple": triple}, after, followed)
+
+
+# ---- the best turn and the best Higgs ----
+
+BestTurn = _core.BestTurn
+BestHiggs = _core.BestHiggs
+
+
+def best_turn(state, *, timeout: float | None = None, max_nodes: int | None = None,
+              memory_mb: int = 1024, threads: int | None = None) -> BestTurn:
+    """The exact best way for the player to act (stage two, phase ``play``) to play the rest
+    of the turn.
+
+    It maximises ``points - 4 * penalty``: the points the mover scores, less the 4 that every
+    opponent scores when the actions place the fifth card of the turn while another player
+    holds cards (how much the mover's lead over every opponent grows). Among equals it takes
+    the fewest cards, then the lexicographically smallest sequence of action ids. At the start
+    of a turn that is the whole turn; after k >= 1 placements it is the rest (a penalty already
+    given is not counted again). Definitions as in docs/rules/a_quantum_leap.md, *Best turn and
+    best Higgs*, and :func:`quanta.reference.a_quantum_leap.best_turn`.
+
+    The result (:class:`BestTurn`, frozen): ``actions`` (a tuple of action ids: placements,
+    then ``end`` unless the last card ends the game; ``(pass,)`` when nothing can be placed at
+    the start of the turn), ``moves`` (their strings), ``points``, ``penalty``, ``value``
+    (``points - 4 * penalty``), ``nodes``, ``seconds`` and ``exact`` (always true).
+
+    An exact depth-first search over the placement sequences of the turn, memoised on the
+    position reached (top cards, hand, pattern, cards placed), moves tried best first and cut
+    by an admissible upper bound. ``timeout`` (seconds), ``max_nodes`` and ``memory_mb`` (the
+    memo's memory) bound the work: past the first two it raises
+    :class:`quanta.SearchLimitError`. Ctrl-C interrupts it; the GIL is released meanwhile.
+    The search runs on one thread (``threads`` is checked like every solver's). A state not in
+    phase ``play`` (a chance node, stage one, a finished game) or another game's state raises
+    :class:`quanta.NotApplicableError`; a bad limit :class:`quanta.InvalidOptionError`.
+    """
+    return _core.a_quantum_leap_best_turn(state, timeout, max_nodes, memory_mb, threads)
+
+
+def best_higgs(state, *, timeout: float | None = None, max_nodes: int | None = None,
+               memory_mb: int = 1024, threads: int | None = None) -> BestHiggs:
+    """The dealer's best Higgs (phase ``higgs``): the card of the hand whose bonuses score the
+    most on b2, the lowest card among equals. Only the Higgs's own points count, not what it
+    leaves for stage two.
+
+    The result (:class:`BestHiggs`, frozen): ``action``, ``move`` (its string), ``card`` (its
+    code), ``points``, ``nodes``, ``seconds``, ``exact``. Limits and errors as in
+    :func:`best_turn` (a state not in phase ``higgs`` raises
+    :class:`quanta.NotApplicableError`)."""
+    return _core.a_quantum_leap_best_higgs(state, timeout, max_nodes, memory_mb, threads)
+
+
+def play_batch(policy: str, players: int, n: int, *, seed: int = 0, first: int = 0,
+               threads: int | None = None, max_nodes: int | None = None) -> dict:
+    """Plays games ``first .. first + n - 1`` of ``seed`` with ``players`` players (one game
+    each, no match), every seat by ``policy``:
+
+    * ``"random"``: every decision uniformly at random;
+    * ``"greedy"``: the single placement that scores the most (the lowest action id among
+      equals), then ``end``; ``pass`` when nothing fits; the best Higgs;
+    * ``"best_turn"``: :func:`best_turn` every turn, each search within ``max_nodes`` (None:
+      no limit); a turn whose search passes it is played as ``"greedy"`` plays it and counted
+      in ``fallbacks``; the best Higgs.
+
+    Outer cells are chosen at random by every policy. Game i deals and draws from its own
+    generator (row i of ``seed``), so the result depends only on the arguments, never on
+    ``threads`` (None: every core). Returns numpy arrays: ``scores`` (n x players, the final
+    points by seat), ``turns`` (turns with a placement), ``nodes`` (searched by best_turn) and
+    ``fallbacks`` (turns played greedily past ``max_nodes``). Ctrl-C interrupts it."""
+    return _core.a_quantum_leap_play_batch(policy, players, n, seed, first, threads, max_nodes)
 
 
 #: Extra methods the generic State object exposes for this game (each takes the state first).

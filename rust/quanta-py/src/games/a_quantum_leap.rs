@@ -1,13 +1,21 @@
-//! A Quantum Leap's extras: the state accessors and the scoring of one placement
-//! (docs/rules/a_quantum_leap.md, *State extras* and *Scoring one placement*).
+//! A Quantum Leap's extras: the state accessors, the scoring of one placement
+//! (docs/rules/a_quantum_leap.md, *State extras* and *Scoring one placement*), the exact best
+//! turn and best Higgs with their typed results, and batches of games played by a policy.
 
 use super::position;
+use super::quantum_leap::py_bool;
+use crate::detach::run_detached;
 use crate::errors::{self, InvalidOptionError, to_py};
+use numpy::{IntoPyArray, PyArrayMethods};
 use pyo3::prelude::*;
-use pyo3::types::PyString;
+use pyo3::types::{PyDict, PyString, PyTuple};
+use quanta_core::Action;
+use quanta_core::Game;
 use quanta_core::a_quantum_leap::rules::{self, NO_CARD};
+use quanta_core::a_quantum_leap::turn;
 use quanta_core::a_quantum_leap::{AQuantumLeap, AQuantumLeapState};
 use quanta_core::erased::Position;
+use quanta_core::search::Request;
 
 fn aql<'s>(state: &'s Bound<'_, PyAny>, what: &str) -> PyResult<&'s Position<AQuantumLeap>> {
     position::<AQuantumLeap>(state, what)
@@ -143,7 +151,229 @@ fn a_quantum_leap_score_placement(
     ))
 }
 
+// ---- the best turn and the best Higgs (quanta.a_quantum_leap.best_turn documents them) ----
+
+/// The exact best rest of the mover's turn (see `quanta.a_quantum_leap.best_turn`).
+#[pyclass(module = "quanta.a_quantum_leap", name = "BestTurn", frozen, eq)]
+#[derive(PartialEq)]
+pub struct BestTurn {
+    actions: Vec<Action>,
+    moves: Vec<String>,
+    #[pyo3(get)]
+    points: i32,
+    #[pyo3(get)]
+    penalty: bool,
+    #[pyo3(get)]
+    nodes: u64,
+    #[pyo3(get)]
+    seconds: f64,
+    #[pyo3(get)]
+    exact: bool,
+}
+
+#[pymethods]
+impl BestTurn {
+    /// The action ids from the state, in order (a tuple).
+    #[getter]
+    fn actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        PyTuple::new(py, &self.actions)
+    }
+    /// The actions' strings, in order (a tuple).
+    #[getter]
+    fn moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        PyTuple::new(py, &self.moves)
+    }
+    /// `points - 4 * penalty`: how much the mover's lead over every opponent grows.
+    #[getter]
+    fn value(&self) -> i32 {
+        self.points - 4 * self.penalty as i32
+    }
+    fn __repr__(&self) -> String {
+        let moves: Vec<String> = self.moves.iter().map(|m| format!("'{m}'")).collect();
+        let moves = match &moves[..] {
+            [one] => format!("({one},)"),
+            _ => format!("({})", moves.join(", ")),
+        };
+        format!(
+            "BestTurn(moves={moves}, points={}, penalty={}, nodes={}, seconds={:.3}, exact=True)",
+            self.points,
+            py_bool(self.penalty),
+            self.nodes,
+            self.seconds
+        )
+    }
+}
+
+/// The dealer's best Higgs (see `quanta.a_quantum_leap.best_higgs`).
+#[pyclass(
+    module = "quanta.a_quantum_leap",
+    name = "BestHiggs",
+    frozen,
+    get_all,
+    eq
+)]
+#[derive(PartialEq)]
+pub struct BestHiggs {
+    action: Action,
+    #[pyo3(name = "move")]
+    move_: String,
+    card: &'static str,
+    points: i32,
+    nodes: u64,
+    seconds: f64,
+    exact: bool,
+}
+
+#[pymethods]
+impl BestHiggs {
+    fn __repr__(&self) -> String {
+        format!(
+            "BestHiggs(action={}, move='{}', card='{}', points={}, nodes={}, seconds={:.3}, \
+             exact=True)",
+            self.action, self.move_, self.card, self.points, self.nodes, self.seconds
+        )
+    }
+}
+
+/// The exact best rest of the mover's turn.
+#[pyfunction]
+fn a_quantum_leap_best_turn(
+    py: Python<'_>,
+    state: &Bound<'_, PyAny>,
+    timeout: &Bound<'_, PyAny>,
+    max_nodes: &Bound<'_, PyAny>,
+    memory_mb: &Bound<'_, PyAny>,
+    threads: &Bound<'_, PyAny>,
+) -> PyResult<BestTurn> {
+    let p = aql(state, "a_quantum_leap.best_turn")?;
+    let request = errors::request(timeout, max_nodes, memory_mb, threads)?;
+    let best = run_detached(py, |cancel| {
+        turn::best_turn(&p.game.0, &p.state, &request.context(cancel))
+    })?;
+    let mut moves = Vec::with_capacity(best.actions.len());
+    let mut s = p.state;
+    for &a in &best.actions {
+        moves.push(p.game.0.action_to_string(&s, a).map_err(to_py)?);
+        p.game.0.apply(&mut s, a);
+    }
+    Ok(BestTurn {
+        actions: best.actions,
+        moves,
+        points: best.points,
+        penalty: best.penalty,
+        nodes: best.nodes,
+        seconds: best.seconds,
+        exact: true,
+    })
+}
+
+/// The dealer's best Higgs.
+#[pyfunction]
+fn a_quantum_leap_best_higgs(
+    py: Python<'_>,
+    state: &Bound<'_, PyAny>,
+    timeout: &Bound<'_, PyAny>,
+    max_nodes: &Bound<'_, PyAny>,
+    memory_mb: &Bound<'_, PyAny>,
+    threads: &Bound<'_, PyAny>,
+) -> PyResult<BestHiggs> {
+    let p = aql(state, "a_quantum_leap.best_higgs")?;
+    let request = errors::request(timeout, max_nodes, memory_mb, threads)?;
+    let best = run_detached(py, |cancel| {
+        turn::best_higgs(&p.game.0, &p.state, &request.context(cancel))
+    })?;
+    Ok(BestHiggs {
+        action: best.action,
+        move_: p
+            .game
+            .0
+            .action_to_string(&p.state, best.action)
+            .map_err(to_py)?,
+        card: rules::code(best.card),
+        points: best.points,
+        nodes: best.nodes,
+        seconds: best.seconds,
+        exact: true,
+    })
+}
+
+/// Games `first..first+n` of `seed` with `players` players, every seat played by `policy`
+/// ("random", "greedy" or "best_turn", each turn within `max_nodes`): arrays `scores`
+/// (n × players), `turns`, `nodes`, `fallbacks`.
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+fn a_quantum_leap_play_batch<'py>(
+    py: Python<'py>,
+    policy: &Bound<'py, PyAny>,
+    players: &Bound<'py, PyAny>,
+    n: &Bound<'py, PyAny>,
+    seed: &Bound<'py, PyAny>,
+    first: &Bound<'py, PyAny>,
+    threads: &Bound<'py, PyAny>,
+    max_nodes: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let (seed, n, first) = errors::rows(seed, n, first, "games")?;
+    let limits = errors::request(
+        &py.None().into_bound(py),
+        max_nodes,
+        &1024i64.into_pyobject(py)?.into_any(),
+        threads,
+    )?;
+    let players = errors::integer_in(players, "players", 2, 4).map_err(|_| {
+        InvalidOptionError::new_err(format!(
+            "players must be 2, 3 or 4, not {}",
+            errors::quote(players)
+        ))
+    })? as usize;
+    let policy = policy
+        .extract::<String>()
+        .ok()
+        .and_then(|name| turn::Policy::from_name(&name))
+        .ok_or_else(|| {
+            InvalidOptionError::new_err(format!(
+                "policy must be 'random', 'greedy' or 'best_turn', not {}",
+                errors::quote(policy)
+            ))
+        })?;
+    let request = Request {
+        threads: limits.threads,
+        ..Request::default()
+    };
+    let game = AQuantumLeap {
+        players,
+        match_play: false,
+    };
+    let rows = run_detached(py, |cancel| {
+        let max_nodes = limits.limits.max_nodes;
+        turn::play_batch(
+            &game,
+            policy,
+            first,
+            n,
+            seed,
+            max_nodes,
+            &request.context(cancel),
+        )
+    })?;
+    let scores: Vec<i32> = rows.iter().flat_map(|r| r.scores.iter().copied()).collect();
+    let scores = scores.into_pyarray(py).reshape([rows.len(), players])?;
+    let out = PyDict::new(py);
+    out.set_item("scores", scores)?;
+    let turns: Vec<u32> = rows.iter().map(|r| r.turns).collect();
+    out.set_item("turns", turns.into_pyarray(py))?;
+    let nodes: Vec<u64> = rows.iter().map(|r| r.nodes).collect();
+    out.set_item("nodes", nodes.into_pyarray(py))?;
+    let fallbacks: Vec<u32> = rows.iter().map(|r| r.fallbacks).collect();
+    out.set_item("fallbacks", fallbacks.into_pyarray(py))?;
+    Ok(out)
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<BestTurn>()?;
+    m.add_class::<BestHiggs>()?;
+    m.add_function(wrap_pyfunction!(a_quantum_leap_best_turn, m)?)?;
+    m.add_function(wrap_pyfunction!(a_quantum_leap_best_higgs, m)?)?;
+    m.add_function(wrap_pyfunction!(a_quantum_leap_play_batch, m)?)?;
     m.add_function(wrap_pyfunction!(a_quantum_leap_display, m)?)?;
     m.add_function(wrap_pyfunction!(a_quantum_leap_stacks, m)?)?;
     m.add_function(wrap_pyfunction!(a_quantum_leap_pattern, m)?)?;
