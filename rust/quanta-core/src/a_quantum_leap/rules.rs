@@ -29,7 +29,7 @@ pub const LINES: [[usize; 3]; 8] = [
 ];
 
 /// `NEIGHBOURS[cell]`: the up to 8 cells touching `cell` along a side or at a corner, as bits.
-const NEIGHBOURS: [u16; CELLS] = {
+pub(super) const NEIGHBOURS: [u16; CELLS] = {
     let mut out = [0u16; CELLS];
     let mut cell = 0;
     while cell < CELLS {

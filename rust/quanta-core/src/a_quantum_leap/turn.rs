@@ -23,7 +23,8 @@
 //! optimum.
 
 use super::rules::{
-    CELLS, CENTRE, Card, LINES, Pattern, RULES, cards, legal_rules, rank, rules_of, score,
+    CELLS, CENTRE, Card, LINES, NEIGHBOURS, Pattern, RULES, cards, legal_rules, rank, rules_of,
+    score,
 };
 use super::{AQuantumLeap, AQuantumLeapState, END, HIGGS_BASE, PASS, Phase};
 use crate::batch::{Split, map_rows};
@@ -126,27 +127,6 @@ const LINES_THROUGH: [[(usize, usize, usize); 4]; CELLS] = {
                 i += 1;
             }
             l += 1;
-        }
-        cell += 1;
-    }
-    out
-};
-
-/// `NEIGHBOURS[cell]`: the cells touching `cell` at a side or a corner, as bits (the rules'
-/// own table is private to them).
-const NEIGHBOURS: [u16; CELLS] = {
-    let mut out = [0u16; CELLS];
-    let mut cell = 0;
-    while cell < CELLS {
-        let mut other = 0;
-        while other < CELLS {
-            if other != cell
-                && (other / 3).abs_diff(cell / 3) <= 1
-                && (other % 3).abs_diff(cell % 3) <= 1
-            {
-                out[cell] |= 1 << other;
-            }
-            other += 1;
         }
         cell += 1;
     }
