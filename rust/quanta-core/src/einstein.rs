@@ -11,11 +11,12 @@ use rand::Rng as _;
 
 const SIDE: usize = 5;
 const CELLS: usize = SIDE * SIDE;
-const STONES: usize = 6;
+pub const STONES: usize = 6;
 /// Marks a stone that has been removed.
-const GONE: u8 = u8::MAX;
+pub const GONE: u8 = u8::MAX;
 
-const FIRST_ROLL: Action = 75;
+/// The action of rolling 1 (rolls 1-6 are `FIRST_ROLL..FIRST_ROLL + 6`).
+pub const FIRST_ROLL: Action = 75;
 const FIRST_ARRANGEMENT: Action = FIRST_ROLL + 6;
 const ARRANGEMENTS: u32 = 720;
 const NUM_ACTIONS: usize = (FIRST_ARRANGEMENT + ARRANGEMENTS) as usize;
@@ -26,12 +27,12 @@ const START_CELLS: [[u8; STONES]; 2] = [
     [24, 23, 22, 19, 18, 14], // e5 d5 c5 e4 d4 e3
 ];
 /// The corner each side must reach.
-const GOAL: [u8; 2] = [24, 0];
+pub const GOAL: [u8; 2] = [24, 0];
 /// Steps (row, column) of each side: player 0 right, down, diagonal; player 1 left, up, diagonal.
 const STEPS: [[(i8, i8); 3]; 2] = [[(0, 1), (1, 0), (1, 1)], [(0, -1), (-1, 0), (-1, -1)]];
 
 /// `TARGET[player][cell][direction]`: the cell a step leads to, or `GONE` off the board.
-const TARGET: [[[u8; 3]; CELLS]; 2] = {
+pub const TARGET: [[[u8; 3]; CELLS]; 2] = {
     let mut t = [[[GONE; 3]; CELLS]; 2];
     let mut p = 0;
     while p < 2 {
@@ -167,23 +168,42 @@ impl EinsteinState {
         self.board
     }
 
-    /// The stones that may move after rolling `die`: stone `die` if it is on the board,
-    /// otherwise the nearest existing lower and higher stones.
-    fn movable_stones(&self, die: u8) -> impl Iterator<Item = u8> {
-        let alive = self.alive[self.player as usize];
-        let bit = 1u8 << (die - 1);
-        let (lower, higher) = if alive & bit != 0 {
-            (Some(die), None)
-        } else {
-            let below = alive & (bit - 1);
-            let above = alive & !(bit | (bit - 1));
-            (
-                (below != 0).then(|| 8 - below.leading_zeros() as u8),
-                (above != 0).then(|| above.trailing_zeros() as u8 + 1),
-            )
-        };
-        lower.into_iter().chain(higher)
+    /// `stones()[player][n - 1]`: the cell of stone n of `player`, or `GONE`.
+    pub fn stones(&self) -> [[u8; STONES]; 2] {
+        self.stones
     }
+
+    /// The side to arrange, roll or move (in a finished game: the side that would be next).
+    pub fn player(&self) -> u8 {
+        self.player
+    }
+
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    /// The stones the player to move may move after rolling `die`.
+    fn movable_stones(&self, die: u8) -> impl Iterator<Item = u8> {
+        movable_stones(self.alive[self.player as usize], die)
+    }
+}
+
+/// The stones (numbers 1-6) a side with stones `alive` (bit `n - 1` set while stone n is on
+/// the board) may move after rolling `die`: stone `die` if it is on the board, otherwise the
+/// nearest existing lower and higher stones (lower first).
+pub fn movable_stones(alive: u8, die: u8) -> impl Iterator<Item = u8> {
+    let bit = 1u8 << (die - 1);
+    let (lower, higher) = if alive & bit != 0 {
+        (Some(die), None)
+    } else {
+        let below = alive & (bit - 1);
+        let above = alive & !(bit | (bit - 1));
+        (
+            (below != 0).then(|| 8 - below.leading_zeros() as u8),
+            (above != 0).then(|| above.trailing_zeros() as u8 + 1),
+        )
+    };
+    lower.into_iter().chain(higher)
 }
 
 fn cell_name(cell: u8) -> String {

@@ -1,0 +1,840 @@
+//! The exact solver of EinStein würfelt nicht (any position after the setup; fast in endgames),
+//! and a bot that uses it.
+//!
+//! **Value.** [`solve`] gives the probability that the player to move (or about to roll) wins
+//! under optimal play by both sides: an expectiminimax over the die, each of the six rolls with
+//! probability 1/6, and after a roll the best of that roll's moves. EinStein has no draws, so
+//! the value of a move is 1 minus the opponent's value after it.
+//!
+//! **Search.** A depth-first recursion over the positions in which a side is about to roll,
+//! memoised in a transposition table (a hash map of at most [`hash_map_cap`] entries within
+//! `memory_mb`; once full it stops storing and the search goes on, still exact, only slower).
+//! Every move takes a stone one step nearer its corner, so the sum of the stones' distances to
+//! their corners strictly decreases and the recursion ends (at most 70 plies deep). A position
+//! is stored as seen by the side to roll, turned half a turn when that is player 1 so that it
+//! always moves towards e5 (one entry serves both sides), and as the smaller of its key and the
+//! key of its mirror image across the a1-e5 diagonal (which swaps "right" and "down" and keeps
+//! the diagonal: the same game). A roll selects one stone or two; each stone's best move is
+//! searched once per position and shared by the rolls that select it, and a step that wins at
+//! once (onto the corner, or onto the opponent's last stone) ends that stone's search.
+//!
+//! Moves are the engine's: [`TARGET`] for the steps and [`movable_stones`] for which stones a
+//! roll lets move; the root's moves come from [`Game::legal_actions`] in ascending order, and
+//! ties between equally good moves go to the first.
+//!
+//! Limits (time, nodes) and the cancel flag stop the search with `SearchLimit` /
+//! `Interrupted` (a node is a position expanded, not one found in the table); an answer
+//! returned is exact. The search runs on one thread.
+//!
+//! **Bot.** [`bot_move`]: the solver's move once each side has at most `solver_stones` stones
+//! (and the solve ends within its limits), before that a heuristic (see [`heuristic_move`]).
+//! [`play_against_random`] plays it against uniform random play, game by game through
+//! [`map_rows`], one table per game kept from move to move.
+
+use crate::batch::{Split, map_rows};
+use crate::einstein::{
+    Einstein, EinsteinState, FIRST_ROLL, GOAL, GONE, Phase, STONES, Setup, TARGET, movable_stones,
+};
+use crate::error::{Error, Result};
+use crate::game::{Action, Game, Rng, ToMove};
+use crate::search::{Context, Limits, Meter, hash_map_cap};
+use rand::Rng as _;
+use rustc_hash::FxHashMap;
+use std::sync::atomic::AtomicBool;
+
+/// The answer for a position after the setup.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Solution {
+    /// The probability that the player to move (or about to roll) wins with optimal play. In a
+    /// finished game, 1 or 0 for the player the notation names (the loser: 0).
+    pub value: f64,
+    /// For each roll still to come (all six before the roll, the one rolled after it), a best
+    /// move: the first in ascending action order of those of the highest value. Empty in a
+    /// finished game.
+    pub best_moves: Vec<(u8, Action)>,
+    /// Positions expanded (not found in the table).
+    pub nodes: u64,
+    pub seconds: f64,
+}
+
+fn setup_error() -> Error {
+    Error::NotApplicable(
+        "einstein: the solver needs a position after the setup (a side to roll or to move), \
+         not an arrangement of the stones"
+            .into(),
+    )
+}
+
+/// The corner the side to roll heads for in a [`Frame`].
+const HOME: u8 = GOAL[0];
+/// Directions of the side to roll in a [`Frame`] (index into [`TARGET`]): player 0's.
+const FORWARD: usize = 0;
+
+/// `stones` turned half a turn (a1 <-> e5), removed stones left removed.
+fn turned(stones: [u8; STONES]) -> [u8; STONES] {
+    stones.map(|c| if c == GONE { GONE } else { HOME - c })
+}
+
+/// Bit `n - 1` set while stone n is on the board.
+fn alive(stones: &[u8; STONES]) -> u8 {
+    stones
+        .iter()
+        .enumerate()
+        .fold(0, |bits, (i, &c)| bits | (((c != GONE) as u8) << i))
+}
+
+/// Key code of a cell: the cell, 31 for a removed stone.
+fn code(cell: u8) -> u64 {
+    cell.min(31) as u64
+}
+
+/// Key code of a cell's mirror image across the a1-e5 diagonal ((row, col) -> (col, row)).
+fn mirror_code(cell: u8) -> u64 {
+    if cell == GONE {
+        31
+    } else {
+        ((cell % 5) * 5 + cell / 5) as u64
+    }
+}
+
+/// A position as the side about to roll sees it, turned so that it heads for e5 like player
+/// 0: `me[n - 1]` and `opp[n - 1]` are the cells of stone n of each side, or `GONE`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Frame {
+    me: [u8; STONES],
+    opp: [u8; STONES],
+}
+
+/// What a step leads to.
+enum Step {
+    /// The mover has won: onto its corner or onto the opponent's last stone.
+    Won,
+    /// The opponent is about to roll in this position.
+    Next(Frame),
+}
+
+impl Frame {
+    /// The frame of the side to roll or to move in `state`.
+    fn of(state: &EinsteinState) -> Frame {
+        let [zero, one] = state.stones();
+        if state.player() == 0 {
+            Frame { me: zero, opp: one }
+        } else {
+            Frame {
+                me: turned(one),
+                opp: turned(zero),
+            }
+        }
+    }
+
+    /// The table key: 5 bits per stone (`me` in bits 0-29, `opp` in 30-59), the smaller of the
+    /// key of the position and of its mirror image.
+    fn key(&self) -> u64 {
+        let (mut plain, mut mirrored) = (0, 0);
+        for i in 0..STONES {
+            let (m, o) = (self.me[i], self.opp[i]);
+            plain |= (code(m) << (5 * i)) | (code(o) << (30 + 5 * i));
+            mirrored |= (mirror_code(m) << (5 * i)) | (mirror_code(o) << (30 + 5 * i));
+        }
+        plain.min(mirrored)
+    }
+
+    /// Stone `i` (of the side to roll) steps in direction `dir`; `None` off the board.
+    fn step(&self, i: usize, dir: usize) -> Option<Step> {
+        let to = TARGET[FORWARD][self.me[i] as usize][dir];
+        if to == GONE {
+            return None;
+        }
+        if to == HOME {
+            return Some(Step::Won);
+        }
+        let (mut me, mut opp) = (self.me, self.opp);
+        me[i] = to;
+        if let Some(c) = opp.iter_mut().find(|c| **c == to) {
+            *c = GONE;
+            if opp.iter().all(|&c| c == GONE) {
+                return Some(Step::Won);
+            }
+        } else if let Some(j) = (0..STONES).find(|&j| j != i && me[j] == to) {
+            me[j] = GONE;
+        }
+        Some(Step::Next(Frame {
+            me: turned(opp),
+            opp: turned(me),
+        }))
+    }
+}
+
+/// A search and its table, which it keeps from one call to the next (a bot keeps one for a
+/// whole game: what one move's search learnt answers the next).
+pub struct Solver<'a> {
+    ctx: Context<'a>,
+    table: FxHashMap<u64, f64>,
+    cap: usize,
+    meter: Meter<'a>,
+}
+
+/// Bytes of one table entry: a u64 key and an f64 value.
+const ENTRY_BYTES: usize = 16;
+
+impl<'a> Solver<'a> {
+    pub fn new(ctx: &Context<'a>) -> Self {
+        Solver {
+            ctx: ctx.clone(),
+            table: FxHashMap::default(),
+            cap: hash_map_cap(ctx.limits.memory_mb, ENTRY_BYTES),
+            meter: Meter::new(ctx.budget("einstein solver"), None),
+        }
+    }
+
+    /// Positions in the table.
+    pub fn stored(&self) -> usize {
+        self.table.len()
+    }
+
+    /// Starts a call: its clock and node count start now.
+    fn start(&mut self) {
+        self.meter = Meter::new(self.ctx.budget("einstein solver"), None);
+    }
+
+    /// The probability that the side to roll in `f` wins.
+    fn roll(&mut self, f: &Frame) -> Result<f64> {
+        let key = f.key();
+        if let Some(&v) = self.table.get(&key) {
+            return Ok(v);
+        }
+        self.meter.tick()?;
+        let mut best = [0.0f64; STONES];
+        for i in 0..STONES {
+            if f.me[i] != GONE {
+                best[i] = self.best_step(f, i)?;
+            }
+        }
+        let alive = alive(&f.me);
+        let sum: f64 = (1..=6)
+            .map(|die| {
+                movable_stones(alive, die)
+                    .map(|n| best[n as usize - 1])
+                    .fold(0.0, f64::max)
+            })
+            .sum();
+        let value = sum / 6.0;
+        if self.table.len() < self.cap {
+            self.table.insert(key, value);
+        }
+        Ok(value)
+    }
+
+    /// The value of the best step of stone `i` of the side to roll in `f`.
+    fn best_step(&mut self, f: &Frame, i: usize) -> Result<f64> {
+        let mut next = [None; 3];
+        for (dir, slot) in next.iter_mut().enumerate() {
+            match f.step(i, dir) {
+                Some(Step::Won) => return Ok(1.0),
+                Some(Step::Next(child)) => *slot = Some(child),
+                None => {}
+            }
+        }
+        let mut best = 0.0f64;
+        for child in next.iter().flatten() {
+            best = best.max(1.0 - self.roll(child)?);
+            if best == 1.0 {
+                break;
+            }
+        }
+        Ok(best)
+    }
+
+    /// The probability that the player who plays `action` in `state` (a rolled position) wins.
+    fn action_value(
+        &mut self,
+        game: &Einstein,
+        state: &EinsteinState,
+        action: Action,
+    ) -> Result<f64> {
+        let mut child = state.clone();
+        game.apply(&mut child, action);
+        match child.phase() {
+            Phase::Over(winner) => Ok(if winner == state.player() { 1.0 } else { 0.0 }),
+            _ => Ok(1.0 - self.roll(&Frame::of(&child))?),
+        }
+    }
+
+    /// Every legal move of a rolled position with its value, in ascending action order.
+    fn moves(&mut self, game: &Einstein, state: &EinsteinState) -> Result<Vec<(Action, f64)>> {
+        let mut actions = Vec::new();
+        game.legal_actions(state, &mut actions);
+        actions
+            .into_iter()
+            .map(|a| Ok((a, self.action_value(game, state, a)?)))
+            .collect()
+    }
+
+    /// The value of a rolled position and its best move (the first of the highest value).
+    fn decide(&mut self, game: &Einstein, state: &EinsteinState) -> Result<(f64, Action)> {
+        let moves = self.moves(game, state)?;
+        let mut best = *moves.first().ok_or_else(|| {
+            Error::NotApplicable("einstein: a rolled position without a move".into())
+        })?;
+        for &(a, v) in &moves[1..] {
+            if v > best.1 {
+                best = (a, v);
+            }
+        }
+        Ok((best.1, best.0))
+    }
+
+    /// `state` after rolling `die` (a position about to roll).
+    fn rolled(game: &Einstein, state: &EinsteinState, die: u8) -> EinsteinState {
+        let mut s = state.clone();
+        game.apply(&mut s, FIRST_ROLL + die as Action - 1);
+        s
+    }
+
+    /// Solves `state` (see [`solve`]), keeping the table for the next call.
+    pub fn solve(&mut self, game: &Einstein, state: &EinsteinState) -> Result<Solution> {
+        self.start();
+        let (value, best_moves) = match state.phase() {
+            Phase::Setup => return Err(setup_error()),
+            Phase::Over(winner) => (if winner == state.player() { 1.0 } else { 0.0 }, vec![]),
+            Phase::Move(die) => {
+                let (value, action) = self.decide(game, state)?;
+                (value, vec![(die, action)])
+            }
+            Phase::Roll => {
+                let mut sum = 0.0;
+                let mut best_moves = Vec::with_capacity(6);
+                for die in 1..=6 {
+                    let (value, action) = self.decide(game, &Self::rolled(game, state, die))?;
+                    sum += value;
+                    best_moves.push((die, action));
+                }
+                (sum / 6.0, best_moves)
+            }
+        };
+        Ok(Solution {
+            value,
+            best_moves,
+            nodes: self.meter.sync(),
+            seconds: self.meter.seconds(),
+        })
+    }
+
+    /// Every legal action of `state` with its value (see [`analyze`]), and the nodes searched.
+    pub fn analyze(
+        &mut self,
+        game: &Einstein,
+        state: &EinsteinState,
+    ) -> Result<(Vec<(Action, f64)>, u64)> {
+        self.start();
+        let values = match state.phase() {
+            Phase::Setup => return Err(setup_error()),
+            Phase::Over(_) => Vec::new(),
+            Phase::Move(_) => self.moves(game, state)?,
+            Phase::Roll => (1..=6)
+                .map(|die| {
+                    let (value, _) = self.decide(game, &Self::rolled(game, state, die))?;
+                    Ok((FIRST_ROLL + die as Action - 1, value))
+                })
+                .collect::<Result<_>>()?,
+        };
+        Ok((values, self.meter.sync()))
+    }
+}
+
+/// Solves a position after the setup: the probability that the player to move (or about to
+/// roll) wins with optimal play, and a best move for each roll still to come. A finished game
+/// is answered (value 1 or 0 for the player the notation names, no moves); a setup is
+/// `NotApplicable`.
+pub fn solve(game: &Einstein, state: &EinsteinState, ctx: &Context) -> Result<Solution> {
+    Solver::new(ctx).solve(game, state)
+}
+
+/// Every legal action of a position after the setup with its value, and the nodes searched:
+/// after a roll, each move with the probability that its player wins after it; before the
+/// roll, each roll (actions 75-80) with the probability that the player about to roll wins
+/// after rolling it. Empty in a finished game; a setup is `NotApplicable`.
+pub fn analyze(
+    game: &Einstein,
+    state: &EinsteinState,
+    ctx: &Context,
+) -> Result<(Vec<(Action, f64)>, u64)> {
+    Solver::new(ctx).analyze(game, state)
+}
+
+// ---- the bot ----
+
+/// Steps from `cell` to the corner of the side heading for e5 (a diagonal step counts one).
+fn distance_home(cell: u8) -> u32 {
+    let (row, col) = (cell / 5, cell % 5);
+    (4 - row).max(4 - col) as u32
+}
+
+/// For the side to roll in `f`: how many of the six rolls let it win at once, and the sum over
+/// the six rolls of the distance to its corner of the nearest stone that roll lets move.
+fn threats(f: &Frame) -> (u32, u32) {
+    let alive = alive(&f.me);
+    let (mut wins, mut distance) = (0, 0);
+    for die in 1..=6 {
+        let stones = || movable_stones(alive, die).map(|n| n as usize - 1);
+        if stones().any(|i| (0..3).any(|dir| matches!(f.step(i, dir), Some(Step::Won)))) {
+            wins += 1;
+        }
+        distance += stones().map(|i| distance_home(f.me[i])).min().unwrap_or(0);
+    }
+    (wins, distance)
+}
+
+/// The heuristic's move in a rolled position: a move that wins at once if there is one (the
+/// first); otherwise a move that leaves the opponent the fewest rolls that win at once, among
+/// those the one that most increases (the opponent's expected distance) minus (the mover's
+/// expected distance) after it, each side's expected distance being the mean over the six
+/// rolls of the distance to its corner of the nearest stone the roll lets move (a diagonal
+/// step counts one); ties broken uniformly at random with `rng`.
+pub fn heuristic_move(game: &Einstein, state: &EinsteinState, rng: &mut Rng) -> Option<Action> {
+    let mut actions = Vec::new();
+    game.legal_actions(state, &mut actions);
+    let mut best: Option<((u32, i64), Action)> = None;
+    let mut ties = 0u32;
+    for a in actions {
+        let mut child = state.clone();
+        game.apply(&mut child, a);
+        if let Phase::Over(_) = child.phase() {
+            return Some(a);
+        }
+        // The opponent rolls next: `me` of the child's frame.
+        let f = Frame::of(&child);
+        let (their_wins, their_distance) = threats(&f);
+        let (_, our_distance) = threats(&f.other_side());
+        let score = (their_wins, our_distance as i64 - their_distance as i64);
+        match best {
+            Some((b, _)) if score > b => {}
+            Some((b, _)) if score == b => {
+                ties += 1;
+                if rng.random_range(0..=ties) == 0 {
+                    best = Some((score, a));
+                }
+            }
+            _ => {
+                best = Some((score, a));
+                ties = 0;
+            }
+        }
+    }
+    best.map(|(_, a)| a)
+}
+
+impl Frame {
+    /// The same position as seen by the other side (as if it were about to roll).
+    fn other_side(&self) -> Frame {
+        Frame {
+            me: turned(self.opp),
+            opp: turned(self.me),
+        }
+    }
+}
+
+/// Stones on the board of each side.
+fn stone_counts(state: &EinsteinState) -> [usize; 2] {
+    state
+        .stones()
+        .map(|side| side.iter().filter(|&&c| c != GONE).count())
+}
+
+/// The bot's action: in a rolled position, the solver's best move once each side has at most
+/// `solver_stones` stones and the solve ends within the solver's limits (the first best move
+/// in ascending action order), else [`heuristic_move`]; at an arrangement it arranges its
+/// stones uniformly at random. `None` in a finished game; before a roll (a chance node) it is
+/// `NotApplicable`. `solved` is set when the solver chose the move.
+pub fn bot_move(
+    game: &Einstein,
+    state: &EinsteinState,
+    solver: &mut Solver,
+    solver_stones: usize,
+    rng: &mut Rng,
+    solved: &mut bool,
+) -> Result<Option<Action>> {
+    *solved = false;
+    match game.to_move(state) {
+        ToMove::Terminal => return Ok(None),
+        ToMove::Chance => {
+            return Err(Error::NotApplicable(
+                "einstein: the bot moves after a roll or arranges its stones; this is a \
+                 chance node (roll the die, or the random setup)"
+                    .into(),
+            ));
+        }
+        ToMove::Player(_) => {}
+    }
+    if state.phase() == Phase::Setup {
+        let mut arrangements = Vec::new();
+        game.legal_actions(state, &mut arrangements);
+        return Ok(Some(arrangements[rng.random_range(0..arrangements.len())]));
+    }
+    if stone_counts(state).iter().all(|&n| n <= solver_stones) {
+        solver.start();
+        match solver.decide(game, state) {
+            Ok((_, action)) => {
+                *solved = true;
+                return Ok(Some(action));
+            }
+            Err(Error::SearchLimit { .. }) => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(heuristic_move(game, state, rng))
+}
+
+/// The outcome of one game of [`play_against_random`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Played {
+    /// The bot's side (player 0 moves first).
+    pub bot: u8,
+    pub bot_won: bool,
+    /// The bot's moves, and those the solver chose.
+    pub moves: u32,
+    pub solved: u32,
+}
+
+/// Games `first..first + n` (seeded by `seed`, see [`map_rows`]) of the bot against uniform
+/// random play, with random setups: in game `i` the bot is player `i % 2`, and player 0 moves
+/// first. Each solve runs within `limits` (its own clock and node count), a game keeps one
+/// table, and `limits.memory_mb` is shared by the tables of the games running at once (one a
+/// thread).
+pub fn play_against_random(
+    first: u64,
+    n: usize,
+    seed: u64,
+    threads: Option<usize>,
+    solver_stones: usize,
+    limits: &Limits,
+    cancel: &AtomicBool,
+) -> Result<Vec<Played>> {
+    let game = Einstein {
+        setup: Setup::Random,
+        first: 0,
+    };
+    let workers = crate::search::in_pool(threads, rayon::current_num_threads)?;
+    let per_game = Limits {
+        memory_mb: (limits.memory_mb / workers.max(1)).max(1),
+        ..limits.clone()
+    };
+    let rows = map_rows(
+        first,
+        n,
+        seed,
+        threads,
+        Split::Rows,
+        cancel,
+        |number, rng| {
+            let ctx = Context::new(per_game.clone(), Some(1), cancel);
+            let mut solver = Solver::new(&ctx);
+            let bot = (number % 2) as u8;
+            let mut played = Played {
+                bot,
+                bot_won: false,
+                moves: 0,
+                solved: 0,
+            };
+            let mut state = game.new_state();
+            let mut actions = Vec::new();
+            loop {
+                let action = match game.to_move(&state) {
+                    ToMove::Terminal => break,
+                    ToMove::Chance => game.sample_chance(&state, rng),
+                    ToMove::Player(p) if p == bot => {
+                        let mut solved = false;
+                        let action =
+                            bot_move(&game, &state, &mut solver, solver_stones, rng, &mut solved)?;
+                        played.moves += 1;
+                        played.solved += solved as u32;
+                        action.ok_or_else(|| Error::NotApplicable("einstein: no move".into()))?
+                    }
+                    ToMove::Player(_) => {
+                        game.legal_actions(&state, &mut actions);
+                        actions[rng.random_range(0..actions.len())]
+                    }
+                };
+                game.apply(&mut state, action);
+            }
+            played.bot_won = state.phase() == Phase::Over(bot);
+            Ok(played)
+        },
+    )?;
+    rows.into_iter().collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game() -> Einstein {
+        Einstein {
+            setup: Setup::Random,
+            first: 0,
+        }
+    }
+
+    fn at(text: &str) -> EinsteinState {
+        game().from_notation(text).unwrap()
+    }
+
+    fn with<T>(limits: Limits, f: impl FnOnce(&Context) -> T) -> T {
+        let cancel = AtomicBool::new(false);
+        f(&Context::new(limits, Some(1), &cancel))
+    }
+
+    fn solved(text: &str) -> Solution {
+        with(Limits::default(), |ctx| solve(&game(), &at(text), ctx)).unwrap()
+    }
+
+    /// A plain expectiminimax over the engine's `Game` interface, memoised by notation: the
+    /// probability that the player to act (or about to roll) wins.
+    fn plain(g: &Einstein, s: &EinsteinState) -> f64 {
+        plain_in(g, s, &mut std::collections::HashMap::new())
+    }
+
+    fn plain_in(
+        g: &Einstein,
+        s: &EinsteinState,
+        seen: &mut std::collections::HashMap<String, f64>,
+    ) -> f64 {
+        if let Some(&v) = seen.get(&g.notation(s)) {
+            return v;
+        }
+        let mut actions = Vec::new();
+        let value = match g.to_move(s) {
+            ToMove::Terminal => match s.phase() {
+                Phase::Over(w) if w == s.player() => 1.0,
+                _ => 0.0,
+            },
+            ToMove::Chance => {
+                let mut outcomes = Vec::new();
+                g.chance_outcomes(s, &mut outcomes);
+                outcomes
+                    .iter()
+                    .map(|&(a, p)| p * plain_in(g, &g.play(s, a).unwrap(), seen))
+                    .sum()
+            }
+            ToMove::Player(p) => {
+                g.legal_actions(s, &mut actions);
+                actions
+                    .iter()
+                    .map(|&a| {
+                        // The child's value is for its player (in a finished game, the loser).
+                        let t = g.play(s, a).unwrap();
+                        let v = plain_in(g, &t, seen);
+                        if t.player() == p { v } else { 1.0 - v }
+                    })
+                    .fold(0.0, f64::max)
+            }
+        };
+        seen.insert(g.notation(s), value);
+        value
+    }
+
+    /// A random position after the setup with `a` stones of player 0 and `b` of player 1 (of
+    /// random numbers, on random cells off both corners), either side to roll.
+    fn random_position(rng: &mut Rng, a: usize, b: usize) -> EinsteinState {
+        loop {
+            let mut board = ['.'; 25];
+            let mut cells: Vec<usize> = (1..24).collect();
+            let mut numbers: Vec<u8> = (0..6).collect();
+            for (count, base) in [(a, b'1'), (b, b'a')] {
+                for _ in 0..count {
+                    let cell = cells.swap_remove(rng.random_range(0..cells.len()));
+                    let n = numbers.swap_remove(rng.random_range(0..numbers.len()));
+                    board[cell] = (base + n) as char;
+                }
+                numbers = (0..6).collect();
+            }
+            let rows: Vec<String> = board.chunks(5).map(|r| r.iter().collect()).collect();
+            let text = format!("{} {} -", rows.join("/"), rng.random_range(0..2));
+            if let Ok(s) = game().from_notation(&text) {
+                return s;
+            }
+        }
+    }
+
+    #[test]
+    fn one_stone_each_a_step_from_its_corner_wins_for_the_roller() {
+        for text in [
+            "...../.a.../...../...1./..... 0 -",
+            "...../.a.../...../....1/..... 0 3",
+            ".b.../a..../...../...../...1. 1 -",
+        ] {
+            let sol = solved(text);
+            assert_eq!(sol.value, 1.0, "{text}");
+        }
+        // Stone 1 on d4 for any roll: the diagonal step d4e5.
+        let sol = solved("...../.a.../...../...1./..... 0 -");
+        let g = game();
+        let s = at("...../.a.../...../...1./..... 0 -");
+        assert_eq!(sol.best_moves.len(), 6);
+        for (die, action) in sol.best_moves {
+            let rolled = g.play(&s, FIRST_ROLL + die as Action - 1).unwrap();
+            assert_eq!(g.action_to_string(&rolled, action).unwrap(), "d4e5");
+        }
+    }
+
+    #[test]
+    fn two_steps_from_the_corner_against_one_step_loses_unless_it_captures() {
+        // Player 0's stone on c3 needs two steps; player 1's stone on b2 needs one and wins
+        // whatever it rolls, so player 0 must win at once: impossible from c3.
+        let sol = solved("...../.a.../..1../...../..... 0 -");
+        assert_eq!(sol.value, 0.0);
+        // With the enemy stone on d4 instead, c3d4 captures it and wins.
+        let sol = solved("...../...../..1../...a./..... 0 -");
+        assert_eq!(sol.value, 1.0);
+    }
+
+    #[test]
+    fn finished_games_are_answered_and_setups_refused() {
+        let sol = solved("f..../..1.5/.6.3./b..../..... 0 -");
+        assert_eq!((sol.value, sol.best_moves.len(), sol.nodes), (0.0, 0, 0));
+        let refused = with(Limits::default(), |ctx| {
+            solve(&game(), &game().new_state(), ctx)
+        });
+        assert!(matches!(refused, Err(Error::NotApplicable(_))));
+    }
+
+    #[test]
+    fn the_solver_agrees_with_a_plain_expectiminimax() {
+        let g = game();
+        let mut rng = crate::game::row_rng(11, 0);
+        for round in 0..60 {
+            let (a, b) = [(1, 1), (1, 2), (2, 1), (2, 2)][round % 4];
+            let s = random_position(&mut rng, a, b);
+            let expected = plain(&g, &s);
+            let sol = with(Limits::default(), |ctx| solve(&g, &s, ctx)).unwrap();
+            assert!((sol.value - expected).abs() < 1e-12, "{}", g.notation(&s));
+            // Each roll: the best move's value is the best of analyze, and equals the plain one.
+            let mut mean = 0.0;
+            for &(die, action) in &sol.best_moves {
+                let rolled = g.play(&s, FIRST_ROLL + die as Action - 1).unwrap();
+                let (values, _) = with(Limits::default(), |ctx| analyze(&g, &rolled, ctx)).unwrap();
+                let best = values.iter().map(|v| v.1).fold(0.0, f64::max);
+                let of_action = values.iter().find(|v| v.0 == action).unwrap().1;
+                assert_eq!(of_action, best);
+                assert!((best - plain(&g, &rolled)).abs() < 1e-12);
+                mean += best / 6.0;
+            }
+            assert!((mean - sol.value).abs() < 1e-12);
+        }
+    }
+
+    #[test]
+    fn a_full_table_changes_nothing_but_the_time() {
+        let g = game();
+        let mut rng = crate::game::row_rng(12, 0);
+        for _ in 0..10 {
+            let s = random_position(&mut rng, 2, 2);
+            let big = with(Limits::default(), |ctx| solve(&g, &s, ctx)).unwrap();
+            let mut solver_ctx_limits = Limits::default();
+            solver_ctx_limits.memory_mb = 1;
+            let cancel = AtomicBool::new(false);
+            let ctx = Context::new(solver_ctx_limits, Some(1), &cancel);
+            let mut small = Solver::new(&ctx);
+            small.cap = 50;
+            let sol = small.solve(&g, &s).unwrap();
+            assert!((sol.value - big.value).abs() < 1e-12);
+            assert!(sol.nodes >= big.nodes);
+        }
+    }
+
+    #[test]
+    fn mirror_images_and_the_other_side_have_the_same_value() {
+        let g = game();
+        let mut rng = crate::game::row_rng(13, 0);
+        for _ in 0..20 {
+            let s = random_position(&mut rng, 3, 2);
+            let text = g.notation(&s);
+            let (rows, rest) = text.split_once(' ').unwrap();
+            let cells: Vec<char> = rows.chars().filter(|&c| c != '/').collect();
+            let mirror: Vec<String> = (0..5)
+                .map(|r| (0..5).map(|c| cells[c * 5 + r]).collect())
+                .collect();
+            let mirrored = format!("{} {rest}", mirror.join("/"));
+            assert_eq!(solved(&text).value, solved(&mirrored).value, "{text}");
+        }
+    }
+
+    #[test]
+    fn limits_and_cancel_stop_the_search() {
+        let g = game();
+        let s = at("1.2../4..../...../....c/..b.a 0 -");
+        let over = with(
+            Limits {
+                max_nodes: Some(10),
+                ..Limits::default()
+            },
+            |ctx| solve(&g, &s, ctx),
+        );
+        assert!(
+            matches!(over, Err(Error::SearchLimit { nodes: 11, .. })),
+            "{over:?}"
+        );
+        let cancel = AtomicBool::new(true);
+        let ctx = Context::new(Limits::default(), Some(1), &cancel);
+        assert!(matches!(solve(&g, &s, &ctx), Err(Error::Interrupted)));
+    }
+
+    /// Solve times of random positions (`cargo test --release -p quanta-core einstein_timing
+    /// -- --ignored --nocapture`; EINSTEIN_STONES=4 EINSTEIN_POSITIONS=5).
+    #[test]
+    #[ignore]
+    fn einstein_timing() {
+        let var = |name: &str, default: usize| {
+            std::env::var(name)
+                .ok()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(default)
+        };
+        let (stones, positions) = (var("EINSTEIN_STONES", 3), var("EINSTEIN_POSITIONS", 20));
+        let g = game();
+        let mut rng = crate::game::row_rng(var("EINSTEIN_SEED", 1) as u64, 0);
+        let given: Vec<EinsteinState> = std::env::var("EINSTEIN_NOTATION")
+            .map(|v| v.split(',').map(at).collect())
+            .unwrap_or_default();
+        let drawn = (0..positions).map(|_| random_position(&mut rng, stones, stones));
+        for s in given.into_iter().chain(drawn) {
+            let cancel = AtomicBool::new(false);
+            let ctx = Context::new(Limits::default(), Some(1), &cancel);
+            let mut solver = Solver::new(&ctx);
+            match solver.solve(&g, &s) {
+                Ok(sol) => println!(
+                    "{} value {:.4} nodes {} stored {} {:.3} s",
+                    g.notation(&s),
+                    sol.value,
+                    sol.nodes,
+                    solver.stored(),
+                    sol.seconds
+                ),
+                Err(e) => println!("{} {e}", g.notation(&s)),
+            }
+        }
+    }
+
+    #[test]
+    fn the_bot_takes_a_winning_move_and_beats_random_play() {
+        let g = game();
+        let mut rng = crate::game::row_rng(1, 0);
+        // The heuristic alone: e4e5 wins at once.
+        let s = at("1..../...../...../....2/a.... 0 2");
+        assert_eq!(
+            g.action_to_string(&s, heuristic_move(&g, &s, &mut rng).unwrap())
+                .unwrap(),
+            "e4e5"
+        );
+        let cancel = AtomicBool::new(false);
+        let limits = Limits {
+            timeout: Some(std::time::Duration::from_secs(5)),
+            memory_mb: 64,
+            ..Limits::default()
+        };
+        let games = play_against_random(0, 200, 5, Some(1), 2, &limits, &cancel).unwrap();
+        let won = games.iter().filter(|p| p.bot_won).count();
+        assert!(won > 150, "{won} of 200");
+        assert!(games.iter().any(|p| p.solved > 0));
+    }
+}
