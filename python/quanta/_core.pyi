@@ -10,6 +10,7 @@ __all__ = [
     "BestHiggs",
     "BestTurn",
     "CHANCE",
+    "EinsteinSolution",
     "ExpectedSolution",
     "FillSolution",
     "Game",
@@ -27,7 +28,11 @@ __all__ = [
     "a_quantum_leap_score_placement",
     "a_quantum_leap_scores",
     "a_quantum_leap_stacks",
+    "einstein_analyze",
+    "einstein_best_move",
     "einstein_board",
+    "einstein_play_batch",
+    "einstein_solve",
     "game_names",
     "make_game",
     "quantum_leap_analyze",
@@ -197,6 +202,39 @@ def a_quantum_leap_play_batch(
 # ---- einstein ----
 
 def einstein_board(state: State) -> npt.NDArray[np.int8]: ...
+
+@final
+class EinsteinSolution:
+    @property
+    def value(self) -> float: ...
+    @property
+    def best_moves(self) -> dict[int, int]: ...
+    @property
+    def best_move_strings(self) -> dict[int, str]: ...
+    @property
+    def nodes(self) -> int: ...
+    @property
+    def seconds(self) -> float: ...
+    @property
+    def exact(self) -> bool: ...
+    def __eq__(self, value: object, /) -> bool: ...
+
+def einstein_solve(
+    state: State, timeout: float | None, max_nodes: int | None, memory_mb: int,
+    threads: int | None,
+) -> EinsteinSolution: ...
+def einstein_analyze(
+    state: State, timeout: float | None, max_nodes: int | None, memory_mb: int,
+    threads: int | None,
+) -> list[tuple[int, float]]: ...
+def einstein_best_move(
+    state: State, solver_stones: int, seed: int, timeout: float | None, max_nodes: int | None,
+    memory_mb: int,
+) -> int | None: ...
+def einstein_play_batch(
+    seed: int, n: int, first: int, solver_stones: int, threads: int | None,
+    timeout: float | None, max_nodes: int | None, memory_mb: int,
+) -> dict[str, npt.NDArray[Any]]: ...
 
 # ---- quantum_leap ----
 

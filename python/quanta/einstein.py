@@ -2,11 +2,14 @@
 
 Options: ``setup`` = ``"random"`` (default) or ``"choose"``; ``first`` = 0 (default) or 1.
 
-This module adds pure-Python helpers that work on any state of this game: :func:`board` (a 5x5
-``int8`` numpy array, also ``state.board()``), :func:`text` (a readable board), :func:`svg` (a
-picture for notebooks) and :func:`status`.
+This module holds the exact solver, :func:`solve` (the probability that the side to move wins,
+with a best move for each roll) and :func:`analyze` (the value of every legal action), the bot
+:func:`best_move` (the solver in endgames, a heuristic before), and helpers that work on any
+state of this game: :func:`board` (a 5x5 ``int8`` numpy array, also ``state.board()``),
+:func:`text` (a readable board), :func:`svg` (a picture for notebooks) and :func:`status`.
 
-Rules, notation and action names: docs/rules/einstein.md.
+Rules, notation and action names: docs/rules/einstein.md (how the solver searches: its *Solver*
+section).
 """
 
 from __future__ import annotations
@@ -16,7 +19,18 @@ import numpy as np
 from . import _core, _svg
 from ._svg import FONT, num
 
-__all__ = ["board", "text", "svg", "status", "STATE_METHODS"]
+__all__ = [
+    "Solution",
+    "analyze",
+    "best_move",
+    "board",
+    "solve",
+    "text",
+    "svg",
+    "status",
+    "SOLVER_STONES",
+    "STATE_METHODS",
+]
 
 _SIZE = 5
 _COLUMNS = "abcde"
@@ -140,3 +154,82 @@ def svg(state, size: int = 250) -> str:
 
 #: Extra methods the generic State object exposes for this game (each takes the state first).
 STATE_METHODS = {"board": board}
+
+
+# ---- the solver and the bot ----
+
+
+#: The exact value of a position after the setup (a frozen class made in Rust): ``value`` (the
+#: probability that the player to move, or about to roll, wins with optimal play; in a finished
+#: game 1 or 0 for the player the notation names, i.e. 0 for the loser), ``best_moves`` (a dict
+#: roll -> best action: all six rolls before the roll, the one rolled after it, empty in a
+#: finished game), ``best_move_strings`` (the same as move strings), ``nodes``, ``seconds`` and
+#: ``exact`` (always true: a search out of budget raises :class:`quanta.SearchLimitError`).
+Solution = _core.EinsteinSolution
+
+#: :func:`best_move` uses the solver once each side has at most this many stones.
+SOLVER_STONES = 3
+
+
+def solve(state, *, timeout: float | None = None, max_nodes: int | None = None,
+          memory_mb: int = 1024, threads: int | None = None) -> Solution:
+    """Solves ``state`` exactly: the probability that the player to move (or about to roll) wins
+    when both sides play optimally, and a best move for each roll still to come.
+
+    The value is an expectiminimax over the die: before the roll, the mean over the six rolls;
+    after it, the best of that roll's moves (EinStein has no draws, so a move's value is 1 minus
+    the opponent's value after it). The search is depth-first, memoised in a transposition
+    table of at most ``memory_mb`` megabytes (once full, it stores no more and goes on, still
+    exact, only slower); positions are stored as seen by the side to roll and up to the mirror
+    image across the a1-e5 diagonal. Endgames are quick: random positions with three stones a
+    side take at most a few tenths of a second, four a side about a second (benches/README.md);
+    stones far from their corners take much longer.
+
+    Works from any position after the setup, with the die rolled or not. Ties between equally
+    good moves go to the lowest action. A finished game is answered (``value`` 1 or 0 for the
+    player the notation names, no moves); a setup position or another game's state raises
+    :class:`quanta.NotApplicableError`, a bad limit :class:`quanta.InvalidOptionError`, and a
+    search past ``timeout`` (seconds) or ``max_nodes`` (positions expanded)
+    :class:`quanta.SearchLimitError`. Ctrl-C interrupts it; the GIL is released meanwhile. The
+    search runs on one thread: ``threads`` is checked and otherwise unused.
+
+    >>> import quanta
+    >>> s = quanta.game("einstein").from_notation("...../.a.../...../...1./..... 0 -")
+    >>> solve(s).value
+    1.0
+    """
+    return _core.einstein_solve(state, timeout, max_nodes, memory_mb, threads)
+
+
+def analyze(state, *, timeout: float | None = None, max_nodes: int | None = None,
+            memory_mb: int = 1024, threads: int | None = None) -> dict[int, float]:
+    """The value of every legal action of a position after the setup, ``{action: value}``.
+
+    After a roll: each move with the probability that the player who makes it wins. Before the
+    roll: each roll (actions 75-80, ``roll 1`` to ``roll 6``) with the probability that the
+    player about to roll wins after rolling it (their mean is :func:`solve`'s value). Empty in a
+    finished game. Limits and errors as in :func:`solve`."""
+    return dict(_core.einstein_analyze(state, timeout, max_nodes, memory_mb, threads))
+
+
+def best_move(state, *, solver_stones: int = SOLVER_STONES, seed: int = 0,
+              timeout: float | None = 5.0, max_nodes: int | None = None,
+              memory_mb: int = 512) -> int | None:
+    """The bot's action in ``state`` (after a roll, or at an arrangement of ``setup="choose"``).
+
+    - **Endgame**: once each side has at most ``solver_stones`` stones (default 3), the exact
+      solver's best move for the roll (the lowest action among the best), if the solve ends
+      within ``timeout`` seconds (default 5), ``max_nodes`` and ``memory_mb``; past them the
+      heuristic below moves instead.
+    - **Before that, the heuristic**: a move that wins at once (onto the corner, or onto the
+      opponent's last stone) if there is one; otherwise, among the moves that leave the opponent
+      the fewest of its six rolls with a move that wins at once, one that most increases the
+      opponent's expected distance minus the mover's, where a side's expected distance is the
+      mean over the six rolls of the distance to its corner (steps, a diagonal step counting
+      one) of the nearest stone that roll lets it move. Ties are broken uniformly at random by
+      ``seed``.
+    - **Arrangement** (``setup="choose"``): a uniformly random arrangement drawn with ``seed``.
+
+    Returns None in a finished game; before a roll (a chance node) it raises
+    :class:`quanta.NotApplicableError`. ``solver_stones=0`` plays the heuristic alone."""
+    return _core.einstein_best_move(state, solver_stones, seed, timeout, max_nodes, memory_mb)

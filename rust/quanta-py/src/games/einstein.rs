@@ -1,9 +1,17 @@
-//! EinStein würfelt nicht's extras: the board as an array.
+//! EinStein würfelt nicht's extras: the board as an array, the exact solver with its typed
+//! result, and the bot.
 
 use super::position;
+use crate::detach::run_detached;
+use crate::errors::{self, InvalidOptionError};
 use numpy::{IntoPyArray, PyArray2, PyArrayMethods};
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
 use quanta_core::einstein::Einstein;
+use quanta_core::einstein_solve as solver;
+use quanta_core::search::Limits;
+use quanta_core::{Action, Game};
+use std::collections::BTreeMap;
 
 /// The board as a 5x5 int8 array indexed [row, col] (row 0 at the top): player 0's stones
 /// +1..+6, player 1's -1..-6, empty cells 0.
@@ -16,6 +24,190 @@ fn einstein_board<'py>(
     p.state.board().to_vec().into_pyarray(py).reshape([5, 5])
 }
 
+/// The exact value of a position after the setup.
+///
+/// `value`: the probability that the player to move (or about to roll) wins with optimal
+/// play (in a finished game 1 or 0 for the player the notation names, the loser: 0).
+/// `best_moves`: for each roll still to come, a best action (all six before the roll, the one
+/// rolled after it; empty in a finished game); `best_move_strings` the same as move strings.
+/// `nodes` and `seconds` measure the work; `exact` is always true (a search out of budget
+/// raises SearchLimitError instead of guessing).
+#[pyclass(module = "quanta.einstein", name = "Solution", frozen, get_all, eq)]
+#[derive(PartialEq)]
+pub struct Solution {
+    value: f64,
+    best_moves: BTreeMap<u8, Action>,
+    best_move_strings: BTreeMap<u8, String>,
+    nodes: u64,
+    seconds: f64,
+    exact: bool,
+}
+
+#[pymethods]
+impl Solution {
+    fn __repr__(&self) -> String {
+        let moves: Vec<String> = self
+            .best_move_strings
+            .iter()
+            .map(|(die, m)| format!("{die}: '{m}'"))
+            .collect();
+        format!(
+            "Solution(value={:?}, best_move_strings={{{}}}, nodes={}, seconds={:.3}, exact=True)",
+            self.value,
+            moves.join(", "),
+            self.nodes,
+            self.seconds
+        )
+    }
+}
+
+/// Solves an EinStein position after the setup (see `quanta.einstein.solve`).
+#[pyfunction]
+fn einstein_solve(
+    py: Python<'_>,
+    state: &Bound<'_, PyAny>,
+    timeout: &Bound<'_, PyAny>,
+    max_nodes: &Bound<'_, PyAny>,
+    memory_mb: &Bound<'_, PyAny>,
+    threads: &Bound<'_, PyAny>,
+) -> PyResult<Solution> {
+    let p = position::<Einstein>(state, "einstein.solve")?;
+    let request = errors::request(timeout, max_nodes, memory_mb, threads)?;
+    let sol = run_detached(py, |cancel| {
+        solver::solve(&p.game.0, &p.state, &request.context(cancel))
+    })?;
+    let mut best_move_strings = BTreeMap::new();
+    for &(die, action) in &sol.best_moves {
+        let mut rolled = p.state.clone();
+        if sol.best_moves.len() > 1 {
+            // Before the roll: the move string of the player who rolls `die`.
+            rolled = p
+                .game
+                .0
+                .play(
+                    &rolled,
+                    quanta_core::einstein::FIRST_ROLL + die as Action - 1,
+                )
+                .map_err(errors::to_py)?;
+        }
+        let text = p
+            .game
+            .0
+            .action_to_string(&rolled, action)
+            .map_err(errors::to_py)?;
+        best_move_strings.insert(die, text);
+    }
+    Ok(Solution {
+        value: sol.value,
+        best_moves: sol.best_moves.into_iter().collect(),
+        best_move_strings,
+        nodes: sol.nodes,
+        seconds: sol.seconds,
+        exact: true,
+    })
+}
+
+/// Every legal action of an EinStein position after the setup with its value (see
+/// `quanta.einstein.analyze`).
+#[pyfunction]
+fn einstein_analyze(
+    py: Python<'_>,
+    state: &Bound<'_, PyAny>,
+    timeout: &Bound<'_, PyAny>,
+    max_nodes: &Bound<'_, PyAny>,
+    memory_mb: &Bound<'_, PyAny>,
+    threads: &Bound<'_, PyAny>,
+) -> PyResult<Vec<(Action, f64)>> {
+    let p = position::<Einstein>(state, "einstein.analyze")?;
+    let request = errors::request(timeout, max_nodes, memory_mb, threads)?;
+    let (values, _nodes) = run_detached(py, |cancel| {
+        solver::analyze(&p.game.0, &p.state, &request.context(cancel))
+    })?;
+    Ok(values)
+}
+
+/// `solver_stones`: an integer from 0 to 6.
+fn solver_stones(value: &Bound<'_, PyAny>) -> PyResult<usize> {
+    errors::integer_in(value, "solver_stones", 0, 6)
+        .map(|n| n as usize)
+        .map_err(|_| {
+            InvalidOptionError::new_err(format!(
+                "solver_stones must be an integer from 0 to 6 (stones a side), not {}",
+                errors::quote(value)
+            ))
+        })
+}
+
+/// The bot's action (see `quanta.einstein.best_move`).
+#[pyfunction]
+fn einstein_best_move(
+    py: Python<'_>,
+    state: &Bound<'_, PyAny>,
+    solver_stones: &Bound<'_, PyAny>,
+    seed: &Bound<'_, PyAny>,
+    timeout: &Bound<'_, PyAny>,
+    max_nodes: &Bound<'_, PyAny>,
+    memory_mb: &Bound<'_, PyAny>,
+) -> PyResult<Option<Action>> {
+    let p = position::<Einstein>(state, "einstein.best_move")?;
+    let stones = self::solver_stones(solver_stones)?;
+    let seed = errors::seed(seed, "seed")?;
+    let none = py.None().into_bound(py);
+    let request = errors::request(timeout, max_nodes, memory_mb, &none)?;
+    run_detached(py, |cancel| {
+        let ctx = request.context(cancel);
+        let mut s = solver::Solver::new(&ctx);
+        let mut rng = quanta_core::game::row_rng(seed, 0);
+        let mut solved = false;
+        solver::bot_move(&p.game.0, &p.state, &mut s, stones, &mut rng, &mut solved)
+    })
+}
+
+/// Games `first..first+n` of `seed`: the bot against uniform random play (see
+/// `benches/einstein_solve.py`), as a dict of numpy arrays.
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+fn einstein_play_batch<'py>(
+    py: Python<'py>,
+    seed: &Bound<'py, PyAny>,
+    n: &Bound<'py, PyAny>,
+    first: &Bound<'py, PyAny>,
+    solver_stones: &Bound<'py, PyAny>,
+    threads: &Bound<'py, PyAny>,
+    timeout: &Bound<'py, PyAny>,
+    max_nodes: &Bound<'py, PyAny>,
+    memory_mb: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let (seed, n, first) = errors::rows(seed, n, first, "games")?;
+    let stones = self::solver_stones(solver_stones)?;
+    let request = errors::request(timeout, max_nodes, memory_mb, threads)?;
+    let limits: Limits = request.limits.clone();
+    let rows = run_detached(py, |cancel| {
+        solver::play_against_random(first, n, seed, request.threads, stones, &limits, cancel)
+    })?;
+    let out = PyDict::new(py);
+    let column = |f: &dyn Fn(&solver::Played) -> u32| rows.iter().map(f).collect::<Vec<u32>>();
+    out.set_item("bot", column(&|r| r.bot as u32).into_pyarray(py))?;
+    out.set_item(
+        "bot_won",
+        rows.iter()
+            .map(|r| r.bot_won)
+            .collect::<Vec<bool>>()
+            .into_pyarray(py),
+    )?;
+    out.set_item("moves", column(&|r| r.moves).into_pyarray(py))?;
+    out.set_item("solved", column(&|r| r.solved).into_pyarray(py))?;
+    Ok(out)
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(wrap_pyfunction!(einstein_board, m)?)
+    // The class is quanta.einstein.Solution; in the extension it sits beside Quantum Leap's
+    // Solution under its own name.
+    m.add("EinsteinSolution", m.py().get_type::<Solution>())?;
+    m.add_function(wrap_pyfunction!(einstein_board, m)?)?;
+    m.add_function(wrap_pyfunction!(einstein_solve, m)?)?;
+    m.add_function(wrap_pyfunction!(einstein_analyze, m)?)?;
+    m.add_function(wrap_pyfunction!(einstein_best_move, m)?)?;
+    m.add_function(wrap_pyfunction!(einstein_play_batch, m)?)?;
+    Ok(())
 }
