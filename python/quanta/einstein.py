@@ -182,8 +182,8 @@ def solve(state, *, timeout: float | None = None, max_nodes: int | None = None,
     table of at most ``memory_mb`` megabytes (once full, it stores no more and goes on, still
     exact, only slower); positions are stored as seen by the side to roll and up to the mirror
     image across the a1-e5 diagonal. Endgames are quick: random positions with three stones a
-    side take at most a few tenths of a second, four a side about a second (benches/README.md);
-    stones far from their corners take much longer.
+    side take about 5 ms at the median (a few seconds at worst), four a side about half a
+    second (benches/README.md); stones far from their corners take much longer.
 
     Works from any position after the setup, with the die rolled or not. Ties between equally
     good moves go to the lowest action. A finished game is answered (``value`` 1 or 0 for the
