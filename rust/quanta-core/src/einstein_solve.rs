@@ -779,42 +779,6 @@ mod tests {
         assert!(matches!(solve(&g, &s, &ctx), Err(Error::Interrupted)));
     }
 
-    /// Solve times of random positions (`cargo test --release -p quanta-core einstein_timing
-    /// -- --ignored --nocapture`; EINSTEIN_STONES=4 EINSTEIN_POSITIONS=5).
-    #[test]
-    #[ignore]
-    fn einstein_timing() {
-        let var = |name: &str, default: usize| {
-            std::env::var(name)
-                .ok()
-                .and_then(|v| v.parse().ok())
-                .unwrap_or(default)
-        };
-        let (stones, positions) = (var("EINSTEIN_STONES", 3), var("EINSTEIN_POSITIONS", 20));
-        let g = game();
-        let mut rng = crate::game::row_rng(var("EINSTEIN_SEED", 1) as u64, 0);
-        let given: Vec<EinsteinState> = std::env::var("EINSTEIN_NOTATION")
-            .map(|v| v.split(',').map(at).collect())
-            .unwrap_or_default();
-        let drawn = (0..positions).map(|_| random_position(&mut rng, stones, stones));
-        for s in given.into_iter().chain(drawn) {
-            let cancel = AtomicBool::new(false);
-            let ctx = Context::new(Limits::default(), Some(1), &cancel);
-            let mut solver = Solver::new(&ctx);
-            match solver.solve(&g, &s) {
-                Ok(sol) => println!(
-                    "{} value {:.4} nodes {} stored {} {:.3} s",
-                    g.notation(&s),
-                    sol.value,
-                    sol.nodes,
-                    solver.stored(),
-                    sol.seconds
-                ),
-                Err(e) => println!("{} {e}", g.notation(&s)),
-            }
-        }
-    }
-
     #[test]
     fn the_bot_takes_a_winning_move_and_beats_random_play() {
         let g = game();
