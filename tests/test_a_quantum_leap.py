@@ -1,6 +1,5 @@
 """A Quantum Leap: the rules, each test naming the rule it checks, run against both the Rust
-engine and the pure-Python reference (a test that reads the reference's own accessors, such as
-``stock(p)``, runs on the reference alone); then notation round trips along random games and the
+engine and the pure-Python reference; then notation round trips along random games and the
 hidden-information layer.
 
 Every expected value in the rule tests is worked out by hand from docs/rules/a_quantum_leap.md
@@ -31,16 +30,12 @@ ref = reference  # the implementation under test; the fixture below sets it for 
 
 @pytest.fixture(autouse=True, params=["reference", "rust"])
 def implementation(request):
-    """Every test runs on both implementations, except those marked ``reference_only``."""
+    """Every test runs on both implementations."""
     global ref
-    if request.param == "rust" and request.node.get_closest_marker("reference_only"):
-        pytest.skip("reads the reference's own accessors")
     ref = reference if request.param == "reference" else ENGINE
     yield request.param
     ref = reference
 
-
-reference_only = pytest.mark.reference_only
 
 SUITS = "SHDC"
 RANKS = "A23456789TJQK"
@@ -483,7 +478,6 @@ def test_rule_stage_one_order_dealer_then_clockwise_then_the_higgs(players, game
     assert len(s.hand(dealer)) == 13 - placers.count(dealer) - 1
 
 
-@reference_only
 def test_rule_three_players_leave_one_suit_out_at_random():
     s = ref.game(players=3).new_state()
     assert s.is_chance and s.current_player == ref.CHANCE
@@ -495,7 +489,6 @@ def test_rule_three_players_leave_one_suit_out_at_random():
     assert "H" not in s.notation().replace(" 1/1", "").split(" ", 1)[1].replace("-", "")
 
 
-@reference_only
 def test_rule_two_players_hold_two_suits_and_four_players_one():
     s = ref.game(players=2).new_state()
     assert [s.stock(q) for q in range(2)] == [suit_of("S"), suit_of("H")]
@@ -546,7 +539,6 @@ def test_rule_a_player_who_can_place_must_place_at_least_one_card():
     assert moves(s) == ["end"]
 
 
-@reference_only
 def test_rule_a_player_who_cannot_place_passes_and_the_hand_is_shown_until_they_place():
     s = two_player("8H 9H TH / 3H 5S KS / QS 4H JS", ["2S"], ["JH", "6H"], pattern="ascending")
     assert moves(s) == ["pass"]
@@ -639,7 +631,6 @@ def test_rule_no_penalty_when_only_the_placer_holds_cards():
     assert s.scores()[1] == 24
 
 
-@reference_only
 def test_rule_two_players_take_the_second_stock_at_the_start_of_the_next_turn():
     s = two_player(T_C, ["9S"], ["7H"], pattern="ascending", second1=False)
     s = play(s, "9S a1")
@@ -694,7 +685,6 @@ def test_rule_a_placement_breaks_a_run_of_passes():
     assert not s.is_terminal and s.current_player == 0
 
 
-@reference_only
 def test_rule_match_one_game_per_dealer_totals_kept():
     s = two_player(T_C, ["9S"], [], pattern="ascending", second0=False, second1=False,
                    scores="30,40", game="1/2", match=True)
@@ -845,7 +835,6 @@ def test_the_start_notation():
                     + " - draw:0 0 0,0,0,0 1/4")
 
 
-@reference_only
 def test_state_extras():
     s = ref.game().from_notation(GOOD)
     assert s.display() == [["QH", "4S", "8H"], ["2S", "QS", "9H"], ["8S", "TS", "3H"]]
@@ -914,7 +903,6 @@ def test_rule_observation_hides_covered_cards_and_other_hands_but_not_the_inform
     assert b.observation_string(1) != a.observation_string(1)
 
 
-@reference_only
 def test_rule_another_players_drawn_card_is_unseen_and_resampled_uniformly():
     s = play(ref.game().new_state(), "draw 7S")
     stock = s.stock(0)

@@ -22,12 +22,17 @@ __all__ = [
     "a_quantum_leap_best_higgs",
     "a_quantum_leap_best_turn",
     "a_quantum_leap_display",
+    "a_quantum_leap_drawn",
     "a_quantum_leap_hand",
+    "a_quantum_leap_hand_shown",
     "a_quantum_leap_pattern",
     "a_quantum_leap_play_batch",
     "a_quantum_leap_score_placement",
     "a_quantum_leap_scores",
+    "a_quantum_leap_second_stock",
+    "a_quantum_leap_stack",
     "a_quantum_leap_stacks",
+    "a_quantum_leap_stock",
     "einstein_analyze",
     "einstein_best_move",
     "einstein_board",
@@ -143,6 +148,11 @@ def a_quantum_leap_stacks(state: State) -> list[list[int]]: ...
 def a_quantum_leap_pattern(state: State) -> str | None: ...
 def a_quantum_leap_hand(state: State, player: int) -> list[str]: ...
 def a_quantum_leap_scores(state: State) -> list[int]: ...
+def a_quantum_leap_stock(state: State, player: int) -> list[str]: ...
+def a_quantum_leap_second_stock(state: State, player: int) -> list[str]: ...
+def a_quantum_leap_hand_shown(state: State, player: int) -> bool: ...
+def a_quantum_leap_stack(state: State, cell: str | tuple[int, int]) -> list[str]: ...
+def a_quantum_leap_drawn(state: State) -> str | None: ...
 def a_quantum_leap_score_placement(
     display: list[list[str | None]], card: str, cell: str | tuple[int, int],
     pattern: str | None, rule: str | None,

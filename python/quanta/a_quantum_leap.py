@@ -5,8 +5,9 @@ pairs, runs and triples. For 2 to 4 players.
 Options: ``players`` = 2 (default), 3 or 4; ``match`` = False (default) or True (one game per
 dealer, the points added up).
 
-State extras (``STATE_METHODS``): ``display()``, ``stacks()``, ``pattern()``, ``hand(player)``,
-``scores()``. Module helpers: :func:`score_placement`, :func:`text`, :func:`svg`,
+State extras (``STATE_METHODS``): ``display()``, ``stacks()``, ``stack(cell)``, ``pattern()``,
+``hand(player)``, ``hand_shown(player)``, ``stock(player)``, ``second_stock(player)``,
+``drawn()``, ``scores()``. Module helpers: :func:`score_placement`, :func:`text`, :func:`svg`,
 :func:`status`. Optimisers: :func:`best_turn`, :func:`best_higgs`; games played by a policy:
 :func:`play_batch`.
 
@@ -26,15 +27,20 @@ __all__ = [
     "Placement",
     "STATE_METHODS",
     "display",
+    "drawn",
     "hand",
+    "hand_shown",
     "best_higgs",
     "best_turn",
     "pattern",
     "play_batch",
     "score_placement",
     "scores",
+    "second_stock",
+    "stack",
     "stacks",
     "status",
+    "stock",
     "svg",
     "text",
 ]
@@ -70,6 +76,31 @@ def hand(state, player: int) -> list[str]:
 def scores(state) -> list[int]:
     """Every player's points (in a match, the totals so far); the same values as ``returns()``."""
     return _core.a_quantum_leap_scores(state)
+
+
+def stack(state, cell) -> list[str]:
+    """The codes of the cards on ``cell`` (``"b2"`` or ``(row, col)``), bottom to top."""
+    return _core.a_quantum_leap_stack(state, cell)
+
+
+def stock(state, player: int) -> list[str]:
+    """``player``'s (first) stock as codes in card-index order: a set, its order is chance."""
+    return _core.a_quantum_leap_stock(state, player)
+
+
+def second_stock(state, player: int) -> list[str]:
+    """Two players: ``player``'s second stock while it is not taken up, else ``[]``."""
+    return _core.a_quantum_leap_second_stock(state, player)
+
+
+def hand_shown(state, player: int) -> bool:
+    """Whether ``player``'s hand lies face up (after a pass, until they place again)."""
+    return _core.a_quantum_leap_hand_shown(state, player)
+
+
+def drawn(state) -> str | None:
+    """The card drawn in stage one and waiting for its cell, None at other times."""
+    return _core.a_quantum_leap_drawn(state)
 
 
 def _fields(state) -> list[str]:
@@ -293,4 +324,9 @@ STATE_METHODS = {
     "pattern": pattern,
     "hand": hand,
     "scores": scores,
+    "stack": stack,
+    "stock": stock,
+    "second_stock": second_stock,
+    "hand_shown": hand_shown,
+    "drawn": drawn,
 }

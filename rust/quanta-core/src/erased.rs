@@ -4,8 +4,8 @@
 use crate::batch::{self, Playouts};
 use crate::error::Result;
 use crate::game::{Action, Game, GameInfo, Rng, ToMove};
-use rand::SeedableRng;
 use crate::options::Options;
+use rand::SeedableRng;
 use std::any::Any;
 use std::fmt::Debug;
 use std::hash::{DefaultHasher, Hash, Hasher};
@@ -178,7 +178,9 @@ impl<G: Game + Debug> DynState for Position<G> {
         self.game.0.information_state_string(&self.state, player)
     }
     fn action_to_string_for(&self, action: Action, player: usize) -> Result<String> {
-        self.game.0.action_to_string_for(&self.state, action, player)
+        self.game
+            .0
+            .action_to_string_for(&self.state, action, player)
     }
     fn resample(&self, player: usize, seed: u64) -> Box<dyn DynState> {
         let mut rng = Rng::seed_from_u64(seed);

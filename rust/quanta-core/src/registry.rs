@@ -9,7 +9,10 @@ type Maker = fn(&Options) -> Result<Arc<dyn DynGame>>;
 
 /// Every registered game, sorted by name.
 const REGISTRY: &[(&str, Maker)] = &[
-    ("a_quantum_leap", Erased::<crate::a_quantum_leap::AQuantumLeap>::make),
+    (
+        "a_quantum_leap",
+        Erased::<crate::a_quantum_leap::AQuantumLeap>::make,
+    ),
     ("einstein", Erased::<crate::einstein::Einstein>::make),
     ("quantum_leap", crate::quantum_leap::make),
     ("quincunx", Erased::<crate::quincunx::Quincunx>::make),

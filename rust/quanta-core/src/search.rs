@@ -401,7 +401,10 @@ mod tests {
             let buckets = (map.capacity() * 8).div_ceil(7).next_power_of_two();
             let peak = buckets * 3 / 2 * 49;
             assert!(peak <= memory_mb << 20, "{memory_mb} MB: {peak} bytes");
-            assert!(cap > (memory_mb << 20) / 49 / 4, "{memory_mb} MB: needlessly small");
+            assert!(
+                cap > (memory_mb << 20) / 49 / 4,
+                "{memory_mb} MB: needlessly small"
+            );
         }
     }
 

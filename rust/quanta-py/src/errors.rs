@@ -46,7 +46,9 @@ pub fn quote(value: &Bound<'_, PyAny>) -> String {
 pub fn is_numpy_bool(value: &Bound<'_, PyAny>) -> bool {
     let kind = value.get_type();
     kind.module().is_ok_and(|m| m.to_string() == "numpy")
-        && kind.name().is_ok_and(|n| n.to_string() == "bool" || n.to_string() == "bool_")
+        && kind
+            .name()
+            .is_ok_and(|n| n.to_string() == "bool" || n.to_string() == "bool_")
 }
 
 /// A yes/no argument: a Python or numpy bool; anything else is refused with the argument's
@@ -67,12 +69,13 @@ pub fn flag(value: &Bound<'_, PyAny>, name: &str) -> PyResult<bool> {
 /// floats, text and the rest are refused with the argument's own message.
 pub fn integer(value: &Bound<'_, PyAny>, name: &str) -> PyResult<i128> {
     let refused = || to_py(bad_argument(name, &quote(value)));
-    if value.is_instance_of::<PyBool>() || is_numpy_bool(value) || value.is_instance_of::<PyString>() {
+    if value.is_instance_of::<PyBool>()
+        || is_numpy_bool(value)
+        || value.is_instance_of::<PyString>()
+    {
         return Err(refused());
     }
-    let index = value
-        .call_method0("__index__")
-        .map_err(|_| refused())?;
+    let index = value.call_method0("__index__").map_err(|_| refused())?;
     index.extract::<i128>().or_else(|_| {
         // Beyond 128 bits: out of range either way; say so with the value.
         Err(to_py(bad_argument(name, &quote(value))))
@@ -129,7 +132,10 @@ pub fn seconds(value: &Bound<'_, PyAny>, name: &str) -> PyResult<Option<f64>> {
     if value.is_none() {
         return Ok(None);
     }
-    if value.is_instance_of::<PyBool>() || is_numpy_bool(value) || value.is_instance_of::<PyString>() {
+    if value.is_instance_of::<PyBool>()
+        || is_numpy_bool(value)
+        || value.is_instance_of::<PyString>()
+    {
         return Err(to_py(bad_argument(name, &quote(value))));
     }
     value

@@ -2,7 +2,7 @@
 //! (`game.info`), and the registry functions.
 
 use crate::detach::run_detached;
-use crate::errors::{self, InvalidNotationError, InvalidOptionError, IllegalMoveError, to_py};
+use crate::errors::{self, IllegalMoveError, InvalidNotationError, InvalidOptionError, to_py};
 use numpy::{IntoPyArray, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyInt, PyString, PyTuple};
@@ -20,12 +20,17 @@ fn options_from_py(options: &Bound<'_, PyDict>) -> PyResult<Options> {
         let value = if value.is_instance_of::<PyBool>() || errors::is_numpy_bool(&value) {
             OptionValue::Bool(value.is_truthy()?)
         } else if value.is_instance_of::<PyInt>() || value.hasattr("__index__")? {
-            OptionValue::Int(errors::integer(&value, &key).ok().and_then(|v| i64::try_from(v).ok()).ok_or_else(|| {
-                InvalidOptionError::new_err(format!(
-                    "option {key}: {} is out of range",
-                    errors::quote(&value)
-                ))
-            })?)
+            OptionValue::Int(
+                errors::integer(&value, &key)
+                    .ok()
+                    .and_then(|v| i64::try_from(v).ok())
+                    .ok_or_else(|| {
+                        InvalidOptionError::new_err(format!(
+                            "option {key}: {} is out of range",
+                            errors::quote(&value)
+                        ))
+                    })?,
+            )
         } else if value.is_instance_of::<PyString>() {
             OptionValue::Str(value.extract()?)
         } else {
@@ -304,7 +309,9 @@ impl State {
     /// actions; finished games end a sequence early): the standard move-generation check.
     /// Ctrl-C interrupts it.
     fn perft(&self, py: Python<'_>, depth: &Bound<'_, PyAny>) -> PyResult<u64> {
-        let depth = errors::integer(depth, "depth").ok().filter(|d| (0..=1000).contains(d));
+        let depth = errors::integer(depth, "depth")
+            .ok()
+            .filter(|d| (0..=1000).contains(d));
         let Some(depth) = depth else {
             return Err(InvalidOptionError::new_err(
                 "depth must be an integer from 0 to 1000 (actions from this state)",

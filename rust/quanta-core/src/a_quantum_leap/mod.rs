@@ -8,9 +8,9 @@
 
 mod notation;
 pub mod rules;
-pub mod turn;
 #[cfg(test)]
 mod tests;
+pub mod turn;
 
 use crate::error::{Error, Result};
 use crate::game::{Action, Game, GameInfo, Information, Rng, ToMove, Utility};
@@ -115,6 +115,22 @@ impl AQuantumLeapState {
     }
     pub fn hand(&self, player: usize) -> u64 {
         self.hands[player]
+    }
+    /// `player`'s (first) stock: a set, its order is chance.
+    pub fn stock(&self, player: usize) -> u64 {
+        self.stocks[player]
+    }
+    /// Two players: `player`'s second stock while it is not taken up, else empty.
+    pub fn second_stock(&self, player: usize) -> u64 {
+        self.seconds[player]
+    }
+    /// Whether `player`'s hand lies face up (after a pass, until they place again).
+    pub fn hand_shown(&self, player: usize) -> bool {
+        self.is_shown(player)
+    }
+    /// The card drawn in stage one and waiting for its cell, if any.
+    pub fn drawn(&self) -> Option<Card> {
+        (self.drawn != NO_CARD).then_some(self.drawn)
     }
     /// The points of every seat (only the first `players` are in play).
     pub fn scores(&self) -> [i32; MAX_PLAYERS] {

@@ -1,9 +1,9 @@
 //! Unit tests of the Quantum Leap engine: the rules, the deal, notation, and the solver against
 //! a plain negamax on small boards.
 use super::solve::{Limits, analyze, solve};
-use crate::search::Context;
 use super::*;
 use crate::game::row_rng;
+use crate::search::Context;
 use std::sync::atomic::AtomicBool;
 
 fn game(side: usize, setup: &str) -> QuantumLeap<u64> {
@@ -182,7 +182,8 @@ fn solver_agrees_with_plain_negamax() {
                 let t = g.play(&s, sol.best_action.unwrap()).unwrap();
                 assert!(!brute(&g, &t), "best action must win in {}", g.notation(&s));
             }
-            let (values, _) = analyze(&g, &s, &Context::new(Limits::default(), Some(1), &cancel)).unwrap();
+            let (values, _) =
+                analyze(&g, &s, &Context::new(Limits::default(), Some(1), &cancel)).unwrap();
             for (a, v) in values {
                 let t = g.play(&s, a).unwrap();
                 assert_eq!(v, !brute(&g, &t));
@@ -275,8 +276,10 @@ fn threads_and_table_growth_change_the_time_but_never_the_answer() {
                 g.notation(&s)
             );
         }
-        let (values, _) = analyze(&g, &s, &Context::new(Limits::default(), Some(1), &cancel)).unwrap();
-        let (values_2, _) = analyze(&g, &s, &Context::new(Limits::default(), Some(2), &cancel)).unwrap();
+        let (values, _) =
+            analyze(&g, &s, &Context::new(Limits::default(), Some(1), &cancel)).unwrap();
+        let (values_2, _) =
+            analyze(&g, &s, &Context::new(Limits::default(), Some(2), &cancel)).unwrap();
         assert_eq!(values, values_2, "{}", g.notation(&s));
         forked += (one.nodes > 10_000) as usize;
     }

@@ -645,7 +645,12 @@ impl Game for Quincunx {
     }
 
     /// A card dealt or drawn into another player's hand shows as `?`.
-    fn action_to_string_for(&self, s: &QuincunxState, action: Action, player: usize) -> Result<String> {
+    fn action_to_string_for(
+        &self,
+        s: &QuincunxState,
+        action: Action,
+        player: usize,
+    ) -> Result<String> {
         let text = self.action_to_string(s, action)?;
         let receiver = match s.turn {
             Turn::Deal => match self.deal_slot(s) {
@@ -668,10 +673,8 @@ impl Game for Quincunx {
     fn resample(&self, s: &QuincunxState, player: usize, rng: &mut Rng) -> QuincunxState {
         let mut out = s.clone();
         let others = (0..self.players).filter(|&p| p != player);
-        let mut unseen: Vec<Card> = cards::cards(
-            others.clone().fold(s.pile, |set, p| set | s.hands[p]),
-        )
-        .collect();
+        let mut unseen: Vec<Card> =
+            cards::cards(others.clone().fold(s.pile, |set, p| set | s.hands[p])).collect();
         unseen.shuffle(rng);
         let mut next = unseen.into_iter();
         for p in others {

@@ -491,7 +491,9 @@ fn game_i_of_the_playouts_is_deal_i_of_the_solitaire_batches() {
             coming.shuffle(&mut rng);
             let mut dealt = coming.iter();
             while s.turn == Turn::Deal {
-                s = g.play(&s, g.chance_base() + *dealt.next().unwrap() as Action).unwrap();
+                s = g
+                    .play(&s, g.chance_base() + *dealt.next().unwrap() as Action)
+                    .unwrap();
             }
             assert_eq!(s.grid[..16], pos.grid[..]);
             assert_eq!(s.hands[0], pos.hand);

@@ -62,9 +62,74 @@ fn a_quantum_leap_hand(
 ) -> PyResult<Vec<&'static str>> {
     let p = aql(state, "a_quantum_leap.hand")?;
     let player = errors::player(&*super::state(state, "a_quantum_leap.hand")?.inner, player)?;
-    Ok(rules::cards(p.state.hand(player))
+    Ok(codes(p.state.hand(player)))
+}
+
+/// A set of cards as codes, in card-index order.
+fn codes(set: u64) -> Vec<&'static str> {
+    rules::cards(set).map(rules::code).collect()
+}
+
+/// `player`'s (first) stock as codes, in card-index order.
+#[pyfunction]
+fn a_quantum_leap_stock(
+    state: &Bound<'_, PyAny>,
+    player: &Bound<'_, PyAny>,
+) -> PyResult<Vec<&'static str>> {
+    let p = aql(state, "a_quantum_leap.stock")?;
+    let player = errors::player(&*super::state(state, "a_quantum_leap.stock")?.inner, player)?;
+    Ok(codes(p.state.stock(player)))
+}
+
+/// Two players: `player`'s untaken second stock as codes (empty once taken, and with 3 or 4).
+#[pyfunction]
+fn a_quantum_leap_second_stock(
+    state: &Bound<'_, PyAny>,
+    player: &Bound<'_, PyAny>,
+) -> PyResult<Vec<&'static str>> {
+    let p = aql(state, "a_quantum_leap.second_stock")?;
+    let player = errors::player(
+        &*super::state(state, "a_quantum_leap.second_stock")?.inner,
+        player,
+    )?;
+    Ok(codes(p.state.second_stock(player)))
+}
+
+/// Whether `player`'s hand lies face up (after a pass, until they place again).
+#[pyfunction]
+fn a_quantum_leap_hand_shown(
+    state: &Bound<'_, PyAny>,
+    player: &Bound<'_, PyAny>,
+) -> PyResult<bool> {
+    let p = aql(state, "a_quantum_leap.hand_shown")?;
+    let player = errors::player(
+        &*super::state(state, "a_quantum_leap.hand_shown")?.inner,
+        player,
+    )?;
+    Ok(p.state.hand_shown(player))
+}
+
+/// The cards of `cell` (a name like `"b2"` or (row, col)), bottom to top.
+#[pyfunction]
+fn a_quantum_leap_stack(
+    state: &Bound<'_, PyAny>,
+    cell: &Bound<'_, PyAny>,
+) -> PyResult<Vec<&'static str>> {
+    let p = aql(state, "a_quantum_leap.stack")?;
+    Ok(p.state
+        .stack(self::cell(cell)?)
+        .into_iter()
         .map(rules::code)
         .collect())
+}
+
+/// The card drawn in stage one and waiting for its cell, or None.
+#[pyfunction]
+fn a_quantum_leap_drawn(state: &Bound<'_, PyAny>) -> PyResult<Option<&'static str>> {
+    Ok(aql(state, "a_quantum_leap.drawn")?
+        .state
+        .drawn()
+        .map(rules::code))
 }
 
 /// Every player's points (match totals so far).
@@ -379,6 +444,11 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(a_quantum_leap_pattern, m)?)?;
     m.add_function(wrap_pyfunction!(a_quantum_leap_hand, m)?)?;
     m.add_function(wrap_pyfunction!(a_quantum_leap_scores, m)?)?;
+    m.add_function(wrap_pyfunction!(a_quantum_leap_stock, m)?)?;
+    m.add_function(wrap_pyfunction!(a_quantum_leap_second_stock, m)?)?;
+    m.add_function(wrap_pyfunction!(a_quantum_leap_hand_shown, m)?)?;
+    m.add_function(wrap_pyfunction!(a_quantum_leap_stack, m)?)?;
+    m.add_function(wrap_pyfunction!(a_quantum_leap_drawn, m)?)?;
     m.add_function(wrap_pyfunction!(a_quantum_leap_score_placement, m)?)?;
     Ok(())
 }

@@ -34,7 +34,9 @@ impl Solution {
             "Solution(win={}, best_action={}, best_move={}, nodes={}, seconds={:.3}, exact=True)",
             py_bool(self.win),
             self.best_action.map_or("None".into(), |a| a.to_string()),
-            self.best_move.as_ref().map_or("None".into(), |m| format!("'{m}'")),
+            self.best_move
+                .as_ref()
+                .map_or("None".into(), |m| format!("'{m}'")),
             self.nodes,
             self.seconds
         )
@@ -131,8 +133,7 @@ fn quantum_leap_analyze(
 ) -> PyResult<Vec<(Action, bool)>> {
     let s = quantum_leap_state(state, "quantum_leap.analyze")?;
     let request = errors::request(timeout, max_nodes, memory_mb, threads)?;
-    let (values, _nodes) =
-        run_detached(py, |cancel| ql::analyze_dyn(s, &request.context(cancel)))?;
+    let (values, _nodes) = run_detached(py, |cancel| ql::analyze_dyn(s, &request.context(cancel)))?;
     Ok(values)
 }
 

@@ -40,7 +40,10 @@ fn quincunx_grid(state: &Bound<'_, PyAny>) -> PyResult<Vec<Vec<Option<&'static s
 
 /// `player`'s cards as codes, in card-index order.
 #[pyfunction]
-fn quincunx_hand(state: &Bound<'_, PyAny>, player: &Bound<'_, PyAny>) -> PyResult<Vec<&'static str>> {
+fn quincunx_hand(
+    state: &Bound<'_, PyAny>,
+    player: &Bound<'_, PyAny>,
+) -> PyResult<Vec<&'static str>> {
     let p = quincunx(state, "quincunx.hand")?;
     let player = errors::player(&*super::state(state, "quincunx.hand")?.inner, player)?;
     Ok(codes(p.state.hands[player]))
@@ -157,7 +160,11 @@ fn tuple_repr(actions: &[Action]) -> String {
         [one] => format!("({one},)"),
         _ => format!(
             "({})",
-            actions.iter().map(|a| a.to_string()).collect::<Vec<_>>().join(", ")
+            actions
+                .iter()
+                .map(|a| a.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
         ),
     }
 }
@@ -219,7 +226,9 @@ impl ExpectedSolution {
             "ExpectedSolution(p_win={}, score={}, best_move={}, nodes={}, seconds={:.3}, exact=True)",
             self.p_win,
             self.score,
-            self.best_move.as_ref().map_or("None".into(), |m| format!("'{m}'")),
+            self.best_move
+                .as_ref()
+                .map_or("None".into(), |m| format!("'{m}'")),
             self.nodes,
             self.seconds
         )
@@ -311,7 +320,9 @@ fn quincunx_solve_expected(
 ) -> PyResult<ExpectedSolution> {
     let pos = solitaire(state, "quincunx.solve_expected")?;
     let request = errors::request(timeout, max_nodes, memory_mb, &py.None().into_bound(py))?;
-    let e = run_detached(py, |cancel| qx::solve_expected(&pos, &request.context(cancel)))?;
+    let e = run_detached(py, |cancel| {
+        qx::solve_expected(&pos, &request.context(cancel))
+    })?;
     let actions = PyDict::new(py);
     for (a, p, score) in &e.actions {
         actions.set_item(a, (p, score))?;
@@ -380,7 +391,14 @@ fn quincunx_best_move(
     let (samples, candidates, effort) = policy_counts(samples, candidates, effort)?;
     let seed = errors::seed(seed, "seed")?;
     let a = run_detached(py, |cancel| {
-        qx::best_move(&pos, samples, seed, candidates, effort, &request.context(cancel))
+        qx::best_move(
+            &pos,
+            samples,
+            seed,
+            candidates,
+            effort,
+            &request.context(cancel),
+        )
     })?;
     Ok(a.action)
 }
@@ -436,7 +454,15 @@ fn quincunx_solve_open_batch<'py>(
     })? as u32;
     let request = errors::request(timeout, max_nodes, memory_mb, threads)?;
     let rows = run_detached(py, |cancel| {
-        qx::solve_open_batch(seed, first, n, excuse, empty, one_at_a_time, &request.context(cancel))
+        qx::solve_open_batch(
+            seed,
+            first,
+            n,
+            excuse,
+            empty,
+            one_at_a_time,
+            &request.context(cancel),
+        )
     })?;
     rows_to_py(py, rows)
 }

@@ -203,8 +203,15 @@ pub fn play_batch(
                     // Each deal and turn samples with its own seed; the batch's pool runs them.
                     let mut rng = row_rng(seed ^ 0x5eed_5eed, row << 5 | turn);
                     let sample_seed = rand::Rng::random::<u64>(&mut rng);
-                    let advice =
-                        best_move_here(&pos, samples, sample_seed, candidates, effort, &limits, cancel)?;
+                    let advice = best_move_here(
+                        &pos,
+                        samples,
+                        sample_seed,
+                        candidates,
+                        effort,
+                        &limits,
+                        cancel,
+                    )?;
                     nodes += advice.nodes;
                     advice.action
                 }

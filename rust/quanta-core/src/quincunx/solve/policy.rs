@@ -70,7 +70,17 @@ pub fn best_move(
     effort: Option<u64>,
     ctx: &Context,
 ) -> Result<Advice> {
-    ctx.in_pool(|| best_move_here(pos, samples, seed, candidates, effort, &ctx.limits, ctx.cancel))?
+    ctx.in_pool(|| {
+        best_move_here(
+            pos,
+            samples,
+            seed,
+            candidates,
+            effort,
+            &ctx.limits,
+            ctx.cancel,
+        )
+    })?
 }
 
 /// [`best_move`] on the threads of the pool it is called in.

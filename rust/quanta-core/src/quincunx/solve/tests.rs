@@ -183,7 +183,11 @@ fn fill_stops_at_its_node_limit() {
         max_nodes: Some(0),
         ..Limits::default()
     };
-    let got = fill_open(&pos, &order, &Context::new(limits.clone(), None, &AtomicBool::new(false)));
+    let got = fill_open(
+        &pos,
+        &order,
+        &Context::new(limits.clone(), None, &AtomicBool::new(false)),
+    );
     assert!(matches!(got, Err(Error::SearchLimit { .. })), "{got:?}");
 }
 
