@@ -106,10 +106,11 @@ def plain(value):
     return value.tolist() if hasattr(value, "tolist") else value
 
 
-def extras(s, r) -> dict[str, bool]:
+def extras(s, r) -> dict[str, str | None]:
     """The methods (or properties) both states have beyond the generic ones: the game's
     accessors (board, cells, grid, hand, ...) and observation_string where the reference has
-    it; each with whether it takes a player (then every player's is compared)."""
+    it; each with the name of its one argument (compared at every value ARGUMENTS gives), ""
+    for none, or None for a property."""
     public = lambda state: {n for n in dir(state) if not n.startswith("_")}  # noqa: E731
     found = {}
     for name in sorted((public(s) & public(r)) - GENERIC):
@@ -122,19 +123,28 @@ def extras(s, r) -> dict[str, bool]:
             for p in inspect.signature(theirs).parameters.values()
             if p.default is p.empty and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
         ]
-        assert len(arguments) <= 1, f"{name}: only methods of no argument or a player compare"
-        found[name] = bool(arguments)
+        assert len(arguments) <= 1, f"{name}: only methods of no argument or one compare"
+        assert not arguments or arguments[0].name in ARGUMENTS, (
+            f"{name}({arguments[0].name}): say in ARGUMENTS which values to compare it at")
+        found[name] = arguments[0].name if arguments else ""
     return found
 
 
-def assert_same_extras(s, r, names: dict[str, bool], players: int) -> None:
-    for name, by_player in names.items():
+#: The values at which an extra of one argument is compared, by the argument's name.
+ARGUMENTS = {
+    "player": lambda players: range(players),
+    "cell": lambda players: [c + r for r in "123" for c in "abc"],  # A Quantum Leap's cells
+}
+
+
+def assert_same_extras(s, r, names: dict[str, str | None], players: int) -> None:
+    for name, argument in names.items():
         mine, theirs = getattr(s, name), getattr(r, name)
-        if by_player is None:
+        if argument is None:
             assert plain(mine) == plain(theirs), (name, s.notation())
-        elif by_player:  # hand(player), observation_string(player): every player's
-            for p in range(players):
-                assert plain(mine(p)) == plain(theirs(p)), (name, p, s.notation())
+        elif argument:  # hand(player), stack(cell): at every value of the argument
+            for x in ARGUMENTS[argument](players):
+                assert plain(mine(x)) == plain(theirs(x)), (name, x, s.notation())
         else:
             assert plain(mine()) == plain(theirs()), (name, s.notation())
 
@@ -177,8 +187,9 @@ def test_every_game_compares_its_extras():
     """The comparison reaches the games' own accessors (the test would compare nothing more
     than the generic methods if a reference renamed them)."""
     expected = {
-        "a_quantum_leap": {"display", "hand", "information_state_string", "observation_string",
-                           "pattern", "scores", "stacks"},
+        "a_quantum_leap": {"display", "drawn", "hand", "hand_shown", "information_state_string",
+                           "observation_string", "pattern", "scores", "second_stock", "stack",
+                           "stacks", "stock"},
         "einstein": {"board"},
         "quantum_leap": {"cells"},
         "quincunx": {"grid", "hand", "lost", "observation_string", "pile", "scores"},
