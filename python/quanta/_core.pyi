@@ -33,6 +33,7 @@ __all__ = [
     "a_quantum_leap_stack",
     "a_quantum_leap_stacks",
     "a_quantum_leap_stock",
+    "check_limits",
     "einstein_analyze",
     "einstein_best_move",
     "einstein_board",
@@ -137,6 +138,9 @@ class State:
 def make_game(name: str, options: dict[str, Any] | None = None) -> Game: ...
 def restore_state(name: str, options: dict[str, Any], notation: str) -> State: ...
 def game_names() -> list[str]: ...
+def check_limits(
+    timeout: float | None, max_nodes: int | None, memory_mb: int, threads: int | None
+) -> None: ...
 def random_playouts(
     game: Game, n: int, seed: int, threads: int | None, first: int
 ) -> dict[str, npt.NDArray[Any]]: ...

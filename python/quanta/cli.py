@@ -1,7 +1,14 @@
-"""The ``quanta`` command."""
+"""The ``quanta`` command: ``analyze``, ``job``, ``solve`` and ``play``.
+
+Every bad argument is one line on stderr, ``Error: ...``, and exit status 2; a solve past its
+limits is one line and status 1; Ctrl-C is status 130.
+"""
 
 from __future__ import annotations
 
+import json
+import random
+import sys
 import time
 
 import click
@@ -12,7 +19,28 @@ import quanta
 from quanta.batch import random_playouts
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Quanta(click.Group):
+    """click's group, its errors one line each (no usage block, no traceback)."""
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        try:
+            code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except click.ClickException as e:
+            click.echo(f"Error: {e.format_message()}", err=True)
+            sys.exit(e.exit_code)
+        except (click.Abort, KeyboardInterrupt):
+            click.echo("Aborted.", err=True)
+            sys.exit(130)
+        sys.exit(code if isinstance(code, int) else 0)
+
+
+class _Failed(click.ClickException):
+    """A command that could not finish (a solve past its limits): one line, status 1."""
+
+    exit_code = 1
+
+
+@click.group(cls=_Quanta, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(quanta.__version__, prog_name="quanta")
 def main() -> None:
     """Rules engines, batch simulation and solvers for the quanta games."""
@@ -68,13 +96,15 @@ class _Integer(click.IntRange):
     help="Analyse only this game (repeatable; a repeat counts once) [default: every game].",
 )
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
-def analyze(games: int, seed: int, threads: int | None, names: tuple[str, ...], quiet: bool) -> None:
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per game, for machines.")
+def analyze(games: int, seed: int, threads: int | None, names: tuple[str, ...], quiet: bool,
+            as_json: bool) -> None:
     """Play random games of every game and tabulate lengths, results and speed."""
     rows = []
     for name in dict.fromkeys(names or quanta.GAMES):
         g = quanta.game(name)
-        rows.append(_summary(g, *_play(g, games, seed, threads, quiet)))
-    click.echo(_table(rows))
+        rows.append(_figures(g, *_play(g, games, seed, threads, quiet or as_json)))
+    click.echo(json.dumps(rows, indent=1) if as_json else _table([_summary(r) for r in rows]))
 
 
 # Games per call of random_playouts: the progress bar's step, and all the memory analyze needs.
@@ -121,16 +151,30 @@ def _play(g: quanta.Game, n: int, seed: int, threads: int | None, quiet: bool):
     return tally, seconds
 
 
-def _summary(g: quanta.Game, tally: _Tally, seconds: float) -> dict:
+def _figures(g: quanta.Game, tally: _Tally, seconds: float) -> dict:
+    """The figures of one game's random play, as numbers (``--json``)."""
     n = tally.games
     return {
         "game": g.name,
         "games": n,
-        "mean plies": f"{tally.plies / n:.2f}",
-        "wins": " / ".join(f"{100 * w / n:.1f}%" for w in tally.wins),
-        "draws": f"{100 * tally.draws / n:.1f}%",
-        "mean returns": " / ".join(f"{r / n:+.3f}" for r in tally.returns),
-        "games/s": f"{n / seconds:,.0f}" if seconds > 0 else "-",
+        "mean_plies": tally.plies / n,
+        "wins": [w / n for w in tally.wins],
+        "draws": tally.draws / n,
+        "mean_returns": [r / n for r in tally.returns],
+        "games_per_second": n / seconds if seconds > 0 else None,
+    }
+
+
+def _summary(f: dict) -> dict:
+    """The figures as the table shows them."""
+    return {
+        "game": f["game"],
+        "games": f["games"],
+        "mean plies": f"{f['mean_plies']:.2f}",
+        "wins": " / ".join(f"{100 * w:.1f}%" for w in f["wins"]),
+        "draws": f"{100 * f['draws']:.1f}%",
+        "mean returns": " / ".join(f"{r:+.3f}" for r in f["mean_returns"]),
+        "games/s": "-" if f["games_per_second"] is None else f"{f['games_per_second']:,.0f}",
     }
 
 
@@ -140,6 +184,273 @@ def _table(rows: list[dict]) -> str:
     widths = [max(len(h), *(len(c[i]) for c in cells)) for i, h in enumerate(headers)]
     line = lambda values: "  ".join(v.rjust(w) if i else v.ljust(w) for i, (v, w) in enumerate(zip(values, widths)))  # noqa: E731
     return "\n".join([line(headers), line(["-" * w for w in widths]), *map(line, cells)])
+
+
+# ---- options shared by job, solve and play ----
+
+
+def _value(text: str):
+    """An option's value: JSON where it reads as JSON (3, true, [2, 3]), else the text."""
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
+def _pairs(ctx, param, values: tuple[str, ...]) -> dict:
+    out = {}
+    for item in values:
+        key, eq, text = item.partition("=")
+        if not eq or not key:
+            raise click.BadParameter(f"must be KEY=VALUE (e.g. size=3), not {item!r}", ctx, param)
+        out[key] = _value(text)
+    return out
+
+
+def _game_named(name: str, options: dict) -> quanta.Game:
+    try:
+        return quanta.game(name, **options)
+    except quanta.QuantaError as e:
+        raise click.UsageError(str(e)) from None
+
+
+_option = click.option("--option", "-o", "options", multiple=True, callback=_pairs,
+                       metavar="KEY=VALUE", help="A game option (repeatable), e.g. -o size=3.")
+_json = click.option("--json", "as_json", is_flag=True, help="JSON, for machines.")
+_timeout = click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=None,
+                        help="Seconds per solve [default: none].")
+_max_nodes = click.option("--max-nodes", type=_Integer(1, 2**63 - 1, "2**63-1"), default=None,
+                          help="Positions per solve [default: none].")
+_memory = click.option("--memory-mb", type=_Integer(1, 2**20, "2**20"), default=1024,
+                       show_default=True, help="Table memory per solve.")
+
+
+# ---- quanta job ----
+
+
+def _executor_options(f):
+    f = click.option("--local-cluster", type=_Integer(1, 1024), default=None, metavar="N",
+                     help="Run on a Dask LocalCluster of N worker processes.")(f)
+    f = click.option("--scheduler", default=None, metavar="ADDRESS",
+                     help="Run on the Dask cluster whose scheduler is at ADDRESS.")(f)
+    f = click.option("--threads", type=_Integer(1, 1024), default=None,
+                     help="Rust threads per shard [default: every core; with a local "
+                          "cluster, the cores shared out].")(f)
+    f = click.option("--out", required=True, type=click.Path(file_okay=False),
+                     help="The results' directory (Parquet); run again to resume.")(f)
+    f = click.option("--quiet", "-q", is_flag=True, help="No progress bar.")(f)
+    return _json(f)
+
+
+def _run_job(make, out, threads, scheduler, local_cluster, quiet, as_json) -> None:
+    from quanta import jobs
+
+    if scheduler is not None and local_cluster is not None:
+        raise click.UsageError("give --scheduler or --local-cluster, not both")
+    try:
+        job = make(jobs)
+        if scheduler is None and local_cluster is None:
+            report = jobs.run(job, out, threads=threads, progress=not (quiet or as_json))
+        else:
+            if threads is None and local_cluster is not None:
+                import os
+
+                threads = max(1, (os.cpu_count() or 1) // local_cluster)
+            with jobs.dask_executor(scheduler, local_cluster) as executor:
+                report = jobs.run(job, out, executor=executor, threads=threads,
+                                  progress=not (quiet or as_json))
+    except quanta.QuantaError as e:
+        raise click.UsageError(str(e)) from None
+    except ImportError as e:
+        raise _Failed(str(e)) from None
+    if as_json:
+        click.echo(json.dumps(report.to_dict()))
+    else:
+        click.echo(f"{report.out}: {report.shards} shards, {report.ran} run now "
+                   f"({report.rows:,} rows in {report.seconds:.1f} s), {report.skipped} "
+                   f"already done")
+
+
+@main.group()
+def job() -> None:
+    """Batch jobs: sharded, resumable, written as Parquet (needs 'quanta[jobs]')."""
+
+
+@job.command("playouts")
+@click.argument("game", type=click.Choice(quanta.GAMES))
+@click.option("--games", "-n", type=_Integer(1, 2**40, "2**40"), required=True,
+              help="Random games in all.")
+@_option
+@click.option("--seed", type=_Integer(0, 2**64 - 1, "2**64-1"), default=0, show_default=True)
+@click.option("--shard-size", type=_Integer(1, 2**40, "2**40"), default=1_000_000,
+              show_default=True, help="Games per shard.")
+@_executor_options
+def job_playouts(game, games, options, seed, shard_size, **run) -> None:
+    """Random games of GAME: one row per game (length, returns, winner)."""
+    _run_job(lambda jobs: jobs.playouts(game, games, options=options, seed=seed,
+                                        shard_size=shard_size), **run)
+
+
+@job.command("solve")
+@click.argument("game", type=click.Choice(quanta.GAMES))
+@click.argument("positions", type=click.Path(exists=True, dir_okay=False))
+@_option
+@_timeout
+@_max_nodes
+@_memory
+@click.option("--shard-size", type=_Integer(1, 2**40, "2**40"), default=100, show_default=True,
+              help="Positions per shard.")
+@_executor_options
+def job_solve(game, positions, options, timeout, max_nodes, memory_mb, shard_size, **run) -> None:
+    """Solve every position of the file POSITIONS (one notation a line) of GAME."""
+    _run_job(lambda jobs: jobs.solve(game, positions, options=options, timeout=timeout,
+                                     max_nodes=max_nodes, memory_mb=memory_mb,
+                                     shard_size=shard_size), **run)
+
+
+@job.command("table")
+@click.argument("name", type=click.Choice(["quantum_leap", "quincunx_open"]))
+@click.option("--deals", "-n", type=_Integer(1, 2**40, "2**40"), required=True,
+              help="Fresh deals in all.")
+@click.option("--param", "-p", "params", multiple=True, callback=_pairs, metavar="KEY=VALUE",
+              help="A parameter of the table (repeatable), e.g. -p size=3 -p timeout=10.")
+@click.option("--seed", type=_Integer(0, 2**64 - 1, "2**64-1"), default=0, show_default=True)
+@click.option("--shard-size", type=_Integer(1, 2**40, "2**40"), default=1000,
+              show_default=True, help="Deals per shard.")
+@_executor_options
+def job_table(name, deals, params, seed, shard_size, **run) -> None:
+    """A perfect-play table over fresh deals: quincunx_open or quantum_leap."""
+    _run_job(lambda jobs: jobs.table(name, deals, seed=seed, shard_size=shard_size, **params),
+             **run)
+
+
+# ---- quanta solve ----
+
+
+@main.command("solve")
+@click.argument("game", type=click.Choice(quanta.GAMES))
+@click.argument("notation")
+@_option
+@_timeout
+@_max_nodes
+@_memory
+@_json
+def solve_command(game, notation, options, timeout, max_nodes, memory_mb, as_json) -> None:
+    """Solve one position of GAME given by NOTATION: its value and the best line."""
+    from quanta.jobs import SOLVERS
+
+    g = _game_named(game, options)
+    if g.name not in SOLVERS:
+        raise click.UsageError(f"{g.name} has no solver; the games with one are "
+                               f"{sorted(SOLVERS)}")
+    try:
+        state = g.from_notation(notation)
+    except quanta.QuantaError as e:
+        raise click.UsageError(str(e)) from None
+    if state.is_terminal:
+        raise click.UsageError("the game is over in this position: nothing to solve")
+    limits = {"timeout": timeout, "max_nodes": max_nodes, "memory_mb": memory_mb}
+    try:
+        value, best, answer = SOLVERS[g.name](state, limits, None)
+    except quanta.SearchLimitError as e:
+        raise _Failed(str(e)) from None
+    except quanta.QuantaError as e:
+        raise click.UsageError(str(e)) from None
+    out = {"game": g.name, "notation": notation, "value": value, "best": best,
+           "nodes": answer.nodes, "seconds": answer.seconds, "exact": answer.exact}
+    if as_json:
+        click.echo(json.dumps(out))
+        return
+    click.echo(_text(state))
+    click.echo(f"value    {value:.6g}   (for the player to act)")
+    click.echo(f"best     {best}")
+    click.echo(f"searched {answer.nodes:,} nodes in {answer.seconds:.3f} s"
+               f"{'' if answer.exact else ' (not exact)'}")
+
+
+# ---- quanta play ----
+
+
+def _text(state, player: int | None = None) -> str:
+    """The position as ``player`` may see it (everything when None or with nothing hidden)."""
+    module = quanta._game_module(state.game.name)
+    if player is None or state.game.info.information == "perfect":
+        return module.text(state) if hasattr(module, "text") else str(state)
+    return state.observation_string(player)
+
+
+def _bot_action(state, rng: random.Random) -> int:
+    """The move of the best player quanta has for the game: its solver or policy where it
+    has one, a uniformly random legal move otherwise."""
+    name, legal = state.game.name, state.legal_actions()
+    try:
+        if name == "einstein":
+            return quanta.einstein.best_move(state, seed=rng.getrandbits(32), timeout=2.0)
+        if name == "quantum_leap":
+            answer = quanta.quantum_leap.solve(state, timeout=2.0)
+            if answer.win:
+                return answer.best_action
+        if name == "a_quantum_leap" and quanta.a_quantum_leap.pattern(state) is not None:
+            return state.parse_action(quanta.a_quantum_leap.best_turn(state, timeout=2.0)
+                                      .actions[0])
+        if name == "quincunx":
+            move = quanta.quincunx.greedy_move(state)
+            if move is not None:
+                return move
+    except quanta.QuantaError:
+        pass
+    return rng.choice(legal)
+
+
+@main.command("play")
+@click.argument("game", type=click.Choice(quanta.GAMES))
+@click.option("--as", "seat", type=_Integer(0, 3), default=0, show_default=True,
+              help="Your seat.")
+@_option
+@click.option("--seed", type=_Integer(0, 2**64 - 1, "2**64-1"), default=0, show_default=True,
+              help="Seed of chance and of the bot.")
+def play_command(game, seat, options, seed) -> None:
+    """Play GAME in the terminal against quanta's best player for it.
+
+    Type a move in the game's notation; '?' lists your legal moves, 'quit' stops."""
+    g = _game_named(game, options)
+    if seat >= g.num_players:
+        raise click.UsageError(f"--as must be a seat from 0 to {g.num_players - 1} for {g.name}")
+    rng = random.Random(seed)
+    state = g.new_state()
+    while not state.is_terminal:
+        if state.is_chance:
+            outcomes = state.chance_outcomes()
+            action = rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0]
+            click.echo(f"  chance: {state.action_to_string(action, seat)}")
+            state = state.play(action)
+            continue
+        if state.current_player != seat:
+            action = _bot_action(state, rng)
+            click.echo(f"  player {state.current_player}: {state.action_to_string(action)}")
+            state = state.play(action)
+            continue
+        click.echo(_text(state, seat))
+        while True:
+            try:
+                typed = click.prompt(f"your move (player {seat})", prompt_suffix="> ").strip()
+            except click.Abort:
+                raise
+            if typed == "quit":
+                return
+            if typed == "?":
+                click.echo("  " + ", ".join(state.action_to_string(a)
+                                            for a in state.legal_actions()))
+                continue
+            try:
+                state = state.play(state.parse_action(typed))
+                break
+            except quanta.QuantaError as e:
+                click.echo(f"  {e} ('?' lists your moves)")
+    click.echo(_text(state))
+    returns = state.returns()
+    click.echo("game over: returns " + ", ".join(f"player {p}: {r:+g}"
+                                                for p, r in enumerate(returns)))
 
 
 if __name__ == "__main__":

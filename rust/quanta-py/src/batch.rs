@@ -1,4 +1,5 @@
-//! `random_playouts`, written once for every game.
+//! `random_playouts`, written once for every game, and `check_limits`, which batch jobs call
+//! once when a job is made rather than failing on every row.
 
 use crate::detach::run_detached;
 use crate::errors::{self, InvalidOptionError};
@@ -6,6 +7,18 @@ use crate::game::Game;
 use numpy::{IntoPyArray, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
+
+/// Checks a solver's limits as every solver reads them (the same typed errors), so that a job
+/// refuses bad limits when it is made; see `quanta.jobs.solve`.
+#[pyfunction]
+pub fn check_limits(
+    timeout: &Bound<'_, PyAny>,
+    max_nodes: &Bound<'_, PyAny>,
+    memory_mb: &Bound<'_, PyAny>,
+    threads: &Bound<'_, PyAny>,
+) -> PyResult<()> {
+    errors::request(timeout, max_nodes, memory_mb, threads).map(|_| ())
+}
 
 /// `n` uniformly random games from the start; see `quanta.batch.random_playouts`.
 #[pyfunction]
@@ -42,5 +55,6 @@ pub fn random_playouts<'py>(
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_function(wrap_pyfunction!(random_playouts, m)?)
+    m.add_function(wrap_pyfunction!(random_playouts, m)?)?;
+    m.add_function(wrap_pyfunction!(check_limits, m)?)
 }

@@ -1,0 +1,96 @@
+"""Batch jobs three ways: here on 1 thread, here on 2 threads, and on a Dask LocalCluster of 2
+worker processes (1 thread each).
+
+    python benches/jobs.py [--games 10000000] [--shard-size 500000] [--positions 1000]
+                           [--timeout 30] [--seed 0]
+
+1. A playout job: ``--games`` random EinStein games in shards of ``--shard-size``.
+2. A solve job: ``--positions`` Quantum Leap side-5 positions with 38 stones (setup A, no swap,
+   reached by random play from random deals drawn with ``--seed``), each solved within
+   ``--timeout`` seconds, 50 positions a shard.
+
+For each: wall seconds, rows per second, and the ratio to the 1-thread local run; the three
+runs of a job must write the same Parquet rows (checked here). Needs ``quanta[dask]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import pathlib
+import random
+import sys
+import tempfile
+import time
+
+import quanta
+from quanta import jobs
+
+sys.path.insert(0, str(pathlib.Path(__file__).parent))
+from _common import deal  # noqa: E402  (the shared bench helpers)
+
+
+def positions(n: int, seed: int) -> list[str]:
+    rng = random.Random(seed)
+    g = quanta.game("quantum_leap", size=5, setup="A")
+    out = []
+    while len(out) < n:
+        s = deal(g, rng)
+        s = s.play(s.parse_action("no swap"))
+        while not s.is_terminal and s.notation().split()[0].count("w") + \
+                s.notation().split()[0].count("b") > 38:
+            s = s.play(rng.choice(s.legal_actions()))
+        if not s.is_terminal:
+            out.append(s.notation())
+    return out
+
+
+def three_ways(label: str, job: jobs.Job, unit: str) -> None:
+    results = []
+    with tempfile.TemporaryDirectory() as root:
+        root = pathlib.Path(root)
+        for how, threads in (("local, 1 thread", 1), ("local, 2 threads", 2)):
+            start = time.perf_counter()
+            jobs.run(job, root / how, threads=threads)
+            results.append((how, time.perf_counter() - start, jobs.read(root / how)))
+        start = time.perf_counter()
+        with jobs.dask_executor(local_cluster=2) as executor:
+            ready = time.perf_counter()
+            jobs.run(job, root / "dask", executor=executor, threads=1)
+            ran = time.perf_counter()
+        results.append((f"LocalCluster, 2 workers (+{ready - start:.1f} s to start)",
+                        ran - ready, jobs.read(root / "dask")))
+        if job.kind == "solve":  # times differ from run to run: compare the answers
+            same = [r[2].select(["position", "value", "best", "error"]) for r in results]
+        else:
+            same = [r[2] for r in results]
+        assert all(t.equals(same[0]) for t in same[1:]), "the three runs differ"
+    base = results[0][1]
+    print(f"## {label}\n")
+    print(f"| run | seconds | {unit}/s | time ÷ 1-thread local |")
+    print("|---|---:|---:|---:|")
+    for how, seconds, table in results:
+        print(f"| {how} | {seconds:.1f} | {table.num_rows / seconds:,.0f} | "
+              f"{seconds / base:.2f} |")
+    print()
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--games", type=int, default=10_000_000)
+    ap.add_argument("--shard-size", type=int, default=500_000)
+    ap.add_argument("--positions", type=int, default=1000)
+    ap.add_argument("--timeout", type=float, default=30)
+    ap.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args()
+    three_ways(f"{args.games:,} EinStein playouts, shards of {args.shard_size:,}",
+               jobs.playouts("einstein", args.games, seed=args.seed, shard_size=args.shard_size),
+               "games")
+    with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as f:
+        f.write("\n".join(positions(args.positions, args.seed)) + "\n")
+    three_ways(f"{args.positions:,} Quantum Leap side-5 positions (38 stones) solved",
+               jobs.solve("quantum_leap", f.name, options={"size": 5},
+                          timeout=args.timeout, shard_size=50), "positions")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,512 @@
+"""Analysis at scale: batch jobs cut into shards, written as a Parquet dataset, resumable.
+
+A :class:`Job` is a kind and its parameters, cut into shards of ``shard_size`` rows:
+
+- :func:`playouts`: random games of any game and options, one row per game (its length, every
+  seat's return, the winning seat);
+- :func:`solve`: positions (one notation a line), each answered by the game's solver within
+  the given limits, one row per position;
+- :func:`table`: the tables the solvers make possible, one row per fresh deal:
+  ``quincunx_open`` (the solitaire's open-deck optimum) and ``quantum_leap`` (the exact value
+  of a dealt board).
+
+:func:`run` computes the shards that are not on disk yet and writes each as it comes, so the
+same call after a crash or ``kill -9`` finishes the job without losing or repeating a row.
+Shard ``i`` draws from its own seed, ``numpy.random.SeedSequence(seed, spawn_key=(i,))``: a
+result depends on the job alone, never on how many shards run at once, on which executor or
+on how many workers. A bad row (a malformed notation, a finished position, a solve past its
+limits) keeps its error in the ``error`` column and the job goes on.
+
+Shards run in this process by default (Rust threads inside each shard), on any
+``concurrent.futures.Executor``, or on a Dask cluster (:func:`dask_executor`). The results
+are a directory of Parquet files (``part-00000.parquet``, … and ``_manifest.json``) that
+pandas, polars, DuckDB and :func:`read` take as one table.
+
+Needs pyarrow (``pip install 'quanta[jobs]'``); Dask needs ``'quanta[dask]'``. Usage:
+docs/jobs.md.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import contextlib
+import json
+import os
+import pathlib
+import time
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable, Iterator
+
+import numpy as np
+
+import quanta
+
+from . import _core
+from .batch import random_playouts
+from .exceptions import InvalidOptionError, QuantaError
+
+__all__ = [
+    "Job",
+    "Report",
+    "KINDS",
+    "SOLVERS",
+    "TABLES",
+    "dask_executor",
+    "playouts",
+    "read",
+    "run",
+    "run_shard",
+    "solve",
+    "table",
+]
+
+#: The kinds of job.
+KINDS = ("playouts", "solve", "table")
+
+#: The manifest's name in a job's directory (a leading ``_`` keeps Parquet readers off it).
+MANIFEST = "_manifest.json"
+_FORMAT = 1
+
+
+def _parquet():
+    try:
+        import pyarrow
+        import pyarrow.parquet
+    except ImportError:
+        raise ImportError(
+            "quanta.jobs writes Parquet with pyarrow: pip install 'quanta[jobs]'"
+        ) from None
+    return pyarrow, pyarrow.parquet
+
+
+# ---- jobs ----
+
+
+@dataclass(frozen=True)
+class Job:
+    """A kind of work, its parameters, and how it is cut: ``rows`` rows in shards of
+    ``shard_size`` (the last one shorter), shard ``i`` seeded from ``seed`` and ``i``."""
+
+    kind: str
+    params: dict
+    rows: int
+    shard_size: int
+    seed: int = 0
+
+    @property
+    def shards(self) -> int:
+        return -(-self.rows // self.shard_size)
+
+    def shard_rows(self, index: int) -> range:
+        """The row numbers of shard ``index``."""
+        start = index * self.shard_size
+        return range(start, min(start + self.shard_size, self.rows))
+
+    def to_dict(self) -> dict:
+        return {"kind": self.kind, "params": self.params, "rows": self.rows,
+                "shard_size": self.shard_size, "seed": self.seed}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> Job:
+        return cls(d["kind"], d["params"], d["rows"], d["shard_size"], d["seed"])
+
+
+def _count(value, name: str, low: int = 1, high: int = 2**40) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not (
+            low <= value <= high):
+        raise InvalidOptionError(f"{name} must be an integer from {low} to {high}, not {value!r}")
+    return int(value)
+
+
+def _seed(value) -> int:
+    return _count(value, "seed", 0, 2**64 - 1)
+
+
+def _game(name, options) -> quanta.Game:
+    if not isinstance(name, str):
+        raise InvalidOptionError(f"game must be a name from {list(quanta.GAMES)}, not {name!r}")
+    if options is not None and not isinstance(options, dict):
+        raise InvalidOptionError(f"options must be a dict of the game's options, not {options!r}")
+    return quanta.game(name, **(options or {}))
+
+
+def playouts(game: str, games: int, *, options: dict | None = None, seed: int = 0,
+             shard_size: int = 1_000_000) -> Job:
+    """``games`` random games of ``game`` (with ``options``) from the start, uniformly random
+    moves and chance by its odds, as in :func:`quanta.batch.random_playouts`.
+
+    Rows: ``game`` (the game's number in the job), ``length`` (plies, chance excluded),
+    ``return_0`` … (every seat's return: the score in games that keep one, such as
+    Quincunx and A Quantum Leap; +1/-1 in EinStein and Quantum Leap), ``winner`` (the seat
+    with the single highest return, -1 for a draw)."""
+    g = _game(game, options)
+    return Job("playouts", {"game": g.name, "options": dict(g.options)},
+               _count(games, "games"), _count(shard_size, "shard_size"), _seed(seed))
+
+
+def _read_positions(positions) -> list[str]:
+    if isinstance(positions, (str, os.PathLike)):
+        path = pathlib.Path(positions)
+        if not path.is_file():
+            raise InvalidOptionError(f"positions must be a file of notations, one a line; "
+                                     f"{str(path)!r} is not a file")
+        lines = path.read_text().splitlines()
+    else:
+        lines = list(positions)
+        if not all(isinstance(x, str) for x in lines):
+            raise InvalidOptionError("positions must be notations (str), one per position")
+    return [x.strip() for x in lines if x.strip() and not x.lstrip().startswith("#")]
+
+
+def solve(game: str, positions: Iterable[str] | str | os.PathLike, *,
+          options: dict | None = None, timeout: float | None = None,
+          max_nodes: int | None = None, memory_mb: int = 1024, shard_size: int = 100) -> Job:
+    """Each of ``positions`` (notations, or a file of them one a line; blank lines and lines
+    starting with ``#`` skipped) answered by the game's solver (:data:`SOLVERS`) within the
+    limits, each solve on the shard's threads.
+
+    Rows: ``position`` (its number), ``notation``, ``value`` (from the player to act's view:
+    the win probability in EinStein, 1/0 for a win/loss in Quantum Leap, the chance to fill
+    the grid in Quincunx, points less 4 per penalty in A Quantum Leap), ``best`` (the best
+    line or move, as action strings), ``nodes``, ``seconds``, ``exact``, ``error`` (empty
+    unless the row failed: malformed notation, a finished position, a solve past its
+    limits)."""
+    g = _game(game, options)
+    if g.name not in SOLVERS:
+        raise InvalidOptionError(f"{g.name} has no solver; the games with one are "
+                                 f"{sorted(SOLVERS)}")
+    _core.check_limits(timeout, max_nodes, memory_mb, None)
+    lines = _read_positions(positions)
+    if not lines:
+        raise InvalidOptionError("positions must hold at least one notation")
+    limits = {"timeout": timeout, "max_nodes": max_nodes, "memory_mb": memory_mb}
+    return Job("solve", {"game": g.name, "options": dict(g.options), "positions": lines,
+                         "limits": limits}, len(lines), _count(shard_size, "shard_size"), 0)
+
+
+def table(name: str, deals: int, *, seed: int = 0, shard_size: int = 1000,
+          **params: Any) -> Job:
+    """A perfect-play table over ``deals`` fresh deals: ``name`` is one of :data:`TABLES`.
+
+    - ``quincunx_open``: the Quincunx solitaire solved with the draw order known
+      (:func:`quanta.quincunx.solve_open_batch`); params ``excuse`` (False), ``empty`` (12:
+      the fresh deal; fewer plays the deal greedily until that many cells are empty),
+      ``timeout``, ``max_nodes``, ``memory_mb`` (256). Rows: ``deal``, ``solved``, ``lost``, ``score``,
+      ``nodes``, ``seconds``.
+    - ``quantum_leap``: a Quantum Leap board dealt at random and solved
+      (:func:`quanta.quantum_leap.solve`); params ``size`` (3), ``setup`` ("A"),
+      ``timeout``, ``max_nodes``, ``memory_mb`` (1024). Rows: ``deal``, ``notation``, ``win``
+      (the player to act wins), ``best``, ``nodes``, ``seconds``, ``error``."""
+    if name not in TABLES:
+        raise InvalidOptionError(f"table must be one of {sorted(TABLES)}, not {name!r}")
+    defaults, _ = TABLES[name]
+    unknown = set(params) - set(defaults)
+    if unknown:
+        raise InvalidOptionError(f"table {name} takes {sorted(defaults)}, not {sorted(unknown)}")
+    params = {**defaults, **params}
+    _core.check_limits(params["timeout"], params["max_nodes"], params["memory_mb"], None)
+    if name == "quantum_leap":
+        _game("quantum_leap", {"size": params["size"], "setup": params["setup"]})
+    return Job("table", {"table": name, **params}, _count(deals, "deals"),
+               _count(shard_size, "shard_size"), _seed(seed))
+
+
+# ---- the rows of one shard ----
+
+
+def _shard_seed(seed: int, index: int) -> int:
+    """Shard ``index``'s seed: the first word of ``SeedSequence(seed, spawn_key=(index,))``."""
+    return int(np.random.SeedSequence(seed, spawn_key=(index,)).generate_state(1, np.uint64)[0])
+
+
+def _winners(returns: np.ndarray) -> np.ndarray:
+    top = returns.max(axis=1, keepdims=True)
+    single = (returns == top).sum(axis=1) == 1
+    return np.where(single, returns.argmax(axis=1), -1).astype(np.int8)
+
+
+def _playout_rows(job: Job, index: int, threads: int | None) -> dict:
+    p = job.params
+    g = quanta.game(p["game"], **p["options"])
+    rows = job.shard_rows(index)
+    out = random_playouts(g, len(rows), seed=_shard_seed(job.seed, index), threads=threads)
+    columns = {"game": np.arange(rows.start, rows.stop, dtype=np.int64),
+               "length": out["length"]}
+    for seat in range(g.num_players):
+        columns[f"return_{seat}"] = out["returns"][:, seat]
+    columns["winner"] = _winners(out["returns"])
+    return columns
+
+
+def _error(e: BaseException) -> str:
+    return f"{type(e).__name__}: {e}"
+
+
+def _einstein(state, limits, threads):
+    r = quanta.einstein.solve(state, threads=threads, **limits)
+    return r.value, " ".join(f"{d}:{m}" for d, m in r.best_move_strings.items()), r
+
+
+def _quantum_leap(state, limits, threads):
+    r = quanta.quantum_leap.solve(state, threads=threads, **limits)
+    return float(r.win), r.best_move, r
+
+
+def _quincunx(state, limits, threads):
+    r = quanta.quincunx.solve_expected(state, **limits)
+    return r.p_win, r.best_move, r
+
+
+def _a_quantum_leap(state, limits, threads):
+    r = quanta.a_quantum_leap.best_turn(state, **limits)
+    return float(r.value), " ".join(r.moves), r
+
+
+#: The solver a ``solve`` job uses per game: (state, limits, threads) -> (value, best, answer).
+SOLVERS: dict[str, Callable] = {
+    "a_quantum_leap": _a_quantum_leap,
+    "einstein": _einstein,
+    "quantum_leap": _quantum_leap,
+    "quincunx": _quincunx,
+}
+
+
+def _solve_rows(job: Job, index: int, threads: int | None) -> dict:
+    p = job.params
+    g = quanta.game(p["game"], **p["options"])
+    solver = SOLVERS[p["game"]]
+    rows = job.shard_rows(index)
+    columns: dict[str, list] = {k: [] for k in
+                                ("position", "notation", "value", "best", "nodes", "seconds",
+                                 "exact", "error")}
+    for i in rows:
+        text = p["positions"][i]
+        row: dict[str, Any] = dict.fromkeys(columns)
+        row.update(position=i, notation=text)
+        try:
+            state = g.from_notation(text)
+            if state.is_terminal:
+                raise InvalidOptionError("the game is over in this position: nothing to solve")
+            value, best, answer = solver(state, p["limits"], threads)
+            row.update(value=float(value), best=best, nodes=int(answer.nodes),
+                       seconds=float(answer.seconds), exact=bool(answer.exact), error="")
+        except QuantaError as e:
+            row.update(nodes=getattr(e, "nodes", None), seconds=getattr(e, "seconds", None),
+                       error=_error(e))
+        for k, v in row.items():
+            columns[k].append(v)
+    return columns
+
+
+def _quincunx_open_rows(job: Job, index: int, threads: int | None) -> dict:
+    p = job.params
+    rows = job.shard_rows(index)
+    out = quanta.quincunx.solve_open_batch(
+        _shard_seed(job.seed, index), len(rows), excuse=p["excuse"], empty=p["empty"],
+        threads=threads,
+        timeout=p["timeout"], max_nodes=p["max_nodes"], memory_mb=p["memory_mb"])
+    return {"deal": np.arange(rows.start, rows.stop, dtype=np.int64), **out}
+
+
+def _quantum_leap_rows(job: Job, index: int, threads: int | None) -> dict:
+    p = job.params
+    g = quanta.game("quantum_leap", size=p["size"], setup=p["setup"])
+    rng = np.random.default_rng(_shard_seed(job.seed, index))
+    limits = {k: p[k] for k in ("timeout", "max_nodes", "memory_mb")}
+    rows = job.shard_rows(index)
+    columns: dict[str, list] = {k: [] for k in ("deal", "notation", "win", "best", "nodes",
+                                                "seconds", "error")}
+    for i in rows:
+        state = g.new_state()
+        while state.is_chance:
+            outcomes = state.chance_outcomes()
+            pick = rng.choice(len(outcomes), p=[q for _, q in outcomes])
+            state = state.play(outcomes[pick][0])
+        row: dict[str, Any] = {"deal": i, "notation": state.notation(), "win": None,
+                               "best": None, "nodes": None, "seconds": None, "error": ""}
+        try:
+            r = quanta.quantum_leap.solve(state, threads=threads, **limits)
+            row.update(win=bool(r.win), best=r.best_move, nodes=r.nodes, seconds=r.seconds)
+        except QuantaError as e:
+            row.update(nodes=getattr(e, "nodes", None), seconds=getattr(e, "seconds", None),
+                       error=_error(e))
+        for k, v in row.items():
+            columns[k].append(v)
+    return columns
+
+
+#: The tables a ``table`` job makes: name -> (parameters with their defaults, rows of a shard).
+TABLES: dict[str, tuple[dict, Callable]] = {
+    "quantum_leap": ({"size": 3, "setup": "A", "timeout": None, "max_nodes": None,
+                      "memory_mb": 1024}, _quantum_leap_rows),
+    "quincunx_open": ({"excuse": False, "empty": 12, "timeout": None, "max_nodes": None,
+                       "memory_mb": 256},
+                      _quincunx_open_rows),
+}
+
+
+def run_shard(job: Job | dict, index: int, threads: int | None = None):
+    """The rows of shard ``index`` as a ``pyarrow.Table``: what an executor runs (a plain
+    function of plain arguments, so it travels to other processes and machines)."""
+    pa, _ = _parquet()
+    job = job if isinstance(job, Job) else Job.from_dict(job)
+    if job.kind == "playouts":
+        return pa.table(_playout_rows(job, index, threads))
+    if job.kind == "solve":
+        return _typed(pa, _solve_rows(job, index, threads), _SOLVE_COLUMNS)
+    name = job.params["table"]
+    columns = TABLES[name][1](job, index, threads)
+    return _typed(pa, columns, _QUANTUM_LEAP_COLUMNS) if name == "quantum_leap" else \
+        pa.table(columns)
+
+
+#: The types of the columns built row by row (a shard whose rows all failed has the same
+#: schema as any other, so the shards read as one table).
+_SOLVE_COLUMNS = {"position": "int64", "notation": "string", "value": "float64",
+                  "best": "string", "nodes": "int64", "seconds": "float64", "exact": "bool",
+                  "error": "string"}
+_QUANTUM_LEAP_COLUMNS = {"deal": "int64", "notation": "string", "win": "bool", "best": "string",
+                         "nodes": "int64", "seconds": "float64", "error": "string"}
+
+
+def _typed(pa, columns: dict, types: dict):
+    schema = pa.schema([(name, pa.type_for_alias(t)) for name, t in types.items()])
+    return pa.table(columns, schema=schema)
+
+
+# ---- running a job ----
+
+
+@dataclass(frozen=True)
+class Report:
+    """What :func:`run` did: ``shards`` in all, ``ran`` now, ``skipped`` (already on disk),
+    ``rows`` written now, ``seconds`` of wall time."""
+
+    out: pathlib.Path
+    shards: int
+    ran: int
+    skipped: int
+    rows: int
+    seconds: float
+
+    def to_dict(self) -> dict:
+        return {"out": str(self.out), "shards": self.shards, "ran": self.ran,
+                "skipped": self.skipped, "rows": self.rows, "seconds": self.seconds}
+
+
+def _part(index: int) -> str:
+    return f"part-{index:05d}.parquet"
+
+
+def _write_atomically(path: pathlib.Path, write: Callable[[pathlib.Path], None]) -> None:
+    """Writes through a hidden temporary file renamed into place: a reader (or a run started
+    again after a kill) sees the whole file or none of it."""
+    tmp = path.with_name(f".{path.name}.tmp")
+    write(tmp)
+    os.replace(tmp, path)
+
+
+def _open_directory(job: Job, out: pathlib.Path) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    manifest = out / MANIFEST
+    spec = {"format": _FORMAT, "job": job.to_dict(), "shards": job.shards}
+    if manifest.exists():
+        try:
+            held = json.loads(manifest.read_text())
+        except ValueError:
+            held = None
+        if held != spec:
+            raise InvalidOptionError(
+                f"{out} holds the results of another job (see its {MANIFEST}); give another "
+                f"output directory, or remove that one to start afresh")
+        return
+    _write_atomically(manifest, lambda p: p.write_text(json.dumps(spec, indent=1)))
+
+
+def run(job: Job, out: str | os.PathLike, *, executor: concurrent.futures.Executor | None = None,
+        threads: int | None = None, progress: bool = False) -> Report:
+    """Runs the shards of ``job`` that ``out`` does not hold yet and writes each one there as
+    it comes (``part-NNNNN.parquet``, next to ``_manifest.json``, which names the job).
+
+    ``executor``: None runs the shards here, one after another, each on ``threads`` Rust
+    threads (None: every core); any ``concurrent.futures.Executor`` (a process pool, or Dask's
+    from :func:`dask_executor`) runs them where it likes, each on ``threads``. Started again on
+    the same ``out`` (after a crash or ``kill -9``), it skips the finished shards; a directory
+    holding another job raises :class:`quanta.InvalidOptionError`. ``progress`` shows a bar.
+    """
+    _, pq = _parquet()
+    if not isinstance(job, Job):
+        raise InvalidOptionError(f"job must be a quanta.jobs.Job, not {job!r}")
+    if threads is not None:
+        _core.check_limits(None, None, 1, threads)
+    out = pathlib.Path(out)
+    _open_directory(job, out)
+    todo = [i for i in range(job.shards) if not (out / _part(i)).exists()]
+    start = time.perf_counter()
+    rows = 0
+
+    def write(index: int, shard) -> None:
+        nonlocal rows
+        _write_atomically(out / _part(index), lambda p: pq.write_table(shard, p))
+        rows += shard.num_rows
+
+    from tqdm import tqdm
+
+    with tqdm(total=job.shards, initial=job.shards - len(todo), unit="shards",
+              disable=not progress, leave=False) as bar:
+        if executor is None:
+            for i in todo:
+                write(i, run_shard(job, i, threads))
+                bar.update()
+        else:
+            spec = job.to_dict()
+            futures = {executor.submit(run_shard, spec, i, threads): i for i in todo}
+            try:
+                for future in concurrent.futures.as_completed(futures):
+                    write(futures[future], future.result())
+                    bar.update()
+            finally:
+                for future in futures:
+                    future.cancel()
+    return Report(out, job.shards, len(todo), job.shards - len(todo), rows,
+                  time.perf_counter() - start)
+
+
+def read(out: str | os.PathLike):
+    """The rows of a job's directory as one ``pyarrow.Table``, shard by shard in order (only
+    finished shards; see the manifest for the job)."""
+    pa, pq = _parquet()
+    out = pathlib.Path(out)
+    if not (out / MANIFEST).exists():
+        raise InvalidOptionError(f"{out} is not a job's directory (no {MANIFEST})")
+    parts = sorted(out.glob("part-*.parquet"))
+    if not parts:
+        return pa.table({})
+    return pa.concat_tables([pq.read_table(p) for p in parts])
+
+
+@contextlib.contextmanager
+def dask_executor(scheduler: str | None = None, local_cluster: int | None = None
+                  ) -> Iterator[concurrent.futures.Executor]:
+    """A ``concurrent.futures.Executor`` on Dask: the cluster whose scheduler listens at
+    ``scheduler`` (``"tcp://host:8786"``), or a ``LocalCluster`` of ``local_cluster`` worker
+    processes started here (one thread each) and closed on exit."""
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError:
+        raise ImportError("Dask executors need dask.distributed: "
+                          "pip install 'quanta[dask]'") from None
+    if (scheduler is None) == (local_cluster is None):
+        raise InvalidOptionError("give either a scheduler address or a local cluster size")
+    cluster = None
+    if local_cluster is not None:
+        workers = _count(local_cluster, "local_cluster", 1, 1024)
+        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                               dashboard_address=None)
+    client = Client(cluster if cluster is not None else scheduler)
+    try:
+        yield client.get_executor()
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()

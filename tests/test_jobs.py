@@ -1,0 +1,236 @@
+"""Batch jobs (quanta.jobs and `quanta job`): shards seeded on their own, Parquet results that
+do not depend on the executor, resumption after a real SIGKILL, bad rows kept with their
+error, and a real Dask LocalCluster of two worker processes."""
+
+from __future__ import annotations
+
+import concurrent.futures
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+import quanta
+from quanta import jobs
+from quanta.cli import main
+from quanta.exceptions import InvalidOptionError
+
+pa = pytest.importorskip("pyarrow")
+
+
+def rows(out) -> list[dict]:
+    return jobs.read(out).to_pylist()
+
+
+# ---- what a shard holds ----
+
+
+def test_a_playout_shard_is_random_playouts_with_the_shard_seed():
+    job = jobs.playouts("einstein", 2500, seed=9, shard_size=1000)
+    assert job.shards == 3 and list(job.shard_rows(2)) == list(range(2000, 2500))
+    table = jobs.run_shard(job, 2).to_pydict()
+    seed = int(np.random.SeedSequence(9, spawn_key=(2,)).generate_state(1, np.uint64)[0])
+    direct = quanta.batch.random_playouts(quanta.game("einstein"), 500, seed=seed)
+    assert table["game"] == list(range(2000, 2500))
+    assert table["length"] == direct["length"].tolist()
+    assert table["return_0"] == direct["returns"][:, 0].tolist()
+    winner = np.where(direct["returns"][:, 0] > direct["returns"][:, 1], 0, 1)
+    assert table["winner"] == winner.tolist(), "EinStein has no draws: the seat with +1"
+
+
+def test_the_winner_column_says_draw_when_the_top_return_is_shared():
+    out = jobs.run_shard(jobs.playouts("quincunx", 400, seed=1, shard_size=400), 0).to_pydict()
+    returns = np.array([out["return_0"], out["return_1"]]).T
+    tied = returns[:, 0] == returns[:, 1]
+    assert (np.array(out["winner"])[tied] == -1).all()
+    assert (np.array(out["winner"])[~tied] == returns[~tied].argmax(axis=1)).all()
+
+
+def test_game_options_travel_with_the_job():
+    job = jobs.playouts("quantum_leap", 10, options={"size": 3}, shard_size=10)
+    assert job.params["options"]["size"] == 3
+    assert jobs.Job.from_dict(json.loads(json.dumps(job.to_dict()))) == job
+
+
+# ---- running: executors, resumption ----
+
+
+def test_the_results_do_not_depend_on_the_executor_or_the_threads(tmp_path):
+    job = jobs.playouts("a_quantum_leap", 3000, seed=4, shard_size=700)
+    jobs.run(job, tmp_path / "local", threads=1)
+    with concurrent.futures.ThreadPoolExecutor(3) as pool:
+        jobs.run(job, tmp_path / "pool", executor=pool, threads=2)
+    expected = rows(tmp_path / "local")
+    assert len(expected) == 3000
+    assert rows(tmp_path / "pool") == expected
+    assert sorted(p.name for p in (tmp_path / "pool").iterdir()) == [
+        "_manifest.json", *(f"part-{i:05d}.parquet" for i in range(5))]
+
+
+def test_a_second_run_skips_finished_shards_and_redoes_a_missing_one(tmp_path):
+    job = jobs.playouts("einstein", 5000, seed=2, shard_size=1000)
+    first = jobs.run(job, tmp_path)
+    assert (first.ran, first.skipped, first.rows) == (5, 0, 5000)
+    before = rows(tmp_path)
+    (tmp_path / "part-00003.parquet").unlink()
+    again = jobs.run(job, tmp_path)
+    assert (again.ran, again.skipped, again.rows) == (1, 4, 1000)
+    assert rows(tmp_path) == before
+
+
+def test_a_directory_of_another_job_is_refused(tmp_path):
+    jobs.run(jobs.playouts("einstein", 100, seed=1, shard_size=50), tmp_path)
+    with pytest.raises(InvalidOptionError, match="another job"):
+        jobs.run(jobs.playouts("einstein", 100, seed=2, shard_size=50), tmp_path)
+    assert len(rows(tmp_path)) == 100
+
+
+def _parts(directory) -> list[str]:
+    return sorted(p.name for p in directory.glob("part-*.parquet"))
+
+
+def test_a_job_killed_with_sigkill_resumes_without_losing_or_repeating_a_row(tmp_path):
+    killed, clean = tmp_path / "killed", tmp_path / "clean"
+    args = ["job", "playouts", "einstein", "--games", "600000", "--shard-size", "5000",
+            "--seed", "3", "--threads", "1", "-q"]
+    command = [sys.executable, "-c", "from quanta.cli import main; main()", *args]
+    process = subprocess.Popen([*command, "--out", str(killed)], stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 120
+    while len(_parts(killed)) < 3 and process.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    os.kill(process.pid, signal.SIGKILL)
+    process.wait()
+    done = _parts(killed)
+    assert process.returncode == -signal.SIGKILL, process.stderr.read()
+    assert 3 <= len(done) < 120, "killed in the middle of the job"
+    result = CliRunner().invoke(main, [*args, "--out", str(killed), "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert report["skipped"] >= len(done) and report["ran"] + report["skipped"] == 120
+    assert CliRunner().invoke(main, [*args, "--out", str(clean)]).exit_code == 0
+    resumed = jobs.read(killed)
+    assert resumed.num_rows == 600_000
+    assert resumed.column("game").to_pylist() == list(range(600_000))
+    assert resumed.equals(jobs.read(clean))
+
+
+# ---- solve jobs and tables ----
+
+
+def test_a_solve_job_answers_each_position_and_keeps_bad_rows_with_their_error(tmp_path):
+    g = quanta.game("einstein")
+    won = "...../.a.../...../...1./..... 0 -"  # stone 1 steps onto e5 on any roll
+    over = "...../...../...../...../....1 1 -"  # player 0 is on e5: the game is over
+    far = "12.../3..../...../....c/...ba 0 -"  # three a side far back: past 1,000 nodes
+    file = tmp_path / "positions.txt"
+    file.write_text(f"# a comment\n{won}\n\nnot a position\n{over}\n{far}\n")
+    job = jobs.solve("einstein", file, max_nodes=1000, shard_size=2)
+    assert job.rows == 4 and job.shards == 2
+    jobs.run(job, tmp_path / "out")
+    got = rows(tmp_path / "out")
+    assert [r["position"] for r in got] == [0, 1, 2, 3]
+    assert [r["notation"] for r in got] == [won, "not a position", over, far]
+    assert got[0]["value"] == quanta.einstein.solve(g.from_notation(won)).value == 1.0
+    assert got[0]["best"].split() == [f"{d}:d4e5" for d in range(1, 7)]
+    assert got[0]["exact"] is True and got[0]["error"] == ""
+    assert got[1]["error"].startswith("InvalidNotationError") and got[1]["value"] is None
+    assert got[2]["error"] == "InvalidOptionError: the game is over in this position: nothing to solve"
+    assert got[3]["error"].startswith("SearchLimitError") and got[3]["nodes"] >= 1000
+
+
+def test_a_solve_job_refuses_bad_arguments_when_it_is_made(tmp_path):
+    with pytest.raises(InvalidOptionError, match="timeout"):
+        jobs.solve("einstein", ["...../.a.../...../...1./..... 0 -"], timeout=-1)
+    with pytest.raises(InvalidOptionError, match="not a file"):
+        jobs.solve("einstein", tmp_path / "missing.txt")
+    with pytest.raises(InvalidOptionError, match="at least one"):
+        jobs.solve("einstein", [])
+    with pytest.raises(InvalidOptionError):
+        jobs.playouts("chess", 10)
+    with pytest.raises(InvalidOptionError, match="games"):
+        jobs.playouts("einstein", 0)
+    with pytest.raises(InvalidOptionError, match="table must be one of"):
+        jobs.table("chess", 10)
+    with pytest.raises(InvalidOptionError, match="takes"):
+        jobs.table("quincunx_open", 10, colour="red")
+
+
+def test_the_quincunx_open_table_is_the_solitaire_batch_with_the_shard_seed():
+    job = jobs.table("quincunx_open", 6, seed=5, shard_size=3, empty=7)
+    shard = jobs.run_shard(job, 1).to_pydict()
+    seed = int(np.random.SeedSequence(5, spawn_key=(1,)).generate_state(1, np.uint64)[0])
+    direct = quanta.quincunx.solve_open_batch(seed, 3, empty=7, memory_mb=256)
+    assert all(shard["solved"])
+    assert shard["deal"] == [3, 4, 5]
+    assert shard["score"] == direct["score"].tolist()
+    assert shard["lost"] == direct["lost"].tolist()
+
+
+def test_the_quantum_leap_table_solves_dealt_boards():
+    shard = jobs.run_shard(jobs.table("quantum_leap", 3, size=2, shard_size=3), 0).to_pydict()
+    g = quanta.game("quantum_leap", size=2)
+    for notation, win in zip(shard["notation"], shard["win"]):
+        state = g.from_notation(notation)
+        assert not state.is_chance
+        assert win == quanta.quantum_leap.solve(state).win
+
+
+# ---- Dask ----
+
+
+def test_a_job_on_a_local_cluster_of_two_worker_processes_equals_the_local_run(tmp_path):
+    pytest.importorskip("distributed")
+    job = jobs.playouts("quincunx", 4000, seed=8, shard_size=500)
+    jobs.run(job, tmp_path / "local")
+    with jobs.dask_executor(local_cluster=2) as executor:
+        report = jobs.run(job, tmp_path / "dask", executor=executor, threads=1)
+    assert report.ran == 8
+    assert jobs.read(tmp_path / "dask").equals(jobs.read(tmp_path / "local"))
+
+
+# ---- the command line ----
+
+
+def test_job_commands_refuse_bad_arguments_in_one_line_with_status_2(tmp_path):
+    for args in (["job", "playouts", "einstein", "--games", "0", "--out", str(tmp_path)],
+                 ["job", "playouts", "einstein", "--games", "5", "-o", "nonsense",
+                  "--out", str(tmp_path)],
+                 ["job", "playouts", "einstein", "--games", "5", "-o", "colour=3",
+                  "--out", str(tmp_path)],
+                 ["job", "playouts", "einstein", "--games", "5", "--out", str(tmp_path),
+                  "--scheduler", "tcp://x:1", "--local-cluster", "2"],
+                 ["solve", "einstein", "not a position"],
+                 ["solve", "einstein", "...../...../...../...../....1 1 -"],
+                 ["play", "einstein", "--as", "2"]):
+        result = CliRunner().invoke(main, args)
+        assert result.exit_code == 2, (args, result.output)
+        lines = [line for line in result.output.splitlines() if line.strip()]
+        assert len(lines) == 1 and lines[0].startswith("Error: "), (args, result.output)
+
+
+def test_solve_prints_the_answer_and_json_for_machines():
+    notation = "...../.a.../...../...1./..... 0 -"
+    result = CliRunner().invoke(main, ["solve", "einstein", notation, "--json"])
+    assert result.exit_code == 0, result.output
+    answer = json.loads(result.output)
+    assert answer["value"] == 1.0 and answer["best"].split()[0] == "1:d4e5"
+    result = CliRunner().invoke(main, ["solve", "einstein", "12.../3..../...../....c/...ba 0 -",
+                                       "--max-nodes", "100"])
+    assert result.exit_code == 1 and "limit" in result.output
+
+
+def test_play_takes_moves_in_notation_and_explains_a_bad_one():
+    g = quanta.game("quantum_leap", size=2)
+    result = CliRunner().invoke(main, ["play", "quantum_leap", "-o", "size=2", "--as", "1"],
+                                input="?\nzz9\nquit\n")
+    assert result.exit_code == 0, result.output
+    assert "lists your moves" in result.output, "a bad move is explained"
+    assert "your move (player 1)" in result.output
+    assert g.num_players == 2
