@@ -234,3 +234,60 @@ def test_play_takes_moves_in_notation_and_explains_a_bad_one():
     assert "lists your moves" in result.output, "a bad move is explained"
     assert "your move (player 1)" in result.output
     assert g.num_players == 2
+
+
+# ---- every deal of a small Quantum Leap board ----
+
+
+def _every_deal_by_the_chance_tree(setup: str) -> dict:
+    """White's chances on side 2 from the game's own deal (every chance outcome with its
+    probability), each dealt board solved: what the symmetry-reduced table must give."""
+    g = quanta.game("quantum_leap", size=2, setup=setup)
+    totals = {"no swap": 0.0, "swap": 0.0, "start": 0.0}
+    stack = [(g.new_state(), 1.0)]
+    deals = 0
+    while stack:
+        state, p = stack.pop()
+        if state.is_chance:
+            stack.extend((state.play(a), p * q) for a, q in state.chance_outcomes())
+            continue
+        deals += 1
+        if setup == "A":
+            white = quanta.quantum_leap.solve(state.play(state.parse_action("no swap"))).win
+            totals["no swap"] += p * white
+            totals["swap"] += p * (not quanta.quantum_leap.solve(state).win)
+        else:
+            totals["start"] += p * quanta.quantum_leap.solve(state).win
+    keys = ["no swap", "swap"] if setup == "A" else ["start"]
+    return {"deals": deals, **{k: totals[k] for k in keys}}
+
+
+@pytest.mark.parametrize("setup", ["A", "B"])
+def test_every_deal_counted_once_per_symmetry_class_gives_the_chance_trees_odds(setup, tmp_path):
+    job = jobs.table("quantum_leap_every_deal", size=2, setup=setup, shard_size=5)
+    jobs.run(job, tmp_path)
+    got = jobs.first_player_wins(jobs.read(tmp_path))
+    expected = _every_deal_by_the_chance_tree(setup)
+    assert got["deals"] == expected["deals"] == (120 if setup == "A" else 35)
+    assert got["classes"] == job.rows < got["deals"] / 4, "symmetric deals solved once"
+    for key in expected:
+        if key != "deals":
+            assert got[key] == pytest.approx(expected[key], abs=1e-12), key
+
+
+def test_the_twelve_symmetries_of_the_side_3_board_keep_every_deals_value():
+    g = quanta.game("quantum_leap", size=3)
+    rng = np.random.default_rng(1)
+    codes, counts = jobs._deal_classes(3, "A")
+    for code in rng.choice(codes, 3):
+        board = jobs._board_text(int(code), 3)
+        cells = [c for c in board if c != "/"]
+        values = set()
+        for perm in jobs._symmetries(3):
+            image = ["?"] * len(cells)
+            for i, j in enumerate(perm):
+                image[j] = cells[i]
+            text = jobs._board_text(sum(".wb".index(c) * 3**i for i, c in enumerate(image)), 3)
+            values.add(quanta.quantum_leap.solve(g.from_notation(f"{text} swap")).win)
+        assert len(values) == 1, board
+    assert counts.sum() == 18 * 48620, "every setup-A deal: the empty cell, then 9 whites of 18"

@@ -52,6 +52,7 @@ __all__ = [
     "SOLVERS",
     "TABLES",
     "dask_executor",
+    "first_player_wins",
     "playouts",
     "read",
     "run",
@@ -184,19 +185,27 @@ def solve(game: str, positions: Iterable[str] | str | os.PathLike, *,
                          "limits": limits}, len(lines), _count(shard_size, "shard_size"), 0)
 
 
-def table(name: str, deals: int, *, seed: int = 0, shard_size: int = 1000,
+def table(name: str, deals: int | None = None, *, seed: int = 0, shard_size: int = 1000,
           **params: Any) -> Job:
-    """A perfect-play table over ``deals`` fresh deals: ``name`` is one of :data:`TABLES`.
+    """A perfect-play table: ``name`` is one of :data:`TABLES`.
 
-    - ``quincunx_open``: the Quincunx solitaire solved with the draw order known
-      (:func:`quanta.quincunx.solve_open_batch`); params ``excuse`` (False), ``empty`` (12:
-      the fresh deal; fewer plays the deal greedily until that many cells are empty),
-      ``timeout``, ``max_nodes``, ``memory_mb`` (256). Rows: ``deal``, ``solved``, ``lost``, ``score``,
-      ``nodes``, ``seconds``.
-    - ``quantum_leap``: a Quantum Leap board dealt at random and solved
+    - ``quincunx_open``: ``deals`` fresh deals of the Quincunx solitaire solved with the draw
+      order known (:func:`quanta.quincunx.solve_open_batch`); params ``excuse`` (False),
+      ``empty`` (12: the fresh deal; fewer plays the deal greedily until that many cells are
+      empty), ``timeout``, ``max_nodes``, ``memory_mb`` (256). Rows: ``deal``, ``solved``,
+      ``lost``, ``score``, ``nodes``, ``seconds``.
+    - ``quantum_leap``: ``deals`` Quantum Leap boards dealt at random and solved
       (:func:`quanta.quantum_leap.solve`); params ``size`` (3), ``setup`` ("A"),
       ``timeout``, ``max_nodes``, ``memory_mb`` (1024). Rows: ``deal``, ``notation``, ``win``
-      (the player to act wins), ``best``, ``nodes``, ``seconds``, ``error``."""
+      (the player to act wins), ``best``, ``nodes``, ``seconds``, ``error``.
+    - ``quantum_leap_every_deal``: **every** deal of a Quantum Leap board of side ``size`` (2
+      or 3) with ``setup`` "A" or "B", each class of deals the board's 12 symmetries map onto
+      one another solved once (``deals`` is not given). Rows: ``deal`` (the class's number),
+      ``board`` (its smallest member's board), ``weight`` (the deals in the class; all deals
+      are equally likely), ``white_wins`` (White, the first player, wins: setup A after
+      Black's ``no swap``, setup B from the start), ``black_swap_wins`` (setup A: Black wins
+      by the best swap decision; empty for B), ``nodes``, ``seconds``, ``error``.
+      :func:`first_player_wins` reads the exact probabilities off the table."""
     if name not in TABLES:
         raise InvalidOptionError(f"table must be one of {sorted(TABLES)}, not {name!r}")
     defaults, _ = TABLES[name]
@@ -205,10 +214,41 @@ def table(name: str, deals: int, *, seed: int = 0, shard_size: int = 1000,
         raise InvalidOptionError(f"table {name} takes {sorted(defaults)}, not {sorted(unknown)}")
     params = {**defaults, **params}
     _core.check_limits(params["timeout"], params["max_nodes"], params["memory_mb"], None)
-    if name == "quantum_leap":
+    if name.startswith("quantum_leap"):
         _game("quantum_leap", {"size": params["size"], "setup": params["setup"]})
+    if name == "quantum_leap_every_deal":
+        if deals is not None:
+            raise InvalidOptionError(f"table {name} solves every deal: give no number of deals")
+        if params["size"] not in (2, 3):
+            raise InvalidOptionError(f"table {name} is for sides 2 and 3 (side 4 has 3.3e11 "
+                                     f"deals), not size={params['size']!r}")
+        deals = len(_deal_classes(params["size"], params["setup"])[0])
+    elif deals is None:
+        raise InvalidOptionError(f"table {name} needs the number of deals (--deals)")
     return Job("table", {"table": name, **params}, _count(deals, "deals"),
                _count(shard_size, "shard_size"), _seed(seed))
+
+
+def first_player_wins(rows) -> dict:
+    """From the rows of a ``quantum_leap_every_deal`` table (a pyarrow.Table or what
+    :func:`read` gives): the exact probability that White, the first player, wins with
+    perfect play, over all deals (each equally likely): ``{"no swap": p, "swap": p}`` for
+    setup A (White's chance when Black never swaps, and when Black decides the swap best),
+    ``{"start": p}`` for setup B; ``deals`` and ``classes`` counted."""
+    d = rows.to_pydict() if hasattr(rows, "to_pydict") else rows
+    if any(d["error"]):
+        raise InvalidOptionError("the table has unsolved rows: every row must be solved")
+    weight = np.array(d["weight"], dtype=np.int64)
+    total = int(weight.sum())
+    white = np.array(d["white_wins"], dtype=bool)
+    out: dict = {"deals": total, "classes": len(weight)}
+    if all(x is None for x in d["black_swap_wins"]):
+        out["start"] = float(weight[white].sum() / total)
+    else:
+        black = np.array(d["black_swap_wins"], dtype=bool)
+        out["no swap"] = float(weight[white].sum() / total)
+        out["swap"] = float(weight[~black].sum() / total)
+    return out
 
 
 # ---- the rows of one shard ----
@@ -335,10 +375,118 @@ def _quantum_leap_rows(job: Job, index: int, threads: int | None) -> dict:
     return columns
 
 
+# Every deal of a small Quantum Leap board, up to the board's symmetries.
+
+
+def _hex_cells(side: int) -> list[tuple[int, int, int]]:
+    """The cells in notation order (row by row), in cube coordinates (x + y + z = 0)."""
+    n = side - 1
+    return [(x, -x - z, z) for z in range(-n, n + 1)
+            for x in range(max(-n, -z - n), min(n, -z + n) + 1)]
+
+
+def _symmetries(side: int) -> np.ndarray:
+    """The board's 12 symmetries, each as the cell that every cell goes to."""
+    cells = _hex_cells(side)
+    number = {c: i for i, c in enumerate(cells)}
+    maps = []
+    for reflect in (False, True):
+        for turns in range(6):
+            image = []
+            for x, y, z in cells:
+                if reflect:
+                    y, z = z, y
+                for _ in range(turns):
+                    x, y, z = -z, -x, -y
+                image.append(number[(x, y, z)])
+            maps.append(image)
+    return np.array(maps, dtype=np.int64)
+
+
+_deal_cache: dict = {}
+
+
+def _deal_classes(side: int, setup: str) -> tuple[np.ndarray, np.ndarray]:
+    """Every deal of the board, as base-3 codes of its cells (0 empty, 1 white, 2 black; cell
+    i weighs 3**i), grouped into classes under the 12 symmetries: each class's smallest code,
+    sorted, and how many deals it holds."""
+    key = (side, setup)
+    if key not in _deal_cache:
+        import itertools
+
+        cells = len(_hex_cells(side))
+        centre = cells // 2
+        stones = (cells - 1) // 2  # White's; Black has as many (A) or one more (B)
+        boards = []
+        empties = [c for c in range(cells) if c != centre] if setup == "A" else [None]
+        for empty in empties:
+            free = [c for c in range(cells) if c != empty]
+            whites = np.array(list(itertools.combinations(free, stones)), dtype=np.int64)
+            board = np.full((len(whites), cells), 2, dtype=np.int64)
+            if empty is not None:
+                board[:, empty] = 0
+            np.put_along_axis(board, whites, 1, axis=1)
+            boards.append(board)
+        board = np.concatenate(boards).astype(np.float64)
+        # The code of symmetry k's image: cell j goes to perm[j] and weighs 3**perm[j] there.
+        # One matrix product for all twelve; float64 is exact below 2**53 (3**19 < 2**31).
+        images = 3.0 ** _symmetries(side).T
+        codes = (board @ images).astype(np.int64)
+        _deal_cache[key] = np.unique(codes.min(axis=1), return_counts=True)
+    return _deal_cache[key]
+
+
+def _board_text(code: int, side: int) -> str:
+    digits = []
+    for _ in range(len(_hex_cells(side))):
+        code, d = divmod(code, 3)
+        digits.append(".wb"[d])
+    rows, start = [], 0
+    for length in [side + min(r, 2 * side - 2 - r) for r in range(2 * side - 1)]:
+        rows.append("".join(digits[start:start + length]))
+        start += length
+    return "/".join(rows)
+
+
+def _every_deal_rows(job: Job, index: int, threads: int | None) -> dict:
+    p = job.params
+    g = quanta.game("quantum_leap", size=p["size"], setup=p["setup"])
+    codes, counts = _deal_classes(p["size"], p["setup"])
+    limits = {k: p[k] for k in ("timeout", "max_nodes", "memory_mb")}
+    columns: dict[str, list] = {k: [] for k in ("deal", "board", "weight", "white_wins",
+                                                "black_swap_wins", "nodes", "seconds",
+                                                "error")}
+    for i in job.shard_rows(index):
+        board = _board_text(int(codes[i]), p["size"])
+        row: dict[str, Any] = {"deal": i, "board": board, "weight": int(counts[i]),
+                               "white_wins": None, "black_swap_wins": None, "nodes": 0,
+                               "seconds": 0.0, "error": ""}
+        try:
+            if p["setup"] == "A":
+                at_swap = g.from_notation(f"{board} swap")
+                black = quanta.quantum_leap.solve(at_swap, threads=threads, **limits)
+                white = quanta.quantum_leap.solve(at_swap.play(at_swap.parse_action("no swap")),
+                                                  threads=threads, **limits)
+                row.update(black_swap_wins=black.win, nodes=black.nodes,
+                           seconds=black.seconds)
+            else:
+                white = quanta.quantum_leap.solve(g.from_notation(f"{board} w"),
+                                                  threads=threads, **limits)
+            row.update(white_wins=white.win, nodes=row["nodes"] + white.nodes,
+                       seconds=row["seconds"] + white.seconds)
+        except QuantaError as e:
+            row.update(error=_error(e))
+        for k, v in row.items():
+            columns[k].append(v)
+    return columns
+
+
 #: The tables a ``table`` job makes: name -> (parameters with their defaults, rows of a shard).
 TABLES: dict[str, tuple[dict, Callable]] = {
     "quantum_leap": ({"size": 3, "setup": "A", "timeout": None, "max_nodes": None,
                       "memory_mb": 1024}, _quantum_leap_rows),
+    "quantum_leap_every_deal": ({"size": 3, "setup": "A", "timeout": None, "max_nodes": None,
+                                 "memory_mb": 1024}, _every_deal_rows),
     "quincunx_open": ({"excuse": False, "empty": 12, "timeout": None, "max_nodes": None,
                        "memory_mb": 256},
                       _quincunx_open_rows),
@@ -356,7 +504,7 @@ def run_shard(job: Job | dict, index: int, threads: int | None = None):
         return _typed(pa, _solve_rows(job, index, threads), _SOLVE_COLUMNS)
     name = job.params["table"]
     columns = TABLES[name][1](job, index, threads)
-    return _typed(pa, columns, _QUANTUM_LEAP_COLUMNS) if name == "quantum_leap" else \
+    return _typed(pa, columns, _TABLE_COLUMNS[name]) if name in _TABLE_COLUMNS else \
         pa.table(columns)
 
 
@@ -365,8 +513,13 @@ def run_shard(job: Job | dict, index: int, threads: int | None = None):
 _SOLVE_COLUMNS = {"position": "int64", "notation": "string", "value": "float64",
                   "best": "string", "nodes": "int64", "seconds": "float64", "exact": "bool",
                   "error": "string"}
-_QUANTUM_LEAP_COLUMNS = {"deal": "int64", "notation": "string", "win": "bool", "best": "string",
-                         "nodes": "int64", "seconds": "float64", "error": "string"}
+_TABLE_COLUMNS = {
+    "quantum_leap": {"deal": "int64", "notation": "string", "win": "bool", "best": "string",
+                     "nodes": "int64", "seconds": "float64", "error": "string"},
+    "quantum_leap_every_deal": {"deal": "int64", "board": "string", "weight": "int64",
+                                "white_wins": "bool", "black_swap_wins": "bool",
+                                "nodes": "int64", "seconds": "float64", "error": "string"},
+}
 
 
 def _typed(pa, columns: dict, types: dict):
