@@ -1,6 +1,7 @@
 """The `quanta` command."""
 
 import gc
+import json
 import weakref
 
 import numpy as np
@@ -13,7 +14,7 @@ from quanta.cli import main
 
 
 def test_analyze_tabulates_every_game():
-    result = CliRunner().invoke(main, ["analyze", "--games", "3000", "--quiet"])
+    result = CliRunner().invoke(main, ["analyze", "--games", "3000", "--quiet", "--solves", "0"])
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     assert lines[0].split()[:3] == ["game", "games", "mean"]
@@ -23,7 +24,7 @@ def test_analyze_tabulates_every_game():
 
 
 def test_analyze_numbers_come_from_the_batch():
-    result = CliRunner().invoke(main, ["analyze", "--games", "2000", "--game", "einstein", "-q", "--seed", "4"])
+    result = CliRunner().invoke(main, ["analyze", "--games", "2000", "--game", "einstein", "-q", "--seed", "4", "--solves", "0"])
     out = quanta.batch.random_playouts(quanta.game("einstein"), 2000, seed=4)
     row = result.output.splitlines()[2].split()
     assert float(row[2]) == round(float(out["length"].mean()), 2)
@@ -84,7 +85,7 @@ def _expected_row(name: str, n: int, seed: int) -> list[str]:
 def test_analyze_folds_its_pieces_into_the_figures_of_one_call(monkeypatch):
     # Small pieces, so that 2,500 games are folded from four pieces of each game.
     monkeypatch.setattr(quanta.cli, "_PIECE", 700)
-    result = CliRunner().invoke(main, ["analyze", "--games", "2500", "--seed", "11", "-q"])
+    result = CliRunner().invoke(main, ["analyze", "--games", "2500", "--seed", "11", "-q", "--solves", "0"])
     assert result.exit_code == 0, result.output
     header, rule, *lines = result.output.splitlines()
     starts = [0] + [i + 2 for i in range(len(rule)) if rule[i : i + 2] == "  "]
@@ -121,6 +122,24 @@ def test_analyze_keeps_no_piece_it_has_counted(monkeypatch):
 
 def test_analyze_counts_a_repeated_game_once_in_the_order_first_given():
     games = ["--game", "quincunx", "--game", "einstein", "--game", "quincunx", "--game", "einstein"]
-    result = CliRunner().invoke(main, ["analyze", "-q", "-n", "50", *games])
+    result = CliRunner().invoke(main, ["analyze", "-q", "-n", "50", "--solves", "0", *games])
     assert result.exit_code == 0, result.output
     assert [line.split()[0] for line in result.output.splitlines()[2:]] == ["quincunx", "einstein"]
+
+
+def test_analyze_names_games_as_arguments_and_reports_each_solver():
+    result = CliRunner().invoke(main, ["analyze", "einstein", "quantum_leap", "--game", "einstein",
+                                       "-n", "200", "--solves", "6", "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert [r["game"] for r in report["playouts"]] == ["einstein", "quantum_leap"]
+    assert [r["game"] for r in report["solvers"]] == ["einstein", "quantum_leap (size=3)"]
+    for r in report["solvers"]:
+        assert r["positions"] == 6 and 0 <= r["solved"] <= 6
+        assert r["median_seconds"] <= r["max_seconds"]
+    # Quantum Leap's side-3 endgames solve at once, each a win (1) or a loss (0) for the
+    # player to act: the mean is a share of sixths.
+    ql = report["solvers"][1]
+    assert ql["solved"] == 6 and round(6 * ql["mean_value"], 9) in range(7)
+    text = CliRunner().invoke(main, ["analyze", "quantum_leap", "-n", "100", "--solves", "3", "-q"])
+    assert "solver" in text.output and "quantum_leap (size=3)" in text.output

@@ -91,21 +91,116 @@ class _Integer(click.IntRange):
 )
 @click.option(
     "--game",
-    "names",
+    "game_options",
     multiple=True,
     type=click.Choice(quanta.GAMES),
-    help="Analyse only this game (repeatable; a repeat counts once) [default: every game].",
+    help="Analyse this game too (repeatable; the same as naming it as an argument).",
+)
+@click.option(
+    "--solves",
+    type=_Integer(0, 10**6),
+    default=100,
+    show_default=True,
+    help="Late positions of random games solved per game with a solver (0: none).",
+)
+@click.option(
+    "--solve-timeout",
+    type=click.FloatRange(min=0, min_open=True),
+    default=1.0,
+    show_default=True,
+    help="Seconds per solve.",
 )
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
-@click.option("--json", "as_json", is_flag=True, help="One JSON object per game, for machines.")
-def analyze(games: int, seed: int, threads: int | None, names: tuple[str, ...], quiet: bool,
-            as_json: bool) -> None:
-    """Play random games of every game and tabulate lengths, results and speed."""
+@click.option("--json", "as_json", is_flag=True, help="The figures as JSON, for machines.")
+@click.argument("names", nargs=-1, type=click.Choice(quanta.GAMES))
+def analyze(games: int, seed: int, threads: int | None, game_options: tuple[str, ...],
+            solves: int, solve_timeout: float, quiet: bool, as_json: bool,
+            names: tuple[str, ...]) -> None:
+    """Random play of every game (or of the GAMEs named): lengths, results and speed; then
+    each solver on late positions of random games: how many it solves in time, how fast,
+    and their mean value."""
+    chosen = list(dict.fromkeys(names + game_options)) or list(quanta.GAMES)
     rows = []
-    for name in dict.fromkeys(names or quanta.GAMES):
+    for name in chosen:
         g = quanta.game(name)
         rows.append(_figures(g, *_play(g, games, seed, threads, quiet or as_json)))
-    click.echo(json.dumps(rows, indent=1) if as_json else _table([_summary(r) for r in rows]))
+    solved = [_solver_figures(name, solves, seed, solve_timeout, threads, quiet or as_json)
+              for name in chosen if solves and name in _solver_games()]
+    if as_json:
+        click.echo(json.dumps({"playouts": rows, "solvers": solved}, indent=1))
+        return
+    click.echo(_table([_summary(r) for r in rows]))
+    if solved:
+        click.echo("")
+        click.echo(_table([_solver_summary(r) for r in solved]))
+
+
+def _solver_games() -> dict:
+    from quanta.jobs import SOLVERS
+
+    return SOLVERS
+
+
+#: The options under which analyze exercises a game's solver (its solvable form).
+_SOLVER_OPTIONS = {"quantum_leap": {"size": 3}, "quincunx": {"players": 1}}
+
+
+def _late_position(g: quanta.Game, rng: random.Random):
+    """A decision position from the last third of a random game (chance by its odds)."""
+    while True:
+        state, trail = g.new_state(), []
+        while not state.is_terminal:
+            if state.is_chance:
+                outcomes = state.chance_outcomes()
+                state = state.play(rng.choices([a for a, _ in outcomes],
+                                                [p for _, p in outcomes])[0])
+                continue
+            trail.append(state)
+            state = state.play(rng.choice(state.legal_actions()))
+        if trail:
+            return trail[rng.randrange(2 * len(trail) // 3, len(trail))]
+
+
+def _solver_figures(name: str, n: int, seed: int, timeout: float, threads, quiet: bool) -> dict:
+    g = quanta.game(name, **_SOLVER_OPTIONS.get(name, {}))
+    solver = _solver_games()[name]
+    rng = random.Random(seed)
+    seconds, values, unsolved = [], [], 0
+    with tqdm(total=n, desc=f"{name} solver", unit="solves", disable=quiet, leave=False) as bar:
+        while len(seconds) < n:
+            state = _late_position(g, rng)
+            try:
+                value, _, answer = solver(state, {"timeout": timeout}, threads)
+            except quanta.SearchLimitError as e:
+                seconds.append(e.seconds)
+                unsolved += 1
+            except quanta.NotApplicableError:
+                continue  # not the solver's kind of position (e.g. a stage-one turn)
+            else:
+                seconds.append(answer.seconds)
+                values.append(value)
+            bar.update()
+    options = ", ".join(f"{k}={v}" for k, v in _SOLVER_OPTIONS.get(name, {}).items())
+    return {
+        "game": name + (f" ({options})" if options else ""),
+        "positions": n,
+        "solved": n - unsolved,
+        "timeout": timeout,
+        "median_seconds": float(np.median(seconds)),
+        "max_seconds": float(max(seconds)),
+        "mean_value": float(np.mean(values)) if values else None,
+    }
+
+
+def _solver_summary(f: dict) -> dict:
+    return {
+        "solver": f["game"],
+        "positions": f["positions"],
+        "solved in time": f"{f['solved']} ({f['timeout']:g} s each)",
+        "median": f"{1000 * f['median_seconds']:.1f} ms",
+        "max": f"{f['max_seconds']:.3f} s",
+        "mean value": "-" if f["mean_value"] is None else f"{f['mean_value']:.3f}",
+    }
 
 
 # Games per call of random_playouts: the progress bar's step, and all the memory analyze needs.
