@@ -133,11 +133,6 @@ impl Board {
         self.alive[player as usize] != 0
     }
 
-    /// Bit `n - 1` is set while `player`'s stone n is on the board.
-    pub(crate) fn alive(&self, player: u8) -> u8 {
-        self.alive[player as usize]
-    }
-
     /// The stone on `cell`: 0 empty, +n player 0's stone n, −n player 1's.
     pub(crate) fn at(&self, cell: u8) -> i8 {
         self.cells[cell as usize]

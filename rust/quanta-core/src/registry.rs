@@ -11,6 +11,7 @@ type Maker = fn(&Options) -> Result<Arc<dyn DynGame>>;
 const REGISTRY: &[(&str, Maker)] = &[
     ("a_quantum_leap", Erased::<crate::a_quantum_leap::AQuantumLeap>::make),
     ("einstein", Erased::<crate::einstein::Einstein>::make),
+    ("einstein_card", Erased::<crate::einstein_card::EinsteinCard>::make),
     ("quantum_leap", crate::quantum_leap::make),
     ("quincunx", Erased::<crate::quincunx::Quincunx>::make),
 ];
