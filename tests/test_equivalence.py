@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import quanta
-from quanta.reference import a_quantum_leap, einstein, quantum_leap, quincunx
+from quanta.reference import a_quantum_leap, einstein, einstein_card, quantum_leap, quincunx
 
 
 def fewer(divisor: int) -> int:
@@ -63,6 +63,20 @@ RUNS: dict[str, list[Run]] = {
                 {"setup": st.sampled_from(["random", "choose"]), "first": st.sampled_from([0, 1])}
             ),
             settings.default.max_examples,
+        )
+    ],
+    "einstein_card": [
+        Run(
+            einstein_card,
+            st.fixed_dictionaries(
+                {
+                    "setup": st.sampled_from(["random", "choose"]),
+                    "first": st.sampled_from([0, 1]),
+                    "hand_size": st.sampled_from([(2, 2), (2, 3), (3, 2), (1, 1), (4, 1)]),
+                    "open_hands": st.booleans(),
+                }
+            ),
+            fewer(2),
         )
     ],
     "quantum_leap": [
@@ -180,6 +194,7 @@ def test_every_game_compares_its_extras():
         "a_quantum_leap": {"display", "hand", "information_state_string", "observation_string",
                            "pattern", "scores", "stacks"},
         "einstein": {"board"},
+        "einstein_card": {"board", "discards", "hand", "heap", "observation_string"},
         "quantum_leap": {"cells"},
         "quincunx": {"grid", "hand", "lost", "observation_string", "pile", "scores"},
     }
