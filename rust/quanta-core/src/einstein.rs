@@ -282,9 +282,11 @@ impl Board {
         } else {
             let on_start = START_CELLS[0].iter().all(|&c| self.cells[c as usize] > 0);
             if !on_start || self.has_stones(1) || !self.stones[0].iter().all(|&c| c != GONE) {
-                return Err("while player 1 arranges, player 0's six stones must fill its start \
+                return Err(
+                    "while player 1 arranges, player 0's six stones must fill its start \
                             cells and player 1 has none on the board"
-                    .into());
+                        .into(),
+                );
             }
         }
         Ok(())

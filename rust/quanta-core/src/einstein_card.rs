@@ -335,7 +335,11 @@ impl EinsteinCard {
             match viewer {
                 Some(v) if v != p && !self.open_hands => {
                     let n = count(&s.hands[p]);
-                    out.push_str(&if n == 0 { "-".into() } else { "?".repeat(n as usize) });
+                    out.push_str(&if n == 0 {
+                        "-".into()
+                    } else {
+                        "?".repeat(n as usize)
+                    });
                 }
                 _ => write_cards(&s.hands[p], &mut out),
             }
@@ -379,13 +383,15 @@ impl EinsteinCard {
                 ));
             }
         };
-        let phase = Self::parse_phase(phase).ok_or_else(|| {
-            notation_error(text, format!("{phase:?} is not a phase of a turn"))
-        })?;
+        let phase = Self::parse_phase(phase)
+            .ok_or_else(|| notation_error(text, format!("{phase:?} is not a phase of a turn")))?;
         let pair = |field: &str, what: &str| -> Result<[Vec<u8>; 2]> {
             let parts: Vec<&str> = field.split('|').collect();
             let [a, b] = parts[..] else {
-                return Err(notation_error(text, format!("{what}: expected two lists split by '|'")));
+                return Err(notation_error(
+                    text,
+                    format!("{what}: expected two lists split by '|'"),
+                ));
             };
             let list = |part: &str| -> Result<Vec<u8>> {
                 if part == "-" {
@@ -419,7 +425,10 @@ impl EinsteinCard {
             let mut all = [0u8; KINDS];
             for (list, into) in [(&hands[p], &mut s.hands[p]), (&heaps[p], &mut s.heaps[p])] {
                 if list.windows(2).any(|w| w[0] > w[1]) {
-                    return Err(notation_error(text, "hands and heaps list their cards in card order"));
+                    return Err(notation_error(
+                        text,
+                        "hands and heaps list their cards in card order",
+                    ));
                 }
                 for &k in list {
                     into[k as usize] += 1;
@@ -455,7 +464,9 @@ impl EinsteinCard {
         let nothing_played = s.played == [0, 0];
         match s.phase {
             Phase::Setup => {
-                s.board.check_setup(s.player).map_err(|e| notation_error(text, e))?;
+                s.board
+                    .check_setup(s.player)
+                    .map_err(|e| notation_error(text, e))?;
                 if hand != [0, 0] || !nothing_played {
                     return fail("no card is dealt before the stones are set up");
                 }
@@ -685,7 +696,11 @@ impl Game for EinsteinCard {
             }
             Phase::Play => {
                 let kind = (action - PLAY) as u8;
-                let resolved = if kind == DA_CAPO { s.da_capo_copy() } else { Some(kind) };
+                let resolved = if kind == DA_CAPO {
+                    s.da_capo_copy()
+                } else {
+                    Some(kind)
+                };
                 s.hands[p as usize][kind as usize] -= 1;
                 s.discards[p as usize][s.played[p as usize] as usize] = kind;
                 s.played[p as usize] += 1;
@@ -894,7 +909,12 @@ mod tests {
         for _ in 0..200 {
             let mut s = g.new_state();
             while g.to_move(&s) != ToMove::Terminal {
-                assert_eq!(g.from_notation(&g.notation(&s)).unwrap(), s, "{}", g.notation(&s));
+                assert_eq!(
+                    g.from_notation(&g.notation(&s)).unwrap(),
+                    s,
+                    "{}",
+                    g.notation(&s)
+                );
                 let a = match g.to_move(&s) {
                     ToMove::Chance => g.sample_chance(&s, &mut rng),
                     _ => {
