@@ -947,4 +947,24 @@ mod tests {
         let s = g.from_notation(&nothing).unwrap();
         assert!(g.parse_action(&s, "play Da Capo").is_err());
     }
+
+    #[test]
+    fn sampled_draws_follow_the_copies_left() {
+        let g = game();
+        let text = "123../45.../6...f/...ed/..cba 0 draw F|12 11223445566LCDHS|1233445566LFCDHS 3|-";
+        let s = g.from_notation(text).unwrap();
+        let mut odds = Vec::new();
+        g.chance_outcomes(&s, &mut odds);
+        let mut rng = crate::game::row_rng(1, 0);
+        let n = 150_000;
+        let mut seen = [0u32; NUM_ACTIONS];
+        for _ in 0..n {
+            seen[g.sample_chance(&s, &mut rng) as usize] += 1;
+        }
+        for (a, p) in odds {
+            let share = seen[a as usize] as f64 / n as f64;
+            assert!((share - p).abs() < 0.005, "{a}: {share} against {p}");
+        }
+        assert_eq!(seen.iter().sum::<u32>(), n);
+    }
 }
