@@ -154,7 +154,9 @@ def svg(state, size: int = 250, viewer: int | None = None) -> str:
     grid = cell * 5
     card_w, card_h, gap = 30.0, 40.0, 6.0
     rows_top = top + grid + 12
-    width = max(left + grid + 10, left + 60 + 19 * (card_w + gap))
+    longest = max(len(hand(state, p)) for p in (0, 1))
+    cards_width = left - 14 + (card_w + 3 * gap) + longest * (card_w + gap) + 10
+    width = max(left + grid + 10, 340, cards_width)  # 340: room for the captions
     height = rows_top + 2 * (card_h + 22) + 24
     out = _svg.start(width, height)
     out.extend(_board_svg(_cells(_fields(state)[0]), left, top, cell))
