@@ -9,6 +9,8 @@ import xml.etree.ElementTree as ET
 from collections import Counter
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from helpers import moves, play, random_step
 
 import quanta
@@ -334,3 +336,35 @@ def test_str_and_svg_show_the_board_the_last_cards_and_only_the_visible_hands():
     with pytest.raises(InvalidOptionError):
         ec.svg(s, viewer=2)
     assert re.search(r"last played Full Murphy", hidden)
+
+
+OPTIONS = st.fixed_dictionaries(
+    {
+        "setup": st.sampled_from(["random", "choose"]),
+        "first": st.sampled_from([0, 1]),
+        "hand_size": st.sampled_from([(2, 2), (2, 3), (3, 2), (1, 4)]),
+        "open_hands": st.booleans(),
+    }
+)
+
+
+@settings(max_examples=10)
+@given(options=OPTIONS, seed=st.integers(0, 2**32 - 1))
+def test_resample_keeps_what_the_player_knows_with_every_option(options, seed):
+    """Along a random game with any options: a resampled state shows the player the same
+    observation (string and tensor) and, on their turn, the same legal actions; the player's
+    own cards never move, and the other hand keeps its size."""
+    g, rng = quanta.game("einstein_card", **options), random.Random(seed)
+    s = g.new_state()
+    while not s.is_terminal:
+        for p in (0, 1):
+            r = s.resample(p, rng.randrange(2**32))
+            assert r.observation_string(p) == s.observation_string(p)
+            assert (r.observation_tensor(p) == s.observation_tensor(p)).all()
+            assert r.hand(p) == s.hand(p) and r.heap(p) == s.heap(p)
+            assert len(r.hand(1 - p)) == len(s.hand(1 - p))
+            if options["open_hands"]:
+                assert r == s
+            if s.current_player == p:
+                assert r.legal_actions() == s.legal_actions()
+        s = random_step(s, rng)
