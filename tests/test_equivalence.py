@@ -76,7 +76,7 @@ RUNS: dict[str, list[Run]] = {
                     "open_hands": st.booleans(),
                 }
             ),
-            fewer(2),
+            settings.default.max_examples,
         )
     ],
     "quantum_leap": [
