@@ -159,8 +159,23 @@ def _a_quantum_leap_unseen_places(state, player):
     return places
 
 
+def _einstein_card_unseen_places(state, player):
+    # The other player's hand and heap hold the cards the player has not seen; its own heap is
+    # known (its 18 cards less its hand and discards), and so is everything with open hands.
+    # The two copies of a number are alike, so a card maps to where its unseen copies lie.
+    other = 1 - player
+    if state.game.options["open_hands"] or not state.hand(other) or not state.heap(other):
+        return {}  # nothing unseen, or one place only
+    where: dict[str, list[str]] = {}
+    for place, cards in [(f"hand {other}", state.hand(other)), (f"heap {other}", state.heap(other))]:
+        for card in cards:
+            where.setdefault(card, []).append(place)
+    return {card: "+".join(sorted(places)) for card, places in where.items()}
+
+
 UNSEEN_PLACES = {
     "a_quantum_leap": _a_quantum_leap_unseen_places,
+    "einstein_card": _einstein_card_unseen_places,
     "quincunx": _quincunx_unseen_places,
 }
 

@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import quanta
-from quanta.reference import a_quantum_leap, einstein, quantum_leap, quincunx
+from quanta.reference import a_quantum_leap, einstein, einstein_card, quantum_leap, quincunx
 
 
 def fewer(divisor: int) -> int:
@@ -61,6 +61,20 @@ RUNS: dict[str, list[Run]] = {
             einstein,
             st.fixed_dictionaries(
                 {"setup": st.sampled_from(["random", "choose"]), "first": st.sampled_from([0, 1])}
+            ),
+            settings.default.max_examples,
+        )
+    ],
+    "einstein_card": [
+        Run(
+            einstein_card,
+            st.fixed_dictionaries(
+                {
+                    "setup": st.sampled_from(["random", "choose"]),
+                    "first": st.sampled_from([0, 1]),
+                    "hand_size": st.sampled_from([(2, 2), (2, 3), (3, 2), (1, 1), (4, 1)]),
+                    "open_hands": st.booleans(),
+                }
             ),
             settings.default.max_examples,
         )
@@ -191,6 +205,7 @@ def test_every_game_compares_its_extras():
                            "observation_string", "pattern", "scores", "second_stock", "stack",
                            "stacks", "stock"},
         "einstein": {"board"},
+        "einstein_card": {"board", "discards", "hand", "heap", "observation_string"},
         "quantum_leap": {"cells"},
         "quincunx": {"grid", "hand", "lost", "observation_string", "pile", "scores"},
     }

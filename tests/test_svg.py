@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 import quanta
 import quanta.einstein
+import quanta.einstein_card
 import quanta.quantum_leap
 import quanta.quincunx as qx
 from quanta import InvalidOptionError
@@ -129,6 +130,7 @@ PICTURES = {
     # game, the svg function, its size option, the smallest value it refuses
     "a_quantum_leap": (quanta.a_quantum_leap.svg, "cell", 0),
     "einstein": (quanta.einstein.svg, "size", 30),
+    "einstein_card": (quanta.einstein_card.svg, "size", 30),
     "quantum_leap": (quanta.quantum_leap.svg, "radius", 0),
     "quincunx": (qx.svg, "cell", 0),
 }

@@ -62,7 +62,7 @@ def _state_dir(state: State) -> list[str]:
 
 
 # (The modules need the names above.)
-from . import a_quantum_leap, batch, einstein, quantum_leap, quincunx  # noqa: E402
+from . import a_quantum_leap, batch, einstein, einstein_card, quantum_leap, quincunx  # noqa: E402
 
 __all__ = [
     "CHANCE",
@@ -80,6 +80,7 @@ __all__ = [
     "a_quantum_leap",
     "batch",
     "einstein",
+    "einstein_card",
     "exceptions",
     "game",
     "quantum_leap",

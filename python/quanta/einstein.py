@@ -40,6 +40,12 @@ _P1_LETTERS = "abcdef"
 def _parse(state):
     """(cells as 5x5 list of ints, player field, die field) from ``state.notation()``."""
     rows_field, player_field, die_field = state.notation().split(" ")
+    return _cells(rows_field), int(player_field), die_field
+
+
+def _cells(rows_field: str) -> list[list[int]]:
+    """The board of a notation's rows field as a 5x5 list of ints (+n, -n, 0); EinStein a la
+    Card writes its board the same way."""
     cells = []
     for row_text in rows_field.split("/"):
         row = []
@@ -51,7 +57,7 @@ def _parse(state):
             else:
                 row.append(-(_P1_LETTERS.index(char) + 1))
         cells.append(row)
-    return cells, int(player_field), die_field
+    return cells
 
 
 def board(state) -> np.ndarray:
@@ -82,6 +88,11 @@ def text(state) -> str:
     """A readable board: column letters a-e on top, row numbers 1-5 on the left, stones as in the
     notation (``1``-``6`` player 0, ``a``-``f`` player 1, ``.`` empty), then the status line."""
     cells, _, _ = _parse(state)
+    return "\n".join([*_board_lines(cells), status(state)])
+
+
+def _board_lines(cells: list[list[int]]) -> list[str]:
+    """The lines of :func:`text`'s board (without the status)."""
     lines = ["    " + " ".join(_COLUMNS)]
     for row in range(_SIZE):
         chars = []
@@ -93,8 +104,7 @@ def text(state) -> str:
             else:
                 chars.append(_P1_LETTERS[-value - 1])
         lines.append(f"  {row + 1} " + " ".join(chars))
-    lines.append(status(state))
-    return "\n".join(lines)
+    return lines
 
 
 # Colours of the SVG picture.
@@ -119,6 +129,17 @@ def svg(state, size: int = 250) -> str:
     width = left + grid + 10
     height = top + grid + 28  # room for the caption
     out = _svg.start(width, height)
+    out.extend(_board_svg(cells, left, top, cell))
+    out.append(_svg.caption(left - 14, top + grid + 19, status(state)))
+    return _svg.finish(out)
+
+
+def _board_svg(cells: list[list[int]], left: float, top: float, cell: float) -> list[str]:
+    """The elements of the board (the target corners tinted, the grid with its coordinates, the
+    stones) with its top left corner at (``left``, ``top``) and cells of ``cell`` pixels; the
+    row numbers are centred 7 pixels left of it. EinStein a la Card draws its board with it
+    too."""
+    out = []
     # The target corners: a1 is player 1's goal, e5 player 0's.
     out.append(
         f"<rect x='{num(left)}' y='{num(top)}' width='{num(cell)}' height='{num(cell)}' "
@@ -148,8 +169,7 @@ def svg(state, size: int = 250) -> str:
                 f"<text x='{num(x + side / 2)}' y='{num(y + side / 2 + 6)}' text-anchor='middle' "
                 f"font-size='18' font-weight='bold' {FONT} fill='white'>{abs(value)}</text>"
             )
-    out.append(_svg.caption(left - 14, top + grid + 19, status(state)))
-    return _svg.finish(out)
+    return out
 
 
 #: Extra methods the generic State object exposes for this game (each takes the state first).

@@ -72,6 +72,153 @@ def stone_value(player: int, number: int) -> int:
     return number if player == 0 else -number
 
 
+# ---- the board, shared with EinStein a la Card (reference/einstein_card.py) ----
+# A board is a tuple of 25 ints, index row * 5 + col: +n player 0's stone n, -n player 1's, 0.
+
+
+def stones_of(cells, player: int) -> dict:
+    """{stone number: (row, col)} of the player's stones on the board."""
+    found = {}
+    for index, value in enumerate(cells):
+        if value != 0 and stone_owner(value) == player:
+            found[abs(value)] = divmod(index, SIZE)
+    return found
+
+
+def has_won(cells, player: int) -> bool:
+    """A stone of `player` on its target corner, or no stone of the opponent left."""
+    target_row, target_col = TARGET[player]
+    value = cells[target_row * SIZE + target_col]
+    on_target = value != 0 and stone_owner(value) == player
+    return on_target or len(stones_of(cells, other(player))) == 0
+
+
+def stone_moves(player: int, row: int, col: int) -> list:
+    """The move actions of the stone on (row, col), for its owner `player`."""
+    actions = []
+    for direction, (d_row, d_col) in enumerate(DIRECTIONS[player]):
+        if on_board(row + d_row, col + d_col):
+            actions.append((row * SIZE + col) * 3 + direction)
+    return actions
+
+
+def nearest_stones(own: dict, n: int) -> list:
+    """The stone numbers a side with stones `own` may move for the number n: n itself if it is
+    on the board, otherwise the nearest existing higher and the nearest existing lower."""
+    if n in own:
+        return [n]
+    higher = [m for m in own if m > n]
+    lower = [m for m in own if m < n]
+    choice = []
+    if higher:
+        choice.append(min(higher))  # the nearest existing higher stone
+    if lower:
+        choice.append(max(lower))  # the nearest existing lower stone
+    return choice
+
+
+def number_moves(cells, player: int, n: int) -> list:
+    """The move actions of `player` for the number n (the nearest-stone rule), sorted."""
+    own = stones_of(cells, player)
+    actions = []
+    for number in nearest_stones(own, n):
+        actions.extend(stone_moves(player, *own[number]))
+    return sorted(actions)
+
+
+def step(cells, player: int, action: int) -> list:
+    """The board after `player`'s stone steps by `action`; whatever stood on the target cell
+    (own or enemy) is removed."""
+    cells = list(cells)
+    from_cell, direction = divmod(action, 3)
+    d_row, d_col = DIRECTIONS[player][direction]
+    row, col = divmod(from_cell, SIZE)
+    to_cell = (row + d_row) * SIZE + (col + d_col)
+    cells[to_cell] = cells[from_cell]
+    cells[from_cell] = 0
+    return cells
+
+
+def step_string(player: int, action: int) -> str:
+    """'b2c3': the cells a move action of `player` goes from and to."""
+    from_cell, direction = divmod(action, 3)
+    row, col = divmod(from_cell, SIZE)
+    d_row, d_col = DIRECTIONS[player][direction]
+    return cell_name(row, col) + cell_name(row + d_row, col + d_col)
+
+
+def arranged(cells, player: int, k: int) -> list:
+    """The board with `player`'s stones put on its start cells in arrangement k."""
+    cells = list(cells)
+    for (row, col), number in zip(START_CELLS[player], PERMUTATIONS[k]):
+        cells[row * SIZE + col] = stone_value(player, number)
+    return cells
+
+
+def arrangement_string(k: int) -> str:
+    return "setup " + "".join(str(n) for n in PERMUTATIONS[k])
+
+
+def write_rows(cells) -> str:
+    """The five rows of the notation, '/' between them."""
+    rows = []
+    for row in range(SIZE):
+        chars = []
+        for col in range(SIZE):
+            value = cells[row * SIZE + col]
+            if value == 0:
+                chars.append(".")
+            elif value > 0:
+                chars.append(str(value))
+            else:
+                chars.append(P1_LETTERS[-value - 1])
+        rows.append("".join(chars))
+    return "/".join(rows)
+
+
+def parse_rows(rows_field: str, bad) -> tuple:
+    """(cells, {player: set of stone numbers}) from the rows field; `bad(what)` makes the error."""
+    rows = rows_field.split("/")
+    if len(rows) != SIZE:
+        raise bad(f"expected {SIZE} rows separated by '/', found {len(rows)}")
+    cells = []
+    seen = {0: set(), 1: set()}
+    for row_number, row_text in enumerate(rows, start=1):
+        if len(row_text) != SIZE:
+            raise bad(f"row {row_number} ({row_text!r}) must have {SIZE} characters")
+        for char in row_text:
+            if char == ".":
+                value = 0
+            elif char in "123456":
+                value = int(char)
+            elif char in P1_LETTERS:
+                value = -(P1_LETTERS.index(char) + 1)
+            else:
+                raise bad(f"invalid character {char!r} in row {row_number}")
+            if value != 0:
+                owner = stone_owner(value)
+                if abs(value) in seen[owner]:
+                    raise bad(f"player {owner}'s stone {char!r} appears more than once")
+                seen[owner].add(abs(value))
+            cells.append(value)
+    return cells, seen
+
+
+def check_setup(cells, seen, player: int, bad) -> None:
+    """The board before `player`'s arrangement: empty for player 0; player 0's six stones on
+    its start cells and nothing else for player 1."""
+    if player == 0:
+        if any(cells):
+            raise bad("the board must be empty before player 0's arrangement")
+    else:
+        if seen[1]:
+            raise bad("player 1's stones cannot be on the board before its arrangement")
+        start = {row * SIZE + col for row, col in START_CELLS[0]}
+        occupied = {index for index, value in enumerate(cells) if value != 0}
+        if occupied != start or len(seen[0]) != 6:
+            raise bad("player 0's six stones must exactly fill its start cells a1 b1 c1 a2 b2 a3")
+
+
 class EinsteinGame:
     """The parameters of a game of EinStein würfelt nicht.
 
@@ -151,20 +298,13 @@ class EinsteinState(ReferenceState):
 
     def stones(self, player: int) -> dict:
         """{stone number: (row, col)} of the player's stones on the board."""
-        found = {}
-        for index, value in enumerate(self._cells):
-            if value != 0 and stone_owner(value) == player:
-                found[abs(value)] = divmod(index, SIZE)
-        return found
+        return stones_of(self._cells, player)
 
     def has_won(self, player: int) -> bool:
         """A stone of `player` on its target corner, or no stone of the opponent left.
 
         Only meaningful after the setup phase."""
-        target_row, target_col = TARGET[player]
-        value = self.stone_at(target_row, target_col)
-        on_target = value != 0 and stone_owner(value) == player
-        return on_target or len(self.stones(other(player))) == 0
+        return has_won(self._cells, player)
 
     def winner(self):
         """The winning player, or None while the game goes on (always None during the setup)."""
@@ -195,28 +335,9 @@ class EinsteinState(ReferenceState):
 
     # ---- actions ----
 
-    def _stone_moves(self, player: int, row: int, col: int) -> list:
-        """The move actions of the stone on (row, col), for its owner `player`."""
-        actions = []
-        for direction, (d_row, d_col) in enumerate(DIRECTIONS[player]):
-            if on_board(row + d_row, col + d_col):
-                actions.append((row * SIZE + col) * 3 + direction)
-        return actions
-
     def movable_stones(self) -> list:
         """The numbers of the stones the player may move with the rolled die (play phase only)."""
-        own = self.stones(self._player)
-        n = self._die
-        if n in own:
-            return [n]
-        higher = [m for m in own if m > n]
-        lower = [m for m in own if m < n]
-        choice = []
-        if higher:
-            choice.append(min(higher))  # the nearest existing higher stone
-        if lower:
-            choice.append(max(lower))  # the nearest existing lower stone
-        return choice
+        return nearest_stones(self.stones(self._player), self._die)
 
     def legal_actions(self) -> list:
         """The legal actions, sorted ascending; at a chance node, its outcomes."""
@@ -226,12 +347,7 @@ class EinsteinState(ReferenceState):
             return [SETUP_BASE + k for k in range(len(PERMUTATIONS))]
         if self._die is None:
             return [ROLL_BASE + n - 1 for n in range(1, 7)]
-        own = self.stones(self._player)
-        actions = []
-        for number in self.movable_stones():
-            row, col = own[number]
-            actions.extend(self._stone_moves(self._player, row, col))
-        return sorted(actions)
+        return number_moves(self._cells, self._player, self._die)
 
     def play(self, action) -> "EinsteinState":
         """The state after a legal action; raises IllegalMoveError otherwise."""
@@ -241,9 +357,7 @@ class EinsteinState(ReferenceState):
         if action >= SETUP_BASE:
             # An arrangement of the side self._player: perm[i] goes on its start cell i.
             player = self._player
-            perm = PERMUTATIONS[action - SETUP_BASE]
-            for (row, col), number in zip(START_CELLS[player], perm):
-                cells[row * SIZE + col] = stone_value(player, number)
+            cells = arranged(cells, player, action - SETUP_BASE)
             if player == 0:
                 return EinsteinState(self._game, cells, in_setup=True, player=1, die=None)
             return EinsteinState(self._game, cells, in_setup=False, player=self._game.first, die=None)
@@ -253,12 +367,7 @@ class EinsteinState(ReferenceState):
             return EinsteinState(self._game, cells, in_setup=False, player=self._player, die=die)
 
         # A move: the stone steps; whatever stood on the target cell (own or enemy) is removed.
-        from_cell, direction = divmod(action, 3)
-        d_row, d_col = DIRECTIONS[self._player][direction]
-        row, col = divmod(from_cell, SIZE)
-        to_cell = (row + d_row) * SIZE + (col + d_col)
-        cells[to_cell] = cells[from_cell]
-        cells[from_cell] = 0
+        cells = step(cells, self._player, action)
         return EinsteinState(self._game, cells, in_setup=False, player=other(self._player), die=None)
 
     def returns(self) -> list:
@@ -275,36 +384,21 @@ class EinsteinState(ReferenceState):
     def _action_string(self, action: int) -> str:
         """The string of an action already known to be legal here."""
         if action >= SETUP_BASE:
-            return "setup " + "".join(str(n) for n in PERMUTATIONS[action - SETUP_BASE])
+            return arrangement_string(action - SETUP_BASE)
         if action >= ROLL_BASE:
             return f"roll {action - ROLL_BASE + 1}"
-        from_cell, direction = divmod(action, 3)
-        row, col = divmod(from_cell, SIZE)
-        d_row, d_col = DIRECTIONS[self._player][direction]
-        return cell_name(row, col) + cell_name(row + d_row, col + d_col)
+        return step_string(self._player, action)
 
     # ---- text ----
 
     def notation(self) -> str:
-        rows = []
-        for row in range(SIZE):
-            chars = []
-            for col in range(SIZE):
-                value = self.stone_at(row, col)
-                if value == 0:
-                    chars.append(".")
-                elif value > 0:
-                    chars.append(str(value))
-                else:
-                    chars.append(P1_LETTERS[-value - 1])
-            rows.append("".join(chars))
         if self._in_setup:
             die = "setup"
         elif self._die is None:
             die = "-"
         else:
             die = str(self._die)
-        return f"{'/'.join(rows)} {self._player} {die}"
+        return f"{write_rows(self._cells)} {self._player} {die}"
 
     def board(self) -> list:
         """5 lists of 5 ints: player 0's stones +1..+6, player 1's -1..-6, 0 empty."""
@@ -326,29 +420,7 @@ def _parse_notation(game: EinsteinGame, text) -> EinsteinState:
     rows_field, player_field, die_field = fields
 
     # The board.
-    rows = rows_field.split("/")
-    if len(rows) != SIZE:
-        raise bad(f"expected {SIZE} rows separated by '/', found {len(rows)}")
-    cells = []
-    seen = {0: set(), 1: set()}
-    for row_number, row_text in enumerate(rows, start=1):
-        if len(row_text) != SIZE:
-            raise bad(f"row {row_number} ({row_text!r}) must have {SIZE} characters")
-        for char in row_text:
-            if char == ".":
-                value = 0
-            elif char in "123456":
-                value = int(char)
-            elif char in P1_LETTERS:
-                value = -(P1_LETTERS.index(char) + 1)
-            else:
-                raise bad(f"invalid character {char!r} in row {row_number}")
-            if value != 0:
-                owner = stone_owner(value)
-                if abs(value) in seen[owner]:
-                    raise bad(f"player {owner}'s stone {char!r} appears more than once")
-                seen[owner].add(abs(value))
-            cells.append(value)
+    cells, seen = parse_rows(rows_field, bad)
 
     # The player.
     if player_field not in ("0", "1"):
@@ -357,16 +429,7 @@ def _parse_notation(game: EinsteinGame, text) -> EinsteinState:
 
     # The die / phase.
     if die_field == "setup":
-        if player == 0:
-            if any(cells):
-                raise bad("the board must be empty before player 0's arrangement")
-        else:
-            if seen[1]:
-                raise bad("player 1's stones cannot be on the board before its arrangement")
-            start = {row * SIZE + col for row, col in START_CELLS[0]}
-            occupied = {index for index, value in enumerate(cells) if value != 0}
-            if occupied != start or len(seen[0]) != 6:
-                raise bad("player 0's six stones must exactly fill its start cells a1 b1 c1 a2 b2 a3")
+        check_setup(cells, seen, player, bad)
         return EinsteinState(game, cells, in_setup=True, player=player, die=None)
 
     if die_field == "-":

@@ -10,16 +10,17 @@ use crate::options::{OptionReader, OptionValue, Options};
 use rand::Rng as _;
 
 const SIDE: usize = 5;
-const CELLS: usize = SIDE * SIDE;
+pub(crate) const CELLS: usize = SIDE * SIDE;
 pub const STONES: usize = 6;
 /// Marks a stone that has been removed.
 pub const GONE: u8 = u8::MAX;
 
 /// The action of rolling 1 (rolls 1-6 are `FIRST_ROLL..FIRST_ROLL + 6`).
 pub const FIRST_ROLL: Action = 75;
-const FIRST_ARRANGEMENT: Action = FIRST_ROLL + 6;
-const ARRANGEMENTS: u32 = 720;
-const NUM_ACTIONS: usize = (FIRST_ARRANGEMENT + ARRANGEMENTS) as usize;
+/// The action of arrangement 0 (arrangements 0-719 are `FIRST_ARRANGEMENT..NUM_ACTIONS`).
+pub const FIRST_ARRANGEMENT: Action = FIRST_ROLL + 6;
+pub(crate) const ARRANGEMENTS: u32 = 720;
+pub(crate) const NUM_ACTIONS: usize = (FIRST_ARRANGEMENT + ARRANGEMENTS) as usize;
 
 /// The start cells of each side, in the order an arrangement fills them.
 const START_CELLS: [[u8; STONES]; 2] = [
@@ -84,33 +85,28 @@ pub enum Phase {
     Over(u8),
 }
 
-/// A position: the board, whose turn it is and the phase of the turn.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct EinsteinState {
+/// The board and its stones: what EinStein and EinStein a la Card share (the start cells,
+/// the steps, captures, the win conditions and the nearest-stone rule).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Board {
     /// Each cell: 0 empty, +n player 0's stone n, −n player 1's stone n.
-    board: [i8; CELLS],
+    cells: [i8; CELLS],
     /// `stones[player][n - 1]`: the cell of stone n, or `GONE`.
     stones: [[u8; STONES]; 2],
     /// Bit `n - 1` of `alive[player]` is set while stone n is on the board.
     alive: [u8; 2],
-    /// The side to arrange, roll or move (in a finished game: the side that would be next).
-    player: u8,
-    phase: Phase,
 }
 
-impl EinsteinState {
-    fn empty(player: u8, phase: Phase) -> Self {
-        EinsteinState {
-            board: [0; CELLS],
-            stones: [[GONE; STONES]; 2],
-            alive: [0; 2],
-            player,
-            phase,
-        }
-    }
+impl Board {
+    /// No stone on the board.
+    pub const EMPTY: Board = Board {
+        cells: [0; CELLS],
+        stones: [[GONE; STONES]; 2],
+        alive: [0; 2],
+    };
 
-    fn put(&mut self, player: u8, stone: u8, cell: u8) {
-        self.board[cell as usize] = if player == 0 {
+    pub(crate) fn put(&mut self, player: u8, stone: u8, cell: u8) {
+        self.cells[cell as usize] = if player == 0 {
             stone as i8
         } else {
             -(stone as i8)
@@ -124,15 +120,54 @@ impl EinsteinState {
         self.alive[player] &= !(1 << (stone - 1));
     }
 
-    fn has_stones(&self, player: u8) -> bool {
+    /// Removes whatever stands on `cell` (nothing if it is empty).
+    pub(crate) fn clear(&mut self, cell: u8) {
+        let v = self.cells[cell as usize];
+        if v != 0 {
+            self.remove(if v > 0 { 0 } else { 1 }, v.unsigned_abs());
+            self.cells[cell as usize] = 0;
+        }
+    }
+
+    pub(crate) fn has_stones(&self, player: u8) -> bool {
         self.alive[player as usize] != 0
+    }
+
+    /// The stone on `cell`: 0 empty, +n player 0's stone n, −n player 1's.
+    pub(crate) fn at(&self, cell: u8) -> i8 {
+        self.cells[cell as usize]
+    }
+
+    /// Puts `player`'s stones on its start cells in arrangement `k` (0..720).
+    pub(crate) fn arrange(&mut self, player: u8, k: u32) {
+        for (i, &stone) in arrangement(k).iter().enumerate() {
+            self.put(player, stone, START_CELLS[player as usize][i]);
+        }
+    }
+
+    /// Steps the stone of `owner` on the cell of `action` (`from_cell * 3 + direction`, in
+    /// `owner`'s directions), removing whatever stood on the target cell. Returns the winner
+    /// if the step wins: only the stone's owner can win by it.
+    pub(crate) fn step(&mut self, owner: u8, action: Action) -> Option<u8> {
+        let p = owner as usize;
+        let from = (action / 3) as usize;
+        let to = TARGET[p][from][(action % 3) as usize] as usize;
+        let captured = self.cells[to];
+        if captured != 0 {
+            self.remove(if captured > 0 { 0 } else { 1 }, captured.unsigned_abs());
+        }
+        let stone = self.cells[from];
+        self.cells[from] = 0;
+        self.cells[to] = stone;
+        self.stones[p][stone.unsigned_abs() as usize - 1] = to as u8;
+        (to == GOAL[p] as usize || !self.has_stones(1 - owner)).then_some(owner)
     }
 
     /// The winner of a position in which someone has won: a stone on its goal corner, or the
     /// other side without stones.
-    fn winner(&self) -> Option<u8> {
+    pub(crate) fn winner(&self) -> Option<u8> {
         let won = |p: u8| {
-            self.board[GOAL[p as usize] as usize].signum() == if p == 0 { 1 } else { -1 }
+            self.cells[GOAL[p as usize] as usize].signum() == if p == 0 { 1 } else { -1 }
                 || !self.has_stones(1 - p)
         };
         match (won(0), won(1)) {
@@ -142,35 +177,163 @@ impl EinsteinState {
         }
     }
 
-    /// Calls `f` with each move after rolling `die`, in ascending action order. At most two
-    /// stones may move; the one on the lower cell goes first so that the actions
+    /// Whether a side has won (both, in an impossible position).
+    pub(crate) fn someone_won(&self) -> bool {
+        self.cells[GOAL[0] as usize] > 0
+            || self.cells[GOAL[1] as usize] < 0
+            || !self.has_stones(0)
+            || !self.has_stones(1)
+    }
+
+    /// Calls `f` with each step of the stone on `cell` for its owner `player`, in ascending
+    /// action order.
+    pub(crate) fn for_each_step(cell: u8, player: u8, mut f: impl FnMut(Action)) {
+        for (d, &to) in TARGET[player as usize][cell as usize].iter().enumerate() {
+            if to != GONE {
+                f(cell as Action * 3 + d as Action);
+            }
+        }
+    }
+
+    /// Calls `f` with each move of `player` after rolling `die`, in ascending action order.
+    /// At most two stones may move; the one on the lower cell goes first so that the actions
     /// (`from_cell * 3 + direction`) come out sorted.
-    fn for_each_move(&self, die: u8, mut f: impl FnMut(Action)) {
-        let p = self.player as usize;
+    pub(crate) fn for_each_move(&self, player: u8, die: u8, mut f: impl FnMut(Action)) {
+        let p = player as usize;
         let mut from = [GONE; 2];
-        for (slot, stone) in from.iter_mut().zip(self.movable_stones(die)) {
+        for (slot, stone) in from.iter_mut().zip(movable_stones(self.alive[p], die)) {
             *slot = self.stones[p][stone as usize - 1];
         }
         if from[1] < from[0] {
             from.swap(0, 1);
         }
         for &cell in from.iter().take_while(|&&c| c != GONE) {
-            for (d, &to) in TARGET[p][cell as usize].iter().enumerate() {
-                if to != GONE {
-                    f(cell as Action * 3 + d as Action);
-                }
+            Self::for_each_step(cell, player, &mut f);
+        }
+    }
+
+    /// Calls `f` with each step of each of `player`'s stones, in ascending action order.
+    pub(crate) fn for_each_any_move(&self, player: u8, mut f: impl FnMut(Action)) {
+        for cell in 0..CELLS as u8 {
+            let v = self.cells[cell as usize];
+            if v != 0 && (v > 0) == (player == 0) {
+                Self::for_each_step(cell, player, &mut f);
             }
         }
     }
 
+    /// The five rows from the top, `/` between them: `.` empty, `1`-`6` player 0's stones,
+    /// `a`-`f` player 1's.
+    pub(crate) fn write_rows(&self, out: &mut String) {
+        for r in 0..SIDE {
+            if r > 0 {
+                out.push('/');
+            }
+            for c in 0..SIDE {
+                out.push(match self.cells[r * SIDE + c] {
+                    0 => '.',
+                    v if v > 0 => (b'0' + v as u8) as char,
+                    v => (b'a' + (-v) as u8 - 1) as char,
+                });
+            }
+        }
+    }
+
+    /// Reads what `write_rows` writes; the error says what is wrong.
+    pub(crate) fn parse_rows(text: &str) -> std::result::Result<Board, String> {
+        let mut b = Board::EMPTY;
+        let rows: Vec<&str> = text.split('/').collect();
+        if rows.len() != SIDE {
+            return Err(format!("expected 5 rows, found {}", rows.len()));
+        }
+        for (r, row) in rows.iter().enumerate() {
+            if row.chars().count() != SIDE {
+                return Err(format!("row {} must have 5 cells: {row:?}", r + 1));
+            }
+            for (c, ch) in row.chars().enumerate() {
+                let cell = (r * SIDE + c) as u8;
+                let (owner, stone) = match ch {
+                    '.' => continue,
+                    '1'..='6' => (0, ch as u8 - b'0'),
+                    'a'..='f' => (1, ch as u8 - b'a' + 1),
+                    _ => {
+                        return Err(format!(
+                            "{ch:?} at {} is not '.', 1-6 or a-f",
+                            cell_name(cell)
+                        ));
+                    }
+                };
+                if b.stones[owner][stone as usize - 1] != GONE {
+                    return Err(format!("stone {ch:?} appears twice"));
+                }
+                b.put(owner as u8, stone, cell);
+            }
+        }
+        Ok(b)
+    }
+
+    /// Checks a board while `player` is to arrange its stones: empty before player 0's
+    /// arrangement; player 0's six stones exactly on its start cells before player 1's.
+    pub(crate) fn check_setup(&self, player: u8) -> std::result::Result<(), String> {
+        if player == 0 {
+            if self.cells.iter().any(|&v| v != 0) {
+                return Err("player 0 arranges first, so the board must be empty".into());
+            }
+        } else {
+            let on_start = START_CELLS[0].iter().all(|&c| self.cells[c as usize] > 0);
+            if !on_start || self.has_stones(1) || !self.stones[0].iter().all(|&c| c != GONE) {
+                return Err(
+                    "while player 1 arranges, player 0's six stones must fill its start \
+                            cells and player 1 has none on the board"
+                        .into(),
+                );
+            }
+        }
+        Ok(())
+    }
+
     /// The board as `+n`/`-n` stones per cell, row by row from the top.
-    pub fn board(&self) -> [i8; CELLS] {
-        self.board
+    pub fn cells(&self) -> [i8; CELLS] {
+        self.cells
     }
 
     /// `stones()[player][n - 1]`: the cell of stone n of `player`, or `GONE`.
     pub fn stones(&self) -> [[u8; STONES]; 2] {
         self.stones
+    }
+}
+
+/// A position: the board, whose turn it is and the phase of the turn.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct EinsteinState {
+    board: Board,
+    /// The side to arrange, roll or move (in a finished game: the side that would be next).
+    player: u8,
+    phase: Phase,
+}
+
+impl EinsteinState {
+    fn empty(player: u8, phase: Phase) -> Self {
+        EinsteinState {
+            board: Board::EMPTY,
+            player,
+            phase,
+        }
+    }
+
+    /// Calls `f` with each move after rolling `die`, in ascending action order.
+    fn for_each_move(&self, die: u8, f: impl FnMut(Action)) {
+        self.board.for_each_move(self.player, die, f)
+    }
+
+    /// The board as `+n`/`-n` stones per cell, row by row from the top.
+    pub fn board(&self) -> [i8; CELLS] {
+        self.board.cells
+    }
+
+    /// `stones()[player][n - 1]`: the cell of stone n of `player`, or `GONE`.
+    pub fn stones(&self) -> [[u8; STONES]; 2] {
+        self.board.stones
     }
 
     /// The side to arrange, roll or move (in a finished game: the side that would be next).
@@ -180,11 +343,6 @@ impl EinsteinState {
 
     pub fn phase(&self) -> Phase {
         self.phase
-    }
-
-    /// The stones the player to move may move after rolling `die`.
-    fn movable_stones(&self, die: u8) -> impl Iterator<Item = u8> {
-        movable_stones(self.alive[self.player as usize], die)
     }
 }
 
@@ -206,7 +364,8 @@ pub fn movable_stones(alive: u8, die: u8) -> impl Iterator<Item = u8> {
     lower.into_iter().chain(higher)
 }
 
-fn cell_name(cell: u8) -> String {
+/// `a1` for cell 0, `e5` for cell 24: column letter, then row number from the top.
+pub(crate) fn cell_name(cell: u8) -> String {
     let (r, c) = (cell as usize / SIDE, cell as usize % SIDE);
     format!("{}{}", (b'a' + c as u8) as char, r + 1)
 }
@@ -244,7 +403,7 @@ const ORDERS: [[u8; STONES]; ARRANGEMENTS as usize] = {
     table
 };
 
-fn arrangement(k: u32) -> [u8; STONES] {
+pub(crate) fn arrangement(k: u32) -> [u8; STONES] {
     ORDERS[k as usize]
 }
 
@@ -375,10 +534,7 @@ impl Game for Einstein {
     fn apply(&self, s: &mut EinsteinState, action: Action) {
         match s.phase {
             Phase::Setup => {
-                let order = arrangement(action - FIRST_ARRANGEMENT);
-                for (i, &stone) in order.iter().enumerate() {
-                    s.put(s.player, stone, START_CELLS[s.player as usize][i]);
-                }
+                s.board.arrange(s.player, action - FIRST_ARRANGEMENT);
                 if s.player == 0 {
                     s.player = 1;
                 } else {
@@ -388,23 +544,12 @@ impl Game for Einstein {
             }
             Phase::Roll => s.phase = Phase::Move((action - FIRST_ROLL + 1) as u8),
             Phase::Move(_) => {
-                let p = s.player as usize;
-                let from = (action / 3) as usize;
-                let to = TARGET[p][from][(action % 3) as usize] as usize;
-                let captured = s.board[to];
-                if captured != 0 {
-                    s.remove(if captured > 0 { 0 } else { 1 }, captured.unsigned_abs());
-                }
-                let stone = s.board[from];
-                s.board[from] = 0;
-                s.board[to] = stone;
-                s.stones[p][stone.unsigned_abs() as usize - 1] = to as u8;
                 let mover = s.player;
+                let won = s.board.step(mover, action);
                 s.player = 1 - mover;
-                s.phase = if to == GOAL[p] as usize || !s.has_stones(1 - mover) {
-                    Phase::Over(mover)
-                } else {
-                    Phase::Roll
+                s.phase = match won {
+                    Some(winner) => Phase::Over(winner),
+                    None => Phase::Roll,
                 };
             }
             Phase::Over(_) => {}
@@ -450,18 +595,7 @@ impl Game for Einstein {
 
     fn notation(&self, s: &EinsteinState) -> String {
         let mut out = String::with_capacity(40);
-        for r in 0..SIDE {
-            if r > 0 {
-                out.push('/');
-            }
-            for c in 0..SIDE {
-                out.push(match s.board[r * SIDE + c] {
-                    0 => '.',
-                    v if v > 0 => (b'0' + v as u8) as char,
-                    v => (b'a' + (-v) as u8 - 1) as char,
-                });
-            }
-        }
+        s.board.write_rows(&mut out);
         out.push(' ');
         out.push((b'0' + s.player) as char);
         out.push(' ');
@@ -492,60 +626,13 @@ impl Game for Einstein {
             }
         };
         let mut s = EinsteinState::empty(player, Phase::Roll);
-        let rows: Vec<&str> = rows.split('/').collect();
-        if rows.len() != SIDE {
-            return Err(notation_error(
-                text,
-                format!("expected 5 rows, found {}", rows.len()),
-            ));
-        }
-        for (r, row) in rows.iter().enumerate() {
-            if row.chars().count() != SIDE {
-                return Err(notation_error(
-                    text,
-                    format!("row {} must have 5 cells: {row:?}", r + 1),
-                ));
-            }
-            for (c, ch) in row.chars().enumerate() {
-                let cell = (r * SIDE + c) as u8;
-                let (owner, stone) = match ch {
-                    '.' => continue,
-                    '1'..='6' => (0, ch as u8 - b'0'),
-                    'a'..='f' => (1, ch as u8 - b'a' + 1),
-                    _ => {
-                        return Err(notation_error(
-                            text,
-                            format!("{ch:?} at {} is not '.', 1-6 or a-f", cell_name(cell)),
-                        ));
-                    }
-                };
-                if s.stones[owner][stone as usize - 1] != GONE {
-                    return Err(notation_error(text, format!("stone {ch:?} appears twice")));
-                }
-                s.put(owner as u8, stone, cell);
-            }
-        }
+        s.board = Board::parse_rows(rows).map_err(|e| notation_error(text, e))?;
         match die {
             "setup" => {
                 s.phase = Phase::Setup;
-                let expected_empty = player == 0;
-                if expected_empty {
-                    if s.board.iter().any(|&v| v != 0) {
-                        return Err(notation_error(
-                            text,
-                            "player 0 arranges first, so the board must be empty",
-                        ));
-                    }
-                } else {
-                    let on_start = START_CELLS[0].iter().all(|&c| s.board[c as usize] > 0);
-                    if !on_start || s.has_stones(1) || !s.stones[0].iter().all(|&c| c != GONE) {
-                        return Err(notation_error(
-                            text,
-                            "while player 1 arranges, player 0's six stones must fill its start \
-                             cells and player 1 has none on the board",
-                        ));
-                    }
-                }
+                s.board
+                    .check_setup(player)
+                    .map_err(|e| notation_error(text, e))?;
                 return Ok(s);
             }
             "-" => {}
@@ -559,12 +646,8 @@ impl Game for Einstein {
                 ));
             }
         }
-        let finished = s.board[GOAL[0] as usize] > 0
-            || s.board[GOAL[1] as usize] < 0
-            || !s.has_stones(0)
-            || !s.has_stones(1);
-        if finished {
-            let Some(winner) = s.winner() else {
+        if s.board.someone_won() {
+            let Some(winner) = s.board.winner() else {
                 return Err(notation_error(text, "both sides have won"));
             };
             if s.phase != Phase::Roll {
@@ -593,7 +676,7 @@ impl Game for Einstein {
     /// The planes are listed in docs/rules/einstein.md, *Observation*.
     fn observation_tensor(&self, s: &EinsteinState, _player: usize, out: &mut [f32]) {
         out.fill(0.0);
-        for (p, stones) in s.stones.iter().enumerate() {
+        for (p, stones) in s.board.stones.iter().enumerate() {
             for (n, &cell) in stones.iter().enumerate() {
                 if cell != GONE {
                     out[(p * STONES + n) * CELLS + cell as usize] = 1.0;

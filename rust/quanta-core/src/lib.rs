@@ -7,6 +7,7 @@ pub mod a_quantum_leap;
 pub mod batch;
 pub mod bits;
 pub mod einstein;
+pub mod einstein_card;
 pub mod einstein_solve;
 pub mod erased;
 pub mod error;

@@ -10,6 +10,8 @@ pub enum OptionValue {
     Int(i64),
     Bool(bool),
     Str(String),
+    /// A fixed number of integers, one per player (e.g. a hand size each), shown as a tuple.
+    Ints(Vec<i64>),
 }
 
 impl fmt::Display for OptionValue {
@@ -18,6 +20,10 @@ impl fmt::Display for OptionValue {
             OptionValue::Int(v) => write!(f, "{v}"),
             OptionValue::Bool(v) => write!(f, "{v}"),
             OptionValue::Str(v) => write!(f, "{v:?}"),
+            OptionValue::Ints(v) => {
+                let items: Vec<String> = v.iter().map(i64::to_string).collect();
+                write!(f, "({})", items.join(", "))
+            }
         }
     }
 }
@@ -70,6 +76,30 @@ impl<'a> OptionReader<'a> {
             Some(OptionValue::Int(v)) if (min..=max).contains(v) => Ok(*v),
             Some(other) => Err(Error::InvalidOption(format!(
                 "{}: option {name} must be an integer from {min} to {max}, not {other}",
+                self.game
+            ))),
+        }
+    }
+
+    /// `len` integers within `min..=max`, given as a tuple (or list) of them or as one integer
+    /// for all; `default` for each when missing.
+    pub fn ints(
+        &mut self,
+        name: &'static str,
+        len: usize,
+        min: i64,
+        max: i64,
+        default: i64,
+    ) -> Result<Vec<i64>> {
+        self.used.push(name);
+        let fits = |v: &i64| (min..=max).contains(v);
+        match self.given.get(name) {
+            None => Ok(vec![default; len]),
+            Some(OptionValue::Int(v)) if fits(v) => Ok(vec![*v; len]),
+            Some(OptionValue::Ints(v)) if v.len() == len && v.iter().all(fits) => Ok(v.clone()),
+            Some(other) => Err(Error::InvalidOption(format!(
+                "{}: option {name} must be an integer from {min} to {max} or a tuple of {len} \
+                 of them, not {other}",
                 self.game
             ))),
         }

@@ -14,6 +14,7 @@ const REGISTRY: &[(&str, Maker)] = &[
         Erased::<crate::a_quantum_leap::AQuantumLeap>::make,
     ),
     ("einstein", Erased::<crate::einstein::Einstein>::make),
+    ("einstein_card", Erased::<crate::einstein_card::EinsteinCard>::make),
     ("quantum_leap", crate::quantum_leap::make),
     ("quincunx", Erased::<crate::quincunx::Quincunx>::make),
 ];

@@ -5,7 +5,7 @@ use crate::detach::run_detached;
 use crate::errors::{self, IllegalMoveError, InvalidNotationError, InvalidOptionError, to_py};
 use numpy::{IntoPyArray, PyArrayMethods};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDict, PyInt, PyString, PyTuple};
+use pyo3::types::{PyBool, PyDict, PyInt, PyList, PyString, PyTuple};
 use quanta_core::erased::{DynGame, DynState};
 use quanta_core::{Action, GameInfo, Information, OptionValue, Options, Utility, registry};
 use std::sync::Arc;
@@ -33,9 +33,24 @@ fn options_from_py(options: &Bound<'_, PyDict>) -> PyResult<Options> {
             )
         } else if value.is_instance_of::<PyString>() {
             OptionValue::Str(value.extract()?)
+        } else if value.is_instance_of::<PyTuple>() || value.is_instance_of::<PyList>() {
+            let mut items = Vec::new();
+            for item in value.try_iter()? {
+                let item = item?;
+                let int = errors::integer(&item, &key)
+                    .ok()
+                    .and_then(|v| i64::try_from(v).ok());
+                items.push(int.ok_or_else(|| {
+                    InvalidOptionError::new_err(format!(
+                        "option {key}: expected a tuple of ints, not {}",
+                        errors::quote(&value)
+                    ))
+                })?);
+            }
+            OptionValue::Ints(items)
         } else {
             return Err(InvalidOptionError::new_err(format!(
-                "option {key}: expected an int, bool or str, not {}",
+                "option {key}: expected an int, bool, str or tuple of ints, not {}",
                 errors::quote(&value)
             )));
         };
@@ -51,6 +66,7 @@ fn options_to_py<'py>(py: Python<'py>, options: &Options) -> PyResult<Bound<'py,
             OptionValue::Int(v) => dict.set_item(key, v)?,
             OptionValue::Bool(v) => dict.set_item(key, v)?,
             OptionValue::Str(v) => dict.set_item(key, v)?,
+            OptionValue::Ints(v) => dict.set_item(key, PyTuple::new(py, v)?)?,
         }
     }
     Ok(dict)

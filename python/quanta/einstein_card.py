@@ -1,0 +1,186 @@
+"""EinStein a la Card (Ingo Althöfer): EinStein würfelt nicht played with cards instead of the
+die, with six special cards (Murphy Light, Full Murphy, Da Capo, Dirac, Heisenberg,
+Schroedinger).
+
+Options: ``setup`` = ``"random"`` (default) or ``"choose"``; ``first`` = 0 (default) or 1;
+``hand_size`` = 2 (default; one integer for both players or a pair, e.g. ``(2, 3)`` for the
+handicap); ``open_hands`` = False (default) or True.
+
+State extras (``STATE_METHODS``): ``board()`` (a 5x5 ``int8`` array as in EinStein),
+``hand(player)``, ``heap(player)`` (the cards left, in card order: their order is never seen)
+and ``discards(player)`` (in the order played), each a list of card names (``"3"``,
+``"Heisenberg"``, ...). Module helpers: :data:`CARDS`, :func:`status`, :func:`text` and
+:func:`svg` (``viewer`` picks whose hand shows).
+
+Rules, notation, action names and every ruling: docs/rules/einstein_card.md.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import _svg
+from ._svg import FONT, num
+from .einstein import _board_lines, _board_svg, _cells
+from .exceptions import InvalidOptionError
+
+__all__ = ["CARDS", "STATE_METHODS", "board", "discards", "hand", "heap", "status", "svg", "text"]
+
+#: Each card's notation code and name, in card order.
+CARDS: dict[str, str] = {
+    "1": "1", "2": "2", "3": "3", "4": "4", "5": "5", "6": "6",
+    "L": "Murphy Light", "F": "Full Murphy", "C": "Da Capo", "D": "Dirac",
+    "H": "Heisenberg", "S": "Schroedinger",
+}  # fmt: skip
+
+
+def _fields(state) -> list[str]:
+    """rows, player, phase, hands, heaps, discards."""
+    return state.notation().split(" ")
+
+
+def _names(codes: str) -> list[str]:
+    return [] if codes == "-" else [CARDS[c] for c in codes]
+
+
+def _side(field: str, player: int) -> str:
+    if player not in (0, 1) or isinstance(player, bool):
+        raise InvalidOptionError(f"player must be 0 or 1, not {player!r}")
+    return field.split("|")[player]
+
+
+def board(state) -> np.ndarray:
+    """The board as a 5x5 ``int8`` array indexed ``[row, col]``: player 0's stones +1..+6,
+    player 1's -1..-6, empty cells 0 (as :func:`quanta.einstein.board`)."""
+    return np.array(_cells(_fields(state)[0]), dtype=np.int8)
+
+
+def hand(state, player: int) -> list[str]:
+    """``player``'s hand as card names, in card order (the whole state: hidden or not)."""
+    return _names(_side(_fields(state)[3], player))
+
+
+def heap(state, player: int) -> list[str]:
+    """The cards left in ``player``'s heap, in card order."""
+    return _names(_side(_fields(state)[4], player))
+
+
+def discards(state, player: int) -> list[str]:
+    """The cards ``player`` has played, in order."""
+    return _names(_side(_fields(state)[5], player))
+
+
+def status(state) -> str:
+    """One line saying what happens next, e.g. ``"player 0 to play a card"``, ``"player 1 to
+    name a stone of player 0 (Murphy Light)"``, ``"player 0 to pick j (Heisenberg rolled 4)"``
+    or ``"player 1 wins"`` / ``"draw: every card played"``."""
+    _, player, phase = _fields(state)[:3]
+    p, o = int(player), 1 - int(player)
+    if phase == "-":
+        winner = [r > 0 for r in state.returns()]
+        return f"player {winner.index(True)} wins" if any(winner) else "draw: every card played"
+    if phase.isdigit():
+        return f"player {p} to move as a {phase}"
+    kind, _, detail = phase.partition("-")
+    return {
+        "setup": f"player {p} to arrange its stones"
+        if not state.is_chance
+        else f"random setup of player {p}'s stones",
+        "deal": f"dealing player {p}'s hand",
+        "play": f"player {p} to play a card",
+        "draw": f"player {p} draws a card",
+        "murphy": f"player {o} to name a stone of player {p} (Murphy Light)"
+        if not detail
+        else f"player {p} to step the stone on {detail} (Murphy Light)",
+        "full": f"player {o} to move for player {p} (Full Murphy)",
+        "dirac": f"player {p} to step any stone (Dirac)",
+        "heisenberg": f"player {p} rolls (Heisenberg)"
+        if not detail
+        else f"player {p} to pick j (Heisenberg rolled {detail})",
+        "schroedinger": f"player {p} to mark a stone (Schroedinger)"
+        if not detail
+        else f"player {p} rolls for the stone on {detail} (Schroedinger)",
+    }[kind]
+
+
+def text(state) -> str:
+    """A readable position: the board as in :func:`quanta.einstein.text`, each player's hand,
+    heap size and discards (everything: the whole state), then the status line."""
+    lines = _board_lines(_cells(_fields(state)[0]))
+    for p in (0, 1):
+        lines.append(
+            f"player {p}: hand {', '.join(hand(state, p)) or '-'}; "
+            f"heap {len(heap(state, p))}; played {', '.join(discards(state, p)) or '-'}"
+        )
+    lines.append(status(state))
+    return "\n".join(lines)
+
+
+_CARD_FACE = {0: "#1f5fbf", 1: "#e8790c"}  # the players' colours, as on the board
+_CARD_BACK = "#8a8a8a"
+_SHORT = {"Murphy Light": "ML", "Full Murphy": "FM", "Da Capo": "DC", "Dirac": "Di",
+          "Heisenberg": "He", "Schroedinger": "Sc"}  # fmt: skip
+
+
+def _card(x: float, y: float, w: float, h: float, name: str | None, player: int) -> list[str]:
+    """A card: its face (short label, full name as tooltip) or, for ``None``, its back."""
+    fill = _CARD_FACE[player] if name is not None else _CARD_BACK
+    out = [
+        f"<rect x='{num(x)}' y='{num(y)}' width='{num(w)}' height='{num(h)}' rx='3' "
+        f"fill='{fill}' stroke='#222222' stroke-width='1'>"
+        + (f"<title>{name}</title>" if name is not None else "")
+        + "</rect>"
+    ]
+    if name is not None:
+        out.append(
+            f"<text x='{num(x + w / 2)}' y='{num(y + h / 2 + 5)}' text-anchor='middle' "
+            f"font-size='13' font-weight='bold' {FONT} fill='white'>{_SHORT.get(name, name)}</text>"
+        )
+    return out
+
+
+def svg(state, size: int = 250, viewer: int | None = None) -> str:
+    """A self-contained SVG picture: EinStein's board (about ``size`` pixels wide), under it a
+    row per player with the last card they played and their hand as ``viewer`` may see it
+    (``None``, the default: nobody's hand unless ``open_hands``; 0 or 1: that player's own
+    hand too; hidden cards show their backs), each heap's size, and a status caption. ``size``
+    must be a number of pixels above 30 (else :class:`~quanta.InvalidOptionError`)."""
+    size = _svg.pixels("size", size, above=30)
+    if viewer is not None and (isinstance(viewer, bool) or viewer not in (0, 1)):
+        raise InvalidOptionError(f"viewer must be None, 0 or 1, not {viewer!r}")
+    open_hands = state.game.options["open_hands"]
+    cell = (size - 30) / 5
+    left, top = 20.0, 20.0
+    grid = cell * 5
+    card_w, card_h, gap = 30.0, 40.0, 6.0
+    rows_top = top + grid + 12
+    longest = max(len(hand(state, p)) for p in (0, 1))
+    cards_width = left - 14 + (card_w + 3 * gap) + longest * (card_w + gap) + 10
+    width = max(left + grid + 10, 340, cards_width)  # 340: room for the captions
+    height = rows_top + 2 * (card_h + 22) + 24
+    out = _svg.start(width, height)
+    out.extend(_board_svg(_cells(_fields(state)[0]), left, top, cell))
+    for p in (0, 1):
+        y = rows_top + p * (card_h + 22)
+        played, held = discards(state, p), hand(state, p)
+        shown = open_hands or viewer == p
+        out.append(
+            _svg.caption(
+                left - 14, y + 11,
+                f"player {p}: last played {played[-1] if played else '-'}; "
+                f"heap {len(heap(state, p))}; hand {len(held)}",
+            )
+        )  # fmt: skip
+        x = left - 14
+        if played:
+            out.extend(_card(x, y + 16, card_w, card_h, played[-1], p))
+        x += card_w + 3 * gap
+        for name in held:
+            out.extend(_card(x, y + 16, card_w, card_h, name if shown else None, p))
+            x += card_w + gap
+    out.append(_svg.caption(left - 14, height - 8, status(state)))
+    return _svg.finish(out)
+
+
+#: Extra methods the generic State object exposes for this game (each takes the state first).
+STATE_METHODS = {"board": board, "hand": hand, "heap": heap, "discards": discards}
