@@ -7,12 +7,10 @@ use std::sync::Arc;
 
 type Maker = fn(&Options) -> Result<Arc<dyn DynGame>>;
 
-/// Every registered game, sorted by name.
+/// Every registered game, sorted by name: one line each.
+#[rustfmt::skip]
 const REGISTRY: &[(&str, Maker)] = &[
-    (
-        "a_quantum_leap",
-        Erased::<crate::a_quantum_leap::AQuantumLeap>::make,
-    ),
+    ("a_quantum_leap", Erased::<crate::a_quantum_leap::AQuantumLeap>::make),
     ("einstein", Erased::<crate::einstein::Einstein>::make),
     ("einstein_card", Erased::<crate::einstein_card::EinsteinCard>::make),
     ("quantum_leap", crate::quantum_leap::make),
