@@ -85,6 +85,8 @@ def turn_table(full_hands: int, count: int, timeout: float) -> None:
     cases += [(f"{p} players, any stage-two decision", positions(p, count, rng, False))
               for p in (2, 3, 4)]
     for label, states in cases:
+        if not states:
+            continue
         times, unsolved, nodes = time_turns(states, timeout)
         times.sort()
         p95 = times[min(len(times) - 1, int(0.95 * len(times)))]
