@@ -655,7 +655,7 @@ def dask_executor(scheduler: str | None = None, local_cluster: int | None = None
     if local_cluster is not None:
         workers = _count(local_cluster, "local_cluster", 1, 1024)
         cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                               dashboard_address=None)
+                               dashboard_address=":0")
     client = Client(cluster if cluster is not None else scheduler)
     try:
         yield client.get_executor()
