@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import quanta
-from quanta.reference import a_quantum_leap, einstein, quantum_leap, quincunx
+from quanta.reference import a_quantum_leap, einstein, quantum_leap, quincunx, repair_unit
 
 
 def fewer(divisor: int) -> int:
@@ -80,6 +80,10 @@ RUNS: dict[str, list[Run]] = {
     ],
     # Every option set a few games (rather than one run sampling them: fewer games, all sets).
     "quincunx": [Run(quincunx, st.just(options), fewer(6)) for options in QUINCUNX_OPTIONS],
+    # Every player count a few whole games (a game is a few hundred steps).
+    "repair_unit": [
+        Run(repair_unit, st.just(dict(players=players)), fewer(4)) for players in (1, 2, 3, 4)
+    ],
 }
 
 # What assert_same_generic compares already, or what cannot be compared across the two sides.
@@ -182,6 +186,7 @@ def test_every_game_compares_its_extras():
         "einstein": {"board"},
         "quantum_leap": {"cells"},
         "quincunx": {"grid", "hand", "lost", "observation_string", "pile", "scores"},
+        "repair_unit": {"observation_string", "unseen"},
     }
     for name, runs in RUNS.items():
 

@@ -17,6 +17,7 @@ import quanta
 import quanta.einstein
 import quanta.quantum_leap
 import quanta.quincunx as qx
+import quanta.repair_unit
 from quanta import InvalidOptionError
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -131,6 +132,7 @@ PICTURES = {
     "einstein": (quanta.einstein.svg, "size", 30),
     "quantum_leap": (quanta.quantum_leap.svg, "radius", 0),
     "quincunx": (qx.svg, "cell", 0),
+    "repair_unit": (quanta.repair_unit.svg, "card", 0),
 }
 
 BAD_SIZES = [-3, -0.5, 0, 0.0, math.nan, math.inf, -math.inf, 10**400, 1e300, "x", "64", None,

@@ -13,6 +13,7 @@ const REGISTRY: &[(&str, Maker)] = &[
     ("einstein", Erased::<crate::einstein::Einstein>::make),
     ("quantum_leap", crate::quantum_leap::make),
     ("quincunx", Erased::<crate::quincunx::Quincunx>::make),
+    ("repair_unit", Erased::<crate::repair_unit::RepairUnit>::make),
 ];
 
 /// The names of the registered games, sorted.

@@ -1,0 +1,472 @@
+//! Solvers: [`solve_open`] (can the team win when it knows the order of the unseen cards?),
+//! [`win_probability`] (how often it could, over random orders), [`policy`] (a move for the
+//! real game, the order unknown) and [`rule_move`] (a simple rule-based player).
+//!
+//! `solve_open` is a depth-first search over the team's decisions; the cards come from the
+//! given order, so the only branching is the team's. Positions found lost are remembered under
+//! a key that keeps each card's rank (suits never matter: matching is by rank and no rule looks
+//! at a suit) and whether it has been under the deck, and drops the removed cards (they play
+//! no further part). A Jack's look is never tried: with the order known it shows nothing, and
+//! the cards come in the same order with or without it.
+
+use super::{
+    ACE, Card, GO_ON, KING, KING_AT, KING_DRAWN, NO_EFFECT, NONE, PEEK, Pending, RepairState,
+    RepairUnit, Step, TUNNEL, cards, code, rank,
+};
+use crate::batch::{Split, map_rows};
+use crate::error::{Error, Result};
+use crate::game::{Action, Game, Rng, ToMove};
+use crate::search::{Context, Meter, hash_map_cap};
+use rand::seq::SliceRandom;
+use rustc_hash::FxHashSet;
+
+/// The answer of [`solve_open`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct OpenSolution {
+    pub winnable: bool,
+    /// The team's actions (chance excluded) of a winning line; empty when not winnable.
+    pub line: Vec<Action>,
+    pub nodes: u64,
+    pub seconds: f64,
+}
+
+/// `order` (card codes) read and checked: a permutation of the state's unseen cards.
+pub fn read_order(s: &RepairState, order: &[String]) -> Result<Vec<Card>> {
+    let expected = || {
+        let mut want: Vec<String> = cards(s.unseen).map(code).collect();
+        if want.len() > 12 {
+            want.truncate(12);
+            want.push("...".into());
+        }
+        format!(
+            "order must list each of the state's {} unseen cards (state.unseen(): {}) once, as \
+             codes such as 'QS'",
+            s.unseen.count_ones(),
+            want.join(" ")
+        )
+    };
+    let mut got = 0u64;
+    let mut out = Vec::with_capacity(order.len());
+    for text in order {
+        let c = super::from_code(text).ok_or_else(|| {
+            Error::InvalidOption(format!("{}; {text:?} is not a card code", expected()))
+        })?;
+        if s.unseen & 1 << c == 0 {
+            return Err(Error::InvalidOption(format!(
+                "{}; {text} is not unseen",
+                expected()
+            )));
+        }
+        if got & 1 << c != 0 {
+            return Err(Error::InvalidOption(format!("{}; {text} is there twice", expected())));
+        }
+        got |= 1 << c;
+        out.push(c);
+    }
+    if got != s.unseen {
+        return Err(Error::InvalidOption(format!(
+            "{}; {} missing",
+            expected(),
+            cards(s.unseen & !got).map(code).collect::<Vec<_>>().join(" ")
+        )));
+    }
+    Ok(out)
+}
+
+/// The memo key of a decision node (see the module docs), or `None` when it does not fit
+/// (more than three cards under the deck: such nodes are searched without the memo).
+fn key(s: &RepairState) -> Option<u128> {
+    if s.queue.len() > 3 {
+        return None;
+    }
+    let mut k: u128 = 0;
+    let mut put = |v: u128, bits: u32| k = k << bits | v;
+    let card = |c: Card| -> u128 {
+        if c == NONE {
+            31
+        } else {
+            (rank(c) as u128) | ((s.recycled >> c & 1) as u128) << 4
+        }
+    };
+    for f in 0..4 {
+        for i in 0..3 {
+            // Unused positions of smaller games hold NONE: the same for every key.
+            put(card(s.down[f][i]), 5);
+            put(card(s.up[f][i]), 5);
+        }
+    }
+    // 120 bits so far for 4 x 3 positions: only 2 x 3 (solo, 2 players) or 4 x 2 are used, so
+    // fold the unused ones away by hashing the rest in below.
+    let places = k;
+    let mut rest: u128 = 0;
+    let mut put_rest = |v: u128, bits: u32| rest = rest << bits | v;
+    put_rest(card(s.target), 5);
+    put_rest(card(s.drawn), 5);
+    put_rest(card(s.top), 5);
+    put_rest(s.unseen.count_ones() as u128, 6);
+    put_rest(s.step as u128, 3);
+    put_rest(
+        match s.pending {
+            Pending::None => 0,
+            Pending::Drawn => 1,
+            Pending::Tunnelled(i) => 2 + i as u128,
+            Pending::Peek => 5,
+        },
+        3,
+    );
+    put_rest(s.tunnelled as u128, 1);
+    put_rest(s.active as u128, 2);
+    put_rest(s.queue.len() as u128, 2);
+    for &c in s.queue.as_slice() {
+        put_rest(card(c), 5);
+    }
+    // 47 bits at most: pack the used places (at most 8 of 10 bits) above them: 127 bits.
+    Some(compact_places(places) << 47 | rest)
+}
+
+/// The used positions' 10-bit fields (down and up) of the 12 in `places`: at most 8 of them
+/// (2 x 3 in solo and with 2 players, 4 x 2 with 3-4), the rest always empty.
+fn compact_places(places: u128) -> u128 {
+    let mut out: u128 = 0;
+    for p in 0..12 {
+        let field = places >> (10 * (11 - p)) & 0x3FF;
+        // Once dealt, a used position always holds a face-down card: the empty fields are
+        // exactly the positions the game does not have.
+        if field != 0x3FF {
+            out = out << 10 | field;
+        }
+    }
+    out
+}
+
+struct Open<'a> {
+    game: &'a RepairUnit,
+    order: &'a [Card],
+    /// Unseen cards when the search began: the next card is `order[total - unseen now]`.
+    total: u32,
+    lost: FxHashSet<u128>,
+    cap: usize,
+    meter: Meter<'a>,
+}
+
+impl Open<'_> {
+    fn next_card(&self, s: &RepairState) -> Card {
+        self.order[(self.total - s.unseen.count_ones()) as usize]
+    }
+
+    fn wins(&mut self, s: &RepairState, line: &mut Vec<Action>) -> Result<bool> {
+        self.meter.tick()?;
+        let mut s = *s;
+        // Chance comes from the order, one card after another.
+        while self.game.to_move(&s) == ToMove::Chance {
+            let c = self.next_card(&s);
+            self.game.apply(&mut s, c as Action);
+        }
+        match s.step {
+            Step::Won => return Ok(true),
+            Step::Lost => return Ok(false),
+            _ => {}
+        }
+        let k = key(&s);
+        if k.is_some_and(|k| self.lost.contains(&k)) {
+            return Ok(false);
+        }
+        let mut actions = Vec::with_capacity(16);
+        self.game.legal_actions(&s, &mut actions);
+        if std::env::var("QRU_REV").is_ok() {
+            actions.reverse();
+        }
+        for a in actions {
+            if a == PEEK {
+                continue;
+            }
+            let mut child = s;
+            self.game.apply(&mut child, a);
+            line.push(a);
+            if self.wins(&child, line)? {
+                return Ok(true);
+            }
+            line.pop();
+        }
+        if let Some(k) = k {
+            if self.lost.len() < self.cap {
+                self.lost.insert(k);
+            }
+        }
+        Ok(false)
+    }
+}
+
+/// Whether the team can win from `s` when the unseen cards come in `order` (first drawn
+/// first; a permutation of the unseen cards, as [`read_order`] checks), with a winning line.
+pub fn solve_open(
+    game: &RepairUnit,
+    s: &RepairState,
+    order: &[Card],
+    ctx: &Context,
+) -> Result<OpenSolution> {
+    let unseen = order.iter().fold(0u64, |set, &c| set | 1 << c);
+    if order.len() != s.unseen.count_ones() as usize || unseen != s.unseen {
+        return Err(Error::InvalidOption(
+            "repair_unit: the order must be a permutation of the unseen cards".into(),
+        ));
+    }
+    let mut search = Open {
+        game,
+        order,
+        total: s.unseen.count_ones(),
+        lost: FxHashSet::default(),
+        cap: hash_map_cap(ctx.limits.memory_mb, 16),
+        meter: Meter::new(ctx.budget("repair_unit solve_open"), None),
+    };
+    let mut line = Vec::new();
+    let winnable = search.wins(s, &mut line)?;
+    Ok(OpenSolution {
+        winnable,
+        line,
+        nodes: search.meter.sync(),
+        seconds: search.meter.seconds(),
+    })
+}
+
+/// A uniformly random order of the unseen cards of `s`.
+pub fn random_order(s: &RepairState, rng: &mut Rng) -> Vec<Card> {
+    let mut order: Vec<Card> = cards(s.unseen).collect();
+    order.shuffle(rng);
+    order
+}
+
+/// The estimate of [`win_probability`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct WinProbability {
+    /// Wins over decided samples.
+    pub probability: f64,
+    pub stderr: f64,
+    pub samples: usize,
+    pub wins: usize,
+    /// Samples whose solve hit its limit (left out of the estimate).
+    pub undecided: usize,
+    pub nodes: u64,
+    pub seconds: f64,
+}
+
+/// The chance that a team knowing the order would win from `s`, over `samples` uniformly
+/// random orders (sample `i` shuffled by `row_rng(seed, i)`); each sample is one
+/// [`solve_open`] with `ctx`'s limits (a sample past them is undecided).
+pub fn win_probability(
+    game: &RepairUnit,
+    s: &RepairState,
+    samples: usize,
+    seed: u64,
+    ctx: &Context,
+) -> Result<WinProbability> {
+    let start = std::time::Instant::now();
+    let one = Context::new(ctx.limits.clone(), None, ctx.cancel);
+    let rows = map_rows(0, samples, seed, ctx.threads, Split::Rows, ctx.cancel, |_, rng| {
+        let order = random_order(s, rng);
+        match solve_open(game, s, &order, &one) {
+            Ok(sol) => Ok((Some(sol.winnable), sol.nodes)),
+            Err(Error::SearchLimit { nodes, .. }) => Ok((None, nodes)),
+            Err(e) => Err(e),
+        }
+    })?;
+    let mut wins = 0;
+    let mut undecided = 0;
+    let mut nodes = 0;
+    for row in rows {
+        let (won, n) = row?;
+        nodes += n;
+        match won {
+            Some(true) => wins += 1,
+            Some(false) => {}
+            None => undecided += 1,
+        }
+    }
+    let decided = samples - undecided;
+    let p = if decided > 0 { wins as f64 / decided as f64 } else { 0.0 };
+    let stderr = if decided > 1 {
+        (p * (1.0 - p) / (decided - 1) as f64).sqrt()
+    } else {
+        0.0
+    };
+    Ok(WinProbability {
+        probability: p,
+        stderr,
+        samples,
+        wins,
+        undecided,
+        nodes,
+        seconds: start.elapsed().as_secs_f64(),
+    })
+}
+
+/// The move of [`policy`], with the samples it won per action.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PolicyMove {
+    pub action: Action,
+    /// `(action, orders won)` for each legal action tried.
+    pub wins: Vec<(Action, usize)>,
+    pub samples: usize,
+    pub nodes: u64,
+}
+
+/// A move for the real game (the order unknown), by determinised search: `samples` random
+/// orders of the unseen cards (row `i` shuffled by `row_rng(seed, i)`) are drawn once; each
+/// legal action is scored by how many of them [`solve_open`] wins after it (each solve within
+/// `ctx`'s limits; one past them counts as not won); the action winning most is played, ties
+/// going to [`rule_move`]'s choice, then to the lowest action. A Jack's look is scored as no
+/// effect (it shows nothing when the order is known), so the policy looks only when the rule
+/// player would.
+pub fn policy(
+    game: &RepairUnit,
+    s: &RepairState,
+    samples: usize,
+    seed: u64,
+    ctx: &Context,
+) -> Result<PolicyMove> {
+    let ToMove::Player(_) = game.to_move(s) else {
+        return Err(Error::NotApplicable(format!(
+            "repair_unit policy: the team has no decision in {}",
+            game.notation(s)
+        )));
+    };
+    let mut actions = Vec::new();
+    game.legal_actions(s, &mut actions);
+    let rule = rule_move(game, s);
+    if actions.len() == 1 {
+        return Ok(PolicyMove {
+            action: actions[0],
+            wins: vec![],
+            samples: 0,
+            nodes: 0,
+        });
+    }
+    let tried: Vec<Action> = actions.iter().copied().filter(|&a| a != PEEK).collect();
+    let one = Context::new(ctx.limits.clone(), None, ctx.cancel);
+    let rows = map_rows(0, samples, seed, ctx.threads, Split::Rows, ctx.cancel, |_, rng| {
+        let order = random_order(s, rng);
+        let mut won = Vec::with_capacity(tried.len());
+        let mut nodes = 0;
+        for &a in &tried {
+            let mut child = *s;
+            game.apply(&mut child, a);
+            match solve_open(game, &child, &order, &one) {
+                Ok(sol) => {
+                    nodes += sol.nodes;
+                    won.push(sol.winnable);
+                }
+                Err(Error::SearchLimit { nodes: n, .. }) => {
+                    nodes += n;
+                    won.push(false);
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        Ok((won, nodes))
+    })?;
+    let mut wins = vec![0usize; tried.len()];
+    let mut nodes = 0;
+    for row in rows {
+        let (won, n) = row?;
+        nodes += n;
+        for (w, x) in wins.iter_mut().zip(won) {
+            *w += x as usize;
+        }
+    }
+    let best = wins.iter().copied().max().unwrap_or(0);
+    let scored: Vec<(Action, usize)> = tried.iter().copied().zip(wins).collect();
+    let rule_scored = if rule == PEEK { NO_EFFECT } else { rule };
+    let action = if scored.iter().any(|&(a, w)| a == rule_scored && w == best) {
+        rule
+    } else {
+        scored.iter().find(|&&(_, w)| w == best).map_or(rule, |&(a, _)| a)
+    };
+    Ok(PolicyMove {
+        action,
+        wins: scored,
+        samples,
+        nodes,
+    })
+}
+
+/// A simple rule-based player. At a tunnel point before the move, if the front face-up card
+/// would not match the target, it tunnels it (putting it face down) when the face-down card
+/// there matches or there is no way around; a King puts such a card under the deck; a Jack
+/// looks at the top; every other effect is left unused, and otherwise it goes on.
+pub fn rule_move(game: &RepairUnit, s: &RepairState) -> Action {
+    let a = s.active as usize;
+    let clash = |c: Card| c != NONE && s.target != NONE && rank(c) != rank(s.target);
+    let mut actions = Vec::new();
+    game.legal_actions(s, &mut actions);
+    match s.pending {
+        Pending::None => {
+            let front = s.up[a][0];
+            if s.step == Step::Move && clash(front) && actions.contains(&TUNNEL) {
+                // The face-down card would move onto the target instead.
+                if !clash(s.down[a][0]) {
+                    return TUNNEL;
+                }
+            }
+            GO_ON
+        }
+        _ => {
+            let Some(c) = game.effect_card(s) else {
+                return NO_EFFECT;
+            };
+            match rank(c) {
+                KING => {
+                    let front = KING_AT + (a * 3) as Action;
+                    if clash(s.up[a][0]) && actions.contains(&front) {
+                        return front;
+                    }
+                    let _ = KING_DRAWN;
+                    NO_EFFECT
+                }
+                ACE => NO_EFFECT,
+                _ if actions.contains(&PEEK) => PEEK,
+                _ => NO_EFFECT,
+            }
+        }
+    }
+}
+
+/// Plays a fresh game to its end with the player `kind` (`"policy"` with `samples` orders per
+/// decision and `ctx`'s limits per solve, `"rule"` or `"random"`), the cards drawn with
+/// `rng`: whether it was won, and the team's decisions.
+pub fn play(
+    game: &RepairUnit,
+    kind: &str,
+    samples: usize,
+    row: u64,
+    rng: &mut Rng,
+    ctx: &Context,
+) -> Result<(bool, i32)> {
+    use rand::Rng as _;
+    let mut s = game.new_state();
+    let mut decisions = 0;
+    let mut actions = Vec::new();
+    loop {
+        match game.to_move(&s) {
+            ToMove::Terminal => return Ok((s.step == Step::Won, decisions)),
+            ToMove::Chance => {
+                let c = game.sample_chance(&s, rng);
+                game.apply(&mut s, c);
+            }
+            ToMove::Player(_) => {
+                let a = match kind {
+                    "random" => {
+                        game.legal_actions(&s, &mut actions);
+                        actions[rng.random_range(0..actions.len())]
+                    }
+                    "rule" => rule_move(game, &s),
+                    _ => {
+                        let seed = crate::game::row_rng(row, decisions as u64).random::<u64>();
+                        policy(game, &s, samples, seed, ctx)?.action
+                    }
+                };
+                game.apply(&mut s, a);
+                decisions += 1;
+            }
+        }
+    }
+}
