@@ -19,6 +19,7 @@ use crate::game::{Action, Game, Rng, ToMove};
 use crate::search::{Context, Meter, hash_map_cap};
 use rand::seq::SliceRandom;
 use rustc_hash::FxHashSet;
+use smallvec::SmallVec;
 
 /// The answer of [`solve_open`].
 #[derive(Debug, Clone, PartialEq)]
@@ -147,6 +148,10 @@ struct Open<'a> {
     lost: FxHashSet<u128>,
     cap: usize,
     meter: Meter<'a>,
+    /// Nodes left to the current attempt (see [`solve_open`]).
+    left: u64,
+    /// Shuffles the actions of every attempt but the first.
+    rng: Option<Rng>,
 }
 
 impl Open<'_> {
@@ -154,8 +159,14 @@ impl Open<'_> {
         self.order[(self.total - s.unseen.count_ones()) as usize]
     }
 
-    fn wins(&mut self, s: &RepairState, line: &mut Vec<Action>) -> Result<bool> {
+    /// Whether the team wins from `s`; `None` when the attempt ran out of nodes first (then
+    /// nothing below was remembered as lost unless proved so).
+    fn wins(&mut self, s: &RepairState, line: &mut Vec<Action>) -> Result<Option<bool>> {
         self.meter.tick()?;
+        if self.left == 0 {
+            return Ok(None);
+        }
+        self.left -= 1;
         let mut s = *s;
         // Chance comes from the order, one card after another.
         while self.game.to_move(&s) == ToMove::Chance {
@@ -163,28 +174,44 @@ impl Open<'_> {
             self.game.apply(&mut s, c as Action);
         }
         match s.step {
-            Step::Won => return Ok(true),
-            Step::Lost => return Ok(false),
+            Step::Won => return Ok(Some(true)),
+            Step::Lost => return Ok(Some(false)),
             _ => {}
         }
         let k = key(&s);
         if k.is_some_and(|k| self.lost.contains(&k)) {
-            return Ok(false);
+            return Ok(Some(false));
         }
         let mut actions = Vec::with_capacity(16);
         self.game.legal_actions(&s, &mut actions);
-        if std::env::var("QRU_REV").is_ok() {
-            actions.reverse();
+        if let Some(rng) = self.rng.as_mut() {
+            actions.shuffle(rng);
+        } else if std::env::var("QRU_RULE").is_ok() {
+            // The first attempt tries the rule-based player's move first.
+            let first = rule_move(self.game, &s);
+            if let Some(k) = actions.iter().position(|&a| a == first) {
+                actions[..=k].rotate_right(1);
+            }
         }
+        // Children that are the same up to suits are searched once.
+        let mut tried: SmallVec<[u128; 16]> = SmallVec::new();
         for a in actions {
             if a == PEEK {
                 continue;
             }
             let mut child = s;
             self.game.apply(&mut child, a);
+            if let Some(ck) = key(&child) {
+                if tried.contains(&ck) {
+                    continue;
+                }
+                tried.push(ck);
+            }
             line.push(a);
-            if self.wins(&child, line)? {
-                return Ok(true);
+            match self.wins(&child, line)? {
+                Some(true) => return Ok(Some(true)),
+                Some(false) => {}
+                None => return Ok(None),
             }
             line.pop();
         }
@@ -193,9 +220,12 @@ impl Open<'_> {
                 self.lost.insert(k);
             }
         }
-        Ok(false)
+        Ok(Some(false))
     }
 }
+
+/// Nodes of the first attempt of [`solve_open`]; each next attempt may search twice as many.
+const FIRST_ATTEMPT: u64 = 4096;
 
 /// Whether the team can win from `s` when the unseen cards come in `order` (first drawn
 /// first; a permutation of the unseen cards, as [`read_order`] checks), with a winning line.
@@ -218,9 +248,22 @@ pub fn solve_open(
         lost: FxHashSet::default(),
         cap: hash_map_cap(ctx.limits.memory_mb, 16),
         meter: Meter::new(ctx.budget("repair_unit solve_open"), None),
+        left: FIRST_ATTEMPT,
+        rng: None,
     };
     let mut line = Vec::new();
-    let winnable = search.wins(s, &mut line)?;
+    let mut attempt = 0u64;
+    let winnable = loop {
+        line.clear();
+        if let Some(won) = search.wins(s, &mut line)? {
+            break won;
+        }
+        // Restart with a fresh order of the actions and twice the nodes; what was proved
+        // lost stays known, so the last attempt is a complete search like any other.
+        attempt += 1;
+        search.left = FIRST_ATTEMPT << attempt.min(40);
+        search.rng = Some(crate::game::row_rng(0x5EED, attempt));
+    };
     Ok(OpenSolution {
         winnable,
         line,
