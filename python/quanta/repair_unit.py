@@ -105,9 +105,13 @@ def policy(state, seed: int = 0, *, samples: int = 16, max_nodes: int | None = 2
 
 
 def rule_move(state) -> int:
-    """A simple rule-based player's move: before the move, a front face-up card that would not
-    match the target is tunnelled when the face-down card there would; a King puts such a card
-    under the deck; a Jack looks at the top; other effects are left unused; otherwise go on."""
+    """A simple rule-based player's move, looking only at the turn's forecast front and the
+    target: before the move, a front face-up card that would not match the target is tunnelled
+    when the face-down card there would match; a Queen brings a face-down card matching the
+    target to the front from another forecast; a King puts a front card that would not match
+    under the deck; an Ace goes under the deck while a target of another rank waits; a Jack
+    looks at the top; otherwise go on / no effect. :class:`quanta.NotApplicableError` when the
+    team has no decision."""
     return _core.repair_unit_rule_move(state)
 
 

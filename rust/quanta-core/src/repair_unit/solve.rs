@@ -10,7 +10,7 @@
 //! the cards come in the same order with or without it.
 
 use super::{
-    ACE, Card, GO_ON, KING, KING_AT, KING_DRAWN, NO_EFFECT, NONE, PEEK, Pending, RepairState,
+    ACE, ACE_UNDER, Card, GO_ON, KING, KING_AT, NO_EFFECT, NONE, PEEK, Pending, RepairState,
     RepairUnit, Step, TUNNEL, cards, code, rank,
 };
 use crate::batch::{Split, map_rows};
@@ -74,12 +74,12 @@ pub fn read_order(s: &RepairState, order: &[String]) -> Result<Vec<Card>> {
     Ok(out)
 }
 
-/// The memo key of a decision node (see the module docs), or `None` when it does not fit
-/// (more than three cards under the deck: such nodes are searched without the memo).
-fn key(s: &RepairState) -> Option<u128> {
-    if s.queue.len() > 3 {
-        return None;
-    }
+/// The memo key of a decision node (see the module docs): the position's fields in 110 bits,
+/// and the cards under the deck, each as its rank and recycled flag.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+struct Key(u128, SmallVec<[u8; 8]>);
+
+fn key(s: &RepairState) -> Option<Key> {
     let mut k: u128 = 0;
     let mut put = |v: u128, bits: u32| k = k << bits | v;
     let card = |c: Card| -> u128 {
@@ -117,12 +117,9 @@ fn key(s: &RepairState) -> Option<u128> {
     );
     put_rest(s.tunnelled as u128, 1);
     put_rest(s.active as u128, 2);
-    put_rest(s.queue.len() as u128, 2);
-    for &c in s.queue.as_slice() {
-        put_rest(card(c), 5);
-    }
-    // 47 bits at most: pack the used places (at most 8 of 10 bits) above them: 127 bits.
-    Some(compact_places(places) << 47 | rest)
+    let queue = s.queue.as_slice().iter().map(|&c| card(c) as u8).collect();
+    // 30 bits: pack the used places (at most 8 of 10 bits) above them: 110 bits.
+    Some(Key(compact_places(places) << 30 | rest, queue))
 }
 
 /// The used positions' 10-bit fields (down and up) of the 12 in `places`: at most 8 of them
@@ -145,7 +142,7 @@ struct Open<'a> {
     order: &'a [Card],
     /// Unseen cards when the search began: the next card is `order[total - unseen now]`.
     total: u32,
-    lost: FxHashSet<u128>,
+    lost: FxHashSet<Key>,
     cap: usize,
     meter: Meter<'a>,
     /// Nodes left to the current attempt (see [`solve_open`]).
@@ -179,22 +176,16 @@ impl Open<'_> {
             _ => {}
         }
         let k = key(&s);
-        if k.is_some_and(|k| self.lost.contains(&k)) {
+        if k.as_ref().is_some_and(|k| self.lost.contains(k)) {
             return Ok(Some(false));
         }
         let mut actions = Vec::with_capacity(16);
         self.game.legal_actions(&s, &mut actions);
         if let Some(rng) = self.rng.as_mut() {
             actions.shuffle(rng);
-        } else if std::env::var("QRU_RULE").is_ok() {
-            // The first attempt tries the rule-based player's move first.
-            let first = rule_move(self.game, &s);
-            if let Some(k) = actions.iter().position(|&a| a == first) {
-                actions[..=k].rotate_right(1);
-            }
         }
         // Children that are the same up to suits are searched once.
-        let mut tried: SmallVec<[u128; 16]> = SmallVec::new();
+        let mut tried: SmallVec<[Key; 8]> = SmallVec::new();
         for a in actions {
             if a == PEEK {
                 continue;
@@ -246,7 +237,7 @@ pub fn solve_open(
         order,
         total: s.unseen.count_ones(),
         lost: FxHashSet::default(),
-        cap: hash_map_cap(ctx.limits.memory_mb, 16),
+        cap: hash_map_cap(ctx.limits.memory_mb, std::mem::size_of::<Key>()),
         meter: Meter::new(ctx.budget("repair_unit solve_open"), None),
         left: FIRST_ATTEMPT,
         rng: None,
@@ -432,23 +423,26 @@ pub fn policy(
     })
 }
 
-/// A simple rule-based player. At a tunnel point before the move, if the front face-up card
-/// would not match the target, it tunnels it (putting it face down) when the face-down card
-/// there matches or there is no way around; a King puts such a card under the deck; a Jack
-/// looks at the top; every other effect is left unused, and otherwise it goes on.
+/// A simple rule-based player, looking only at the turn's forecast front and the target:
+///
+/// - before the move, a front face-up card that would not match the target is tunnelled when
+///   the face-down card there would match it; otherwise the team goes on;
+/// - a Queen brings a face-down card matching the target to the forecast's front (from another
+///   forecast) when the front's face-down card does not match;
+/// - a King puts a front face-up card that would not match under the deck;
+/// - an Ace goes under the deck when a target of another rank waits;
+/// - a Jack looks at the top card; every other effect is left unused.
 pub fn rule_move(game: &RepairUnit, s: &RepairState) -> Action {
     let a = s.active as usize;
+    let len = game.length();
+    let matches = |c: Card| c != NONE && s.target != NONE && rank(c) == rank(s.target);
     let clash = |c: Card| c != NONE && s.target != NONE && rank(c) != rank(s.target);
     let mut actions = Vec::new();
     game.legal_actions(s, &mut actions);
     match s.pending {
         Pending::None => {
-            let front = s.up[a][0];
-            if s.step == Step::Move && clash(front) && actions.contains(&TUNNEL) {
-                // The face-down card would move onto the target instead.
-                if !clash(s.down[a][0]) {
-                    return TUNNEL;
-                }
+            if s.step == Step::Move && clash(s.up[a][0]) && matches(s.down[a][0]) {
+                return TUNNEL;
             }
             GO_ON
         }
@@ -456,19 +450,23 @@ pub fn rule_move(game: &RepairUnit, s: &RepairState) -> Action {
             let Some(c) = game.effect_card(s) else {
                 return NO_EFFECT;
             };
-            match rank(c) {
-                KING => {
-                    let front = KING_AT + (a * 3) as Action;
-                    if clash(s.up[a][0]) && actions.contains(&front) {
-                        return front;
+            let choice = match rank(c) {
+                KING if clash(s.up[a][0]) => KING_AT + (a * 3) as Action,
+                ACE if s.target != NONE && rank(s.target) != ACE => ACE_UNDER,
+                super::QUEEN if s.target != NONE && !matches(s.down[a][0]) => {
+                    let from = (0..game.forecasts())
+                        .filter(|&f| f != a)
+                        .flat_map(|f| (0..len).map(move |j| (f, j)))
+                        .find(|&(f, j)| matches(s.down[f][j]));
+                    match from {
+                        Some((f, j)) => super::QUEEN_SWAP + (f * 3 + j) as Action,
+                        None => NO_EFFECT,
                     }
-                    let _ = KING_DRAWN;
-                    NO_EFFECT
                 }
-                ACE => NO_EFFECT,
-                _ if actions.contains(&PEEK) => PEEK,
+                super::JACK => PEEK,
                 _ => NO_EFFECT,
-            }
+            };
+            if actions.contains(&choice) { choice } else { NO_EFFECT }
         }
     }
 }
