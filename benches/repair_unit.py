@@ -2,7 +2,7 @@
 
     python benches/repair_unit.py [--deals 1000] [--timeout 1] [--players 1,2,3,4]
                                   [--games 1000] [--policy-games 200] [--samples 8]
-                                  [--policy-nodes 20000] [--threads 2] [--skip open,play]
+                                  [--horizon 8] [--policy-nodes 20000] [--threads 2] [--skip open,play]
 
 1. **open**: ``quanta.repair_unit.open_batch`` over ``--deals`` fresh deals of each player count
    (deal ``i``: the pack shuffled by the generator of ``(seed, i)``), each ``solve_open`` within
@@ -11,8 +11,10 @@
    and the median, p95 and max solve time of the decided deals.
 2. **play**: ``quanta.repair_unit.play_batch`` with the determinised ``policy`` (``--samples``
    orders per decision, each solve capped at ``--policy-nodes`` nodes; ``--policy-games``
-   games), the rule-based player and random play (``--games`` games each): the share of games
-   won with its 95% interval, and seconds per game.
+   games; each scores an action by how many of the sampled orders the team survives for
+   ``--horizon`` more unseen cards), the rule-based player and random play (``--games`` games
+   each): the share of games won with its 95% interval, the mean decisions a game lasted, and
+   seconds per game.
 """
 
 from __future__ import annotations
@@ -55,8 +57,8 @@ def open_table(args) -> None:
 
 def play_table(args) -> None:
     print("### Players in the real game (order unknown)\n")
-    print("| players | player | games | won | s/game |")
-    print("|---:|---|---:|---:|---:|")
+    print("| players | player | games | won | mean decisions | s/game |")
+    print("|---:|---|---:|---:|---:|---:|")
     for players in args.players:
         for player, games in (("policy", args.policy_games), ("rule", args.games),
                               ("random", args.games)):
@@ -64,11 +66,12 @@ def play_table(args) -> None:
                 continue
             start = time.perf_counter()
             out = ru.play_batch(players, player, games, seed=args.seed, samples=args.samples,
+                                horizon=args.horizon,
                                 max_nodes=args.policy_nodes, threads=args.threads)
             seconds = time.perf_counter() - start
             won = int(out["won"].sum())
             print(f"| {players} | {player} | {games} | {interval(won, games)} | "
-                  f"{seconds / games:.3f} |")
+                  f"{out['decisions'].mean():.1f} | {seconds / games:.3f} |")
     print()
 
 
@@ -81,6 +84,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--policy-games", type=int, default=200)
     parser.add_argument("--samples", type=int, default=8)
+    parser.add_argument("--horizon", type=int, default=8)
     parser.add_argument("--policy-nodes", type=int, default=20_000)
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--seed", type=int, default=0)

@@ -408,7 +408,8 @@ def repair_unit_win_probability(
     memory_mb: int, threads: int | None,
 ) -> RepairUnitWinProbability: ...
 def repair_unit_policy(
-    state: State, seed: int, samples: int, timeout: float | None, max_nodes: int | None,
+    state: State, seed: int, samples: int, horizon: int, timeout: float | None,
+    max_nodes: int | None,
     memory_mb: int, threads: int | None,
 ) -> tuple[int, list[tuple[int, int]]]: ...
 def repair_unit_rule_move(state: State) -> int: ...
@@ -417,6 +418,6 @@ def repair_unit_open_batch(
     max_nodes: int | None, memory_mb: int,
 ) -> dict[str, npt.NDArray[Any]]: ...
 def repair_unit_play_batch(
-    players: int, player: str, seed: int, n: int, first: int, samples: int,
+    players: int, player: str, seed: int, n: int, first: int, samples: int, horizon: int,
     threads: int | None, max_nodes: int | None,
 ) -> dict[str, npt.NDArray[Any]]: ...

@@ -89,17 +89,20 @@ def win_probability(state, samples: int = 1000, seed: int = 0, *, timeout: float
     )
 
 
-def policy(state, seed: int = 0, *, samples: int = 16, max_nodes: int | None = 20_000,
-           timeout: float | None = None, memory_mb: int = 64, threads: int | None = None) -> int:
+def policy(state, seed: int = 0, *, samples: int = 16, horizon: int = 10,
+           max_nodes: int | None = 20_000, timeout: float | None = None, memory_mb: int = 64,
+           threads: int | None = None) -> int:
     """A move for the real game, where the order of the unseen cards is unknown, by
     determinised search: ``samples`` random orders of ``state.unseen()`` are drawn (from
-    ``seed``); each legal action is scored by how many of them :func:`solve_open` wins after it
-    (each solve within ``max_nodes``/``timeout``; one past them counts as not won); the action
-    winning most is played, ties going to :func:`rule_move`'s choice, then to the lowest
-    action. A Jack's look is scored as no effect (it shows nothing once an order is fixed).
-    Returns the action; :class:`quanta.NotApplicableError` when the team has no decision."""
+    ``seed``); each legal action is scored by how many of them the team survives after it,
+    knowing that order, until ``horizon`` more unseen cards have come (or the game is won): a
+    :func:`solve_open` search cut at that horizon, within ``max_nodes``/``timeout`` (one past
+    them counts as not survived). The action scoring most is played, ties going to
+    :func:`rule_move`'s choice, then to the lowest action. A Jack's look is scored as no effect
+    (it shows nothing once an order is fixed). Returns the action;
+    :class:`quanta.NotApplicableError` when the team has no decision."""
     action, _ = _core.repair_unit_policy(
-        state, seed, samples, timeout, max_nodes, memory_mb, threads
+        state, seed, samples, horizon, timeout, max_nodes, memory_mb, threads
     )
     return action
 
@@ -128,14 +131,14 @@ def open_batch(players: int = 1, n: int = 1000, *, seed: int = 0, first: int = 0
 
 
 def play_batch(players: int = 1, player: str = "rule", n: int = 1000, *, seed: int = 0,
-               first: int = 0, samples: int = 16, max_nodes: int | None = 20_000,
-               threads: int | None = None) -> dict:
+               first: int = 0, samples: int = 16, horizon: int = 10,
+               max_nodes: int | None = 20_000, threads: int | None = None) -> dict:
     """Plays ``n`` fresh games with ``player`` (``"policy"`` as :func:`policy` with
-    ``samples`` and ``max_nodes``, ``"rule"`` as :func:`rule_move`, ``"random"``: uniformly
+    ``samples``, ``horizon`` and ``max_nodes``, ``"rule"`` as :func:`rule_move`, ``"random"``: uniformly
     random legal actions), the cards of game ``i`` drawn from a generator seeded from
     ``(seed, first + i)``: a dict of arrays ``won`` (bool) and ``decisions`` (int32)."""
     return _core.repair_unit_play_batch(
-        players, player, seed, n, first, samples, threads, max_nodes
+        players, player, seed, n, first, samples, horizon, threads, max_nodes
     )
 
 

@@ -149,6 +149,8 @@ struct Open<'a> {
     left: u64,
     /// Shuffles the actions of every attempt but the first.
     rng: Option<Rng>,
+    /// A line "wins" once this many unseen cards have come (`u32::MAX`: the whole game).
+    horizon: u32,
 }
 
 impl Open<'_> {
@@ -174,6 +176,9 @@ impl Open<'_> {
             Step::Won => return Ok(Some(true)),
             Step::Lost => return Ok(Some(false)),
             _ => {}
+        }
+        if self.total - s.unseen.count_ones() >= self.horizon {
+            return Ok(Some(true)); // survived long enough (see `survives`)
         }
         let k = key(&s);
         if k.as_ref().is_some_and(|k| self.lost.contains(k)) {
@@ -226,6 +231,29 @@ pub fn solve_open(
     order: &[Card],
     ctx: &Context,
 ) -> Result<OpenSolution> {
+    search_open(game, s, order, u32::MAX, ctx)
+}
+
+/// Whether the team can play on from `s` without a mismatch until `horizon` of the unseen
+/// cards (coming in `order`) have come, or the game is won: [`solve_open`] with a short sight,
+/// the score of [`policy`].
+pub fn survives(
+    game: &RepairUnit,
+    s: &RepairState,
+    order: &[Card],
+    horizon: u32,
+    ctx: &Context,
+) -> Result<OpenSolution> {
+    search_open(game, s, order, horizon, ctx)
+}
+
+fn search_open(
+    game: &RepairUnit,
+    s: &RepairState,
+    order: &[Card],
+    horizon: u32,
+    ctx: &Context,
+) -> Result<OpenSolution> {
     let unseen = order.iter().fold(0u64, |set, &c| set | 1 << c);
     if order.len() != s.unseen.count_ones() as usize || unseen != s.unseen {
         return Err(Error::InvalidOption(
@@ -241,6 +269,7 @@ pub fn solve_open(
         meter: Meter::new(ctx.budget("repair_unit solve_open"), None),
         left: FIRST_ATTEMPT,
         rng: None,
+        horizon,
     };
     let mut line = Vec::new();
     let mut attempt = 0u64;
@@ -346,15 +375,17 @@ pub struct PolicyMove {
 
 /// A move for the real game (the order unknown), by determinised search: `samples` random
 /// orders of the unseen cards (row `i` shuffled by `row_rng(seed, i)`) are drawn once; each
-/// legal action is scored by how many of them [`solve_open`] wins after it (each solve within
-/// `ctx`'s limits; one past them counts as not won); the action winning most is played, ties
-/// going to [`rule_move`]'s choice, then to the lowest action. A Jack's look is scored as no
+/// legal action is scored by how many of them the team survives after it for `horizon` more
+/// unseen cards (or wins; [`survives`], each search within `ctx`'s limits, one past them
+/// counting as not survived); the action scoring most is played, ties going to
+/// [`rule_move`]'s choice, then to the lowest action. A Jack's look is scored as no
 /// effect (it shows nothing when the order is known), so the policy looks only when the rule
 /// player would.
 pub fn policy(
     game: &RepairUnit,
     s: &RepairState,
     samples: usize,
+    horizon: u32,
     seed: u64,
     ctx: &Context,
 ) -> Result<PolicyMove> {
@@ -384,7 +415,7 @@ pub fn policy(
         for &a in &tried {
             let mut child = *s;
             game.apply(&mut child, a);
-            match solve_open(game, &child, &order, &one) {
+            match survives(game, &child, &order, horizon, &one) {
                 Ok(sol) => {
                     nodes += sol.nodes;
                     won.push(sol.winnable);
@@ -474,10 +505,12 @@ pub fn rule_move(game: &RepairUnit, s: &RepairState) -> Action {
 /// Plays a fresh game to its end with the player `kind` (`"policy"` with `samples` orders per
 /// decision and `ctx`'s limits per solve, `"rule"` or `"random"`), the cards drawn with
 /// `rng`: whether it was won, and the team's decisions.
+#[allow(clippy::too_many_arguments)]
 pub fn play(
     game: &RepairUnit,
     kind: &str,
     samples: usize,
+    horizon: u32,
     row: u64,
     rng: &mut Rng,
     ctx: &Context,
@@ -502,7 +535,7 @@ pub fn play(
                     "rule" => rule_move(game, &s),
                     _ => {
                         let seed = crate::game::row_rng(row, decisions as u64).random::<u64>();
-                        policy(game, &s, samples, seed, ctx)?.action
+                        policy(game, &s, samples, horizon, seed, ctx)?.action
                     }
                 };
                 game.apply(&mut s, a);

@@ -165,6 +165,17 @@ fn repair_unit_win_probability(
     })
 }
 
+fn horizon_arg(value: &Bound<'_, PyAny>) -> PyResult<u32> {
+    errors::integer_in(value, "horizon", 1, 52)
+        .map(|v| v as u32)
+        .map_err(|_| {
+            InvalidOptionError::new_err(format!(
+                "horizon must be a number of cards from 1 to 52, not {}",
+                errors::quote(value)
+            ))
+        })
+}
+
 fn samples_arg(value: &Bound<'_, PyAny>) -> PyResult<usize> {
     errors::integer_in(value, "samples", 1, 1 << 24)
         .map(|v| v as usize)
@@ -183,6 +194,7 @@ fn repair_unit_policy(
     state: &Bound<'_, PyAny>,
     seed: &Bound<'_, PyAny>,
     samples: &Bound<'_, PyAny>,
+    horizon: &Bound<'_, PyAny>,
     timeout: &Bound<'_, PyAny>,
     max_nodes: &Bound<'_, PyAny>,
     memory_mb: &Bound<'_, PyAny>,
@@ -190,10 +202,11 @@ fn repair_unit_policy(
 ) -> PyResult<(Action, Vec<(Action, usize)>)> {
     let p = repair_unit(state, "repair_unit.policy")?;
     let samples = samples_arg(samples)?;
+    let horizon = horizon_arg(horizon)?;
     let seed = errors::seed(seed, "seed")?;
     let request = errors::request(timeout, max_nodes, memory_mb, threads)?;
     let m = run_detached(py, |cancel| {
-        ru::policy(&p.game.0, &p.state, samples, seed, &request.context(cancel))
+        ru::policy(&p.game.0, &p.state, samples, horizon, seed, &request.context(cancel))
     })?;
     Ok((m.action, m.wins))
 }
@@ -271,6 +284,7 @@ fn repair_unit_play_batch<'py>(
     n: &Bound<'py, PyAny>,
     first: &Bound<'py, PyAny>,
     samples: &Bound<'py, PyAny>,
+    horizon: &Bound<'py, PyAny>,
     threads: &Bound<'py, PyAny>,
     max_nodes: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyDict>> {
@@ -284,13 +298,14 @@ fn repair_unit_play_batch<'py>(
     }
     let (seed, n, first) = errors::rows(seed, n, first, "games")?;
     let samples = samples_arg(samples)?;
+    let horizon = horizon_arg(horizon)?;
     let request = Request::checked(None, errors::optional_integer(max_nodes, "max_nodes")?, 256, None)
         .map_err(to_py)?;
     let threads = errors::threads(threads)?;
     let rows = run_detached(py, |cancel| {
         let one = Context::new(request.limits.clone(), None, cancel);
         let rows = map_rows(first, n, seed, threads, Split::Rows, cancel, |row, rng| {
-            ru::play(&game, &kind, samples, row, rng, &one)
+            ru::play(&game, &kind, samples, horizon, row, rng, &one)
         })?;
         rows.into_iter().collect::<Result<Vec<_>, Error>>()
     })?;
