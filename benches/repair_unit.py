@@ -2,7 +2,8 @@
 
     python benches/repair_unit.py [--deals 1000] [--timeout 1] [--players 1,2,3,4]
                                   [--games 1000] [--policy-games 200] [--samples 8]
-                                  [--horizon 8] [--policy-nodes 20000] [--threads 2] [--skip open,play]
+                                  [--horizon 8] [--policy-nodes 20000] [--threads 2]
+                                  [--skip open,play]
 
 1. **open**: ``quanta.repair_unit.open_batch`` over ``--deals`` fresh deals of each player count
    (deal ``i``: the pack shuffled by the generator of ``(seed, i)``), each ``solve_open`` within

@@ -199,7 +199,8 @@ def test_an_effect_is_triggered_by_tunnelling_too():
 
 
 def test_a_card_from_under_the_deck_is_drawn_without_chance():
-    s = at(f"7H+6D,7S,QS|QH,2C,2D - - 6C {removed_but('7H', '6D', '7S', 'QS', 'QH', '2C', '2D', '6C')} 6C A:start")
+    kept = ("7H", "6D", "7S", "QS", "QH", "2C", "2D", "6C")
+    s = at(f"7H+6D,7S,QS|QH,2C,2D - - 6C {removed_but(*kept)} 6C A:start")
     s = play(s, "go on")
     assert not s.is_chance and s.notation().split(" ")[2] == "6C"
 
@@ -317,3 +318,19 @@ def test_play_batch_and_open_batch_report_every_game():
     assert (ru.play_batch(1, "rule", 20, seed=3)["won"] == out["won"]).all()
     solved = ru.open_batch(1, 4, seed=3, max_nodes=20_000, timeout=None)
     assert set(solved["winnable"].tolist()) <= {-1, 0, 1}
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_the_observation_shows_every_known_card_and_no_unseen_one(players):
+    import re
+
+    g = quanta.game("repair_unit", players=players)
+    rng = random.Random(players)
+    s = g.new_state()
+    while not s.is_terminal:
+        shown = set(re.findall(r"[A2-9TJQK][SHDC]", s.observation_string(0)))
+        unseen = set(s.unseen())
+        assert not shown & unseen
+        assert len(shown) + len(unseen) == 52  # every other card is known, and where it is
+        assert s.resample(0, 1) == s
+        s = random_step(s, rng)

@@ -134,8 +134,8 @@ def play_batch(players: int = 1, player: str = "rule", n: int = 1000, *, seed: i
                first: int = 0, samples: int = 16, horizon: int = 10,
                max_nodes: int | None = 20_000, threads: int | None = None) -> dict:
     """Plays ``n`` fresh games with ``player`` (``"policy"`` as :func:`policy` with
-    ``samples``, ``horizon`` and ``max_nodes``, ``"rule"`` as :func:`rule_move`, ``"random"``: uniformly
-    random legal actions), the cards of game ``i`` drawn from a generator seeded from
+    ``samples``, ``horizon`` and ``max_nodes``, ``"rule"`` as :func:`rule_move`, ``"random"``:
+    uniformly random legal actions), the cards of game ``i`` drawn from a generator seeded from
     ``(seed, first + i)``: a dict of arrays ``won`` (bool) and ``decisions`` (int32)."""
     return _core.repair_unit_play_batch(
         players, player, seed, n, first, samples, horizon, threads, max_nodes

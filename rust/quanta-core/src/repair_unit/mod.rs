@@ -410,7 +410,11 @@ impl RepairUnit {
     fn end_turn(&self, s: &mut RepairState) {
         let idle = (0..self.forecasts()).all(|f| !self.any_face_up(s, f));
         if self.deck_empty(s) && idle {
-            let result = if s.target == NONE { Step::Won } else { Step::Lost };
+            let result = if s.target == NONE {
+                Step::Won
+            } else {
+                Step::Lost
+            };
             self.finish(s, result);
             return;
         }

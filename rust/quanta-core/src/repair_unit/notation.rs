@@ -5,8 +5,7 @@
 //! `7H+3D,QS,2C+KH|AD,5S,9C - - JS,*30,4C - 4C B:move:t:A2`.
 
 use super::{
-    CARDS, Card, NONE, PACK, Pending, RepairState, RepairUnit, Step, cards, code,
-    from_code, rank,
+    CARDS, Card, NONE, PACK, Pending, RepairState, RepairUnit, Step, cards, code, from_code, rank,
 };
 use crate::error::{Error, Result};
 
@@ -83,7 +82,11 @@ pub fn write(game: &RepairUnit, s: &RepairState) -> String {
         deck.push(format!("*{}", s.unseen.count_ones()));
     }
     deck.extend(s.queue.as_slice().iter().map(|&c| code(c)));
-    out.push_str(&if deck.is_empty() { "-".into() } else { deck.join(",") });
+    out.push_str(&if deck.is_empty() {
+        "-".into()
+    } else {
+        deck.join(",")
+    });
     out.push(' ');
     write_set(s.removed, &mut out);
     out.push(' ');
@@ -128,16 +131,24 @@ pub fn parse(game: &RepairUnit, text: &str) -> Result<RepairState> {
         seen |= 1 << c;
         Ok(c)
     };
-    let card_or_none = |entry: &str, what: &str, take: &mut dyn FnMut(&str, &str) -> Result<Card>| {
-        if entry == "-" { Ok(NONE) } else { take(entry, what) }
-    };
+    let card_or_none =
+        |entry: &str, what: &str, take: &mut dyn FnMut(&str, &str) -> Result<Card>| {
+            if entry == "-" {
+                Ok(NONE)
+            } else {
+                take(entry, what)
+            }
+        };
 
     let (fs, len) = (game.forecasts(), game.length());
     let rows: Vec<&str> = forecasts.split('|').collect();
     if rows.len() != fs {
         return Err(bad(
             text,
-            format!("expected {fs} forecasts separated by '|', found {}", rows.len()),
+            format!(
+                "expected {fs} forecasts separated by '|', found {}",
+                rows.len()
+            ),
         ));
     }
     for (f, row) in rows.iter().enumerate() {
@@ -157,7 +168,10 @@ pub fn parse(game: &RepairUnit, text: &str) -> Result<RepairState> {
             s.down[f][i] = card_or_none(down, &format!("face down on {name}"), &mut take)?;
             if let Some(u) = up {
                 if s.down[f][i] == NONE {
-                    return Err(bad(text, format!("{name} has a face-up card but no face-down one")));
+                    return Err(bad(
+                        text,
+                        format!("{name} has a face-up card but no face-down one"),
+                    ));
                 }
                 s.up[f][i] = take(u, &format!("face up on {name}"))?;
             }
@@ -190,7 +204,13 @@ pub fn parse(game: &RepairUnit, text: &str) -> Result<RepairState> {
                 .ok()
                 .filter(|v: &usize| v.to_string() == n && (1..=CARDS).contains(v))
                 .ok_or_else(|| {
-                    bad(text, format!("{:?} must be * and a count of unseen cards from 1 to 52", items[k]))
+                    bad(
+                        text,
+                        format!(
+                            "{:?} must be * and a count of unseen cards from 1 to 52",
+                            items[k]
+                        ),
+                    )
                 })?;
             unseen_count = Some(count);
         }
@@ -201,7 +221,10 @@ pub fn parse(game: &RepairUnit, text: &str) -> Result<RepairState> {
             s.queue.push_back(take(q, "under the deck")?);
         }
     }
-    let read_set = |field: &str, what: &str, take: &mut dyn FnMut(&str, &str) -> Result<Card>| -> Result<u64> {
+    let read_set = |field: &str,
+                    what: &str,
+                    take: &mut dyn FnMut(&str, &str) -> Result<Card>|
+     -> Result<u64> {
         if field == "-" {
             return Ok(0);
         }
@@ -210,7 +233,10 @@ pub fn parse(game: &RepairUnit, text: &str) -> Result<RepairState> {
         for entry in field.split(',') {
             let c = take(entry, what)?;
             if last.is_some_and(|l| l >= c) {
-                return Err(bad(text, format!("{what} must list cards in card order (AS AH AD AC 2S …)")));
+                return Err(bad(
+                    text,
+                    format!("{what} must list cards in card order (AS AH AD AC 2S …)"),
+                ));
             }
             last = Some(c);
             set |= 1 << c;
@@ -332,7 +358,9 @@ fn check(game: &RepairUnit, text: &str, s: &RepairState) -> Result<()> {
         return fail("every position holds a face-down card once the setup is dealt");
     }
     if s.top != NONE && s.unseen == 0 {
-        return fail("a known top card with no unseen card below it is written as the first card under the deck");
+        return fail(
+            "a known top card with no unseen card below it is written as the first card under the deck",
+        );
     }
     if s.queue.as_slice().iter().any(|&c| s.recycled & 1 << c == 0) {
         return fail("every card under the deck was put there, so it is listed as recycled");

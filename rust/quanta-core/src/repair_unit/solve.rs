@@ -59,7 +59,10 @@ pub fn read_order(s: &RepairState, order: &[String]) -> Result<Vec<Card>> {
             )));
         }
         if got & 1 << c != 0 {
-            return Err(Error::InvalidOption(format!("{}; {text} is there twice", expected())));
+            return Err(Error::InvalidOption(format!(
+                "{}; {text} is there twice",
+                expected()
+            )));
         }
         got |= 1 << c;
         out.push(c);
@@ -68,7 +71,10 @@ pub fn read_order(s: &RepairState, order: &[String]) -> Result<Vec<Card>> {
         return Err(Error::InvalidOption(format!(
             "{}; {} missing",
             expected(),
-            cards(s.unseen & !got).map(code).collect::<Vec<_>>().join(" ")
+            cards(s.unseen & !got)
+                .map(code)
+                .collect::<Vec<_>>()
+                .join(" ")
         )));
     }
     Ok(out)
@@ -325,14 +331,22 @@ pub fn win_probability(
 ) -> Result<WinProbability> {
     let start = std::time::Instant::now();
     let one = Context::new(ctx.limits.clone(), None, ctx.cancel);
-    let rows = map_rows(0, samples, seed, ctx.threads, Split::Rows, ctx.cancel, |_, rng| {
-        let order = random_order(s, rng);
-        match solve_open(game, s, &order, &one) {
-            Ok(sol) => Ok((Some(sol.winnable), sol.nodes)),
-            Err(Error::SearchLimit { nodes, .. }) => Ok((None, nodes)),
-            Err(e) => Err(e),
-        }
-    })?;
+    let rows = map_rows(
+        0,
+        samples,
+        seed,
+        ctx.threads,
+        Split::Rows,
+        ctx.cancel,
+        |_, rng| {
+            let order = random_order(s, rng);
+            match solve_open(game, s, &order, &one) {
+                Ok(sol) => Ok((Some(sol.winnable), sol.nodes)),
+                Err(Error::SearchLimit { nodes, .. }) => Ok((None, nodes)),
+                Err(e) => Err(e),
+            }
+        },
+    )?;
     let mut wins = 0;
     let mut undecided = 0;
     let mut nodes = 0;
@@ -346,7 +360,11 @@ pub fn win_probability(
         }
     }
     let decided = samples - undecided;
-    let p = if decided > 0 { wins as f64 / decided as f64 } else { 0.0 };
+    let p = if decided > 0 {
+        wins as f64 / decided as f64
+    } else {
+        0.0
+    };
     let stderr = if decided > 1 {
         (p * (1.0 - p) / (decided - 1) as f64).sqrt()
     } else {
@@ -408,27 +426,35 @@ pub fn policy(
     }
     let tried: Vec<Action> = actions.iter().copied().filter(|&a| a != PEEK).collect();
     let one = Context::new(ctx.limits.clone(), None, ctx.cancel);
-    let rows = map_rows(0, samples, seed, ctx.threads, Split::Rows, ctx.cancel, |_, rng| {
-        let order = random_order(s, rng);
-        let mut won = Vec::with_capacity(tried.len());
-        let mut nodes = 0;
-        for &a in &tried {
-            let mut child = *s;
-            game.apply(&mut child, a);
-            match survives(game, &child, &order, horizon, &one) {
-                Ok(sol) => {
-                    nodes += sol.nodes;
-                    won.push(sol.winnable);
+    let rows = map_rows(
+        0,
+        samples,
+        seed,
+        ctx.threads,
+        Split::Rows,
+        ctx.cancel,
+        |_, rng| {
+            let order = random_order(s, rng);
+            let mut won = Vec::with_capacity(tried.len());
+            let mut nodes = 0;
+            for &a in &tried {
+                let mut child = *s;
+                game.apply(&mut child, a);
+                match survives(game, &child, &order, horizon, &one) {
+                    Ok(sol) => {
+                        nodes += sol.nodes;
+                        won.push(sol.winnable);
+                    }
+                    Err(Error::SearchLimit { nodes: n, .. }) => {
+                        nodes += n;
+                        won.push(false);
+                    }
+                    Err(e) => return Err(e),
                 }
-                Err(Error::SearchLimit { nodes: n, .. }) => {
-                    nodes += n;
-                    won.push(false);
-                }
-                Err(e) => return Err(e),
             }
-        }
-        Ok((won, nodes))
-    })?;
+            Ok((won, nodes))
+        },
+    )?;
     let mut wins = vec![0usize; tried.len()];
     let mut nodes = 0;
     for row in rows {
@@ -444,7 +470,10 @@ pub fn policy(
     let action = if scored.iter().any(|&(a, w)| a == rule_scored && w == best) {
         rule
     } else {
-        scored.iter().find(|&&(_, w)| w == best).map_or(rule, |&(a, _)| a)
+        scored
+            .iter()
+            .find(|&&(_, w)| w == best)
+            .map_or(rule, |&(a, _)| a)
     };
     Ok(PolicyMove {
         action,
@@ -497,7 +526,11 @@ pub fn rule_move(game: &RepairUnit, s: &RepairState) -> Action {
                 super::JACK => PEEK,
                 _ => NO_EFFECT,
             };
-            if actions.contains(&choice) { choice } else { NO_EFFECT }
+            if actions.contains(&choice) {
+                choice
+            } else {
+                NO_EFFECT
+            }
         }
     }
 }

@@ -2,7 +2,9 @@ use super::*;
 use crate::game::{Game, ToMove};
 
 fn play(g: &RepairUnit, s: &RepairState, text: &str) -> RepairState {
-    let a = g.parse_action(s, text).unwrap_or_else(|e| panic!("{text}: {e}"));
+    let a = g
+        .parse_action(s, text)
+        .unwrap_or_else(|e| panic!("{text}: {e}"));
     g.play(s, a).unwrap()
 }
 
@@ -50,7 +52,10 @@ fn a_winning_open_line_replays_to_a_win_and_suits_do_not_change_the_answer() {
     use rand::SeedableRng;
     use std::sync::atomic::AtomicBool;
     let cancel = AtomicBool::new(false);
-    let limits = Limits { max_nodes: Some(3_000_000), ..Limits::default() };
+    let limits = Limits {
+        max_nodes: Some(3_000_000),
+        ..Limits::default()
+    };
     let ctx = Context::new(limits, None, &cancel);
     let g = RepairUnit::new(1);
     let mut checked = 0;

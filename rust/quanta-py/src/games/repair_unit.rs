@@ -27,7 +27,12 @@ fn repair_unit_unseen(state: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
 }
 
 /// Whether the team can win with the order known (see `quanta.repair_unit.solve_open`).
-#[pyclass(module = "quanta.repair_unit", name = "RepairUnitOpenSolution", frozen, eq)]
+#[pyclass(
+    module = "quanta.repair_unit",
+    name = "RepairUnitOpenSolution",
+    frozen,
+    eq
+)]
 #[derive(PartialEq)]
 pub struct RepairOpenSolution {
     #[pyo3(get)]
@@ -61,7 +66,13 @@ impl RepairOpenSolution {
 }
 
 /// The estimate of `quanta.repair_unit.win_probability`.
-#[pyclass(module = "quanta.repair_unit", name = "RepairUnitWinProbability", frozen, eq, get_all)]
+#[pyclass(
+    module = "quanta.repair_unit",
+    name = "RepairUnitWinProbability",
+    frozen,
+    eq,
+    get_all
+)]
 #[derive(PartialEq)]
 pub struct RepairWinProbability {
     probability: f64,
@@ -91,11 +102,16 @@ impl RepairWinProbability {
 }
 
 /// The order as card codes, checked in Rust against the state's unseen cards.
-fn order(state: &quanta_core::repair_unit::RepairState, value: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
+fn order(
+    state: &quanta_core::repair_unit::RepairState,
+    value: &Bound<'_, PyAny>,
+) -> PyResult<Vec<u8>> {
     let expected = "order must be a sequence of card codes (str), a permutation of state.unseen()";
     let items: Vec<Bound<'_, PyAny>> = value
         .try_iter()
-        .map_err(|_| InvalidOptionError::new_err(format!("{expected}, not {}", errors::quote(value))))?
+        .map_err(|_| {
+            InvalidOptionError::new_err(format!("{expected}, not {}", errors::quote(value)))
+        })?
         .collect::<PyResult<_>>()?;
     if value.is_instance_of::<pyo3::types::PyString>() {
         return Err(InvalidOptionError::new_err(format!(
@@ -105,7 +121,11 @@ fn order(state: &quanta_core::repair_unit::RepairState, value: &Bound<'_, PyAny>
     }
     let codes = items
         .iter()
-        .map(|c| errors::text(c, |m| InvalidOptionError::new_err(format!("{expected}: {m}"))))
+        .map(|c| {
+            errors::text(c, |m| {
+                InvalidOptionError::new_err(format!("{expected}: {m}"))
+            })
+        })
         .collect::<PyResult<Vec<String>>>()?;
     ru::read_order(state, &codes).map_err(to_py)
 }
@@ -206,7 +226,14 @@ fn repair_unit_policy(
     let seed = errors::seed(seed, "seed")?;
     let request = errors::request(timeout, max_nodes, memory_mb, threads)?;
     let m = run_detached(py, |cancel| {
-        ru::policy(&p.game.0, &p.state, samples, horizon, seed, &request.context(cancel))
+        ru::policy(
+            &p.game.0,
+            &p.state,
+            samples,
+            horizon,
+            seed,
+            &request.context(cancel),
+        )
     })?;
     Ok((m.action, m.wins))
 }
@@ -255,20 +282,46 @@ fn repair_unit_open_batch<'py>(
     let request: Request = errors::request(timeout, max_nodes, memory_mb, threads)?;
     let rows = run_detached(py, |cancel| {
         let one = Context::new(request.limits.clone(), None, cancel);
-        map_rows(first, n, seed, request.threads, Split::Rows, cancel, |_, rng| {
-            let s = game.new_state();
-            let order = ru::random_order(&s, rng);
-            match ru::solve_open(&game, &s, &order, &one) {
-                Ok(sol) => (sol.winnable as i8, sol.nodes, sol.seconds),
-                Err(Error::SearchLimit { nodes, seconds, .. }) => (-1, nodes, seconds),
-                Err(_) => (-1, 0, 0.0),
-            }
-        })
+        map_rows(
+            first,
+            n,
+            seed,
+            request.threads,
+            Split::Rows,
+            cancel,
+            |_, rng| {
+                let s = game.new_state();
+                let order = ru::random_order(&s, rng);
+                match ru::solve_open(&game, &s, &order, &one) {
+                    Ok(sol) => (sol.winnable as i8, sol.nodes, sol.seconds),
+                    Err(Error::SearchLimit { nodes, seconds, .. }) => (-1, nodes, seconds),
+                    Err(_) => (-1, 0, 0.0),
+                }
+            },
+        )
     })?;
     let d = PyDict::new(py);
-    d.set_item("winnable", rows.iter().map(|r| r.0).collect::<Vec<i8>>().into_pyarray(py))?;
-    d.set_item("nodes", rows.iter().map(|r| r.1).collect::<Vec<u64>>().into_pyarray(py))?;
-    d.set_item("seconds", rows.iter().map(|r| r.2).collect::<Vec<f64>>().into_pyarray(py))?;
+    d.set_item(
+        "winnable",
+        rows.iter()
+            .map(|r| r.0)
+            .collect::<Vec<i8>>()
+            .into_pyarray(py),
+    )?;
+    d.set_item(
+        "nodes",
+        rows.iter()
+            .map(|r| r.1)
+            .collect::<Vec<u64>>()
+            .into_pyarray(py),
+    )?;
+    d.set_item(
+        "seconds",
+        rows.iter()
+            .map(|r| r.2)
+            .collect::<Vec<f64>>()
+            .into_pyarray(py),
+    )?;
     Ok(d)
 }
 
@@ -299,8 +352,13 @@ fn repair_unit_play_batch<'py>(
     let (seed, n, first) = errors::rows(seed, n, first, "games")?;
     let samples = samples_arg(samples)?;
     let horizon = horizon_arg(horizon)?;
-    let request = Request::checked(None, errors::optional_integer(max_nodes, "max_nodes")?, 256, None)
-        .map_err(to_py)?;
+    let request = Request::checked(
+        None,
+        errors::optional_integer(max_nodes, "max_nodes")?,
+        256,
+        None,
+    )
+    .map_err(to_py)?;
     let threads = errors::threads(threads)?;
     let rows = run_detached(py, |cancel| {
         let one = Context::new(request.limits.clone(), None, cancel);
@@ -310,8 +368,20 @@ fn repair_unit_play_batch<'py>(
         rows.into_iter().collect::<Result<Vec<_>, Error>>()
     })?;
     let d = PyDict::new(py);
-    d.set_item("won", rows.iter().map(|r| r.0).collect::<Vec<bool>>().into_pyarray(py))?;
-    d.set_item("decisions", rows.iter().map(|r| r.1).collect::<Vec<i32>>().into_pyarray(py))?;
+    d.set_item(
+        "won",
+        rows.iter()
+            .map(|r| r.0)
+            .collect::<Vec<bool>>()
+            .into_pyarray(py),
+    )?;
+    d.set_item(
+        "decisions",
+        rows.iter()
+            .map(|r| r.1)
+            .collect::<Vec<i32>>()
+            .into_pyarray(py),
+    )?;
     Ok(d)
 }
 
