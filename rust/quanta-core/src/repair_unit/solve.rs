@@ -7,7 +7,16 @@
 //! a key that keeps each card's rank (suits never matter: matching is by rank and no rule looks
 //! at a suit) and whether it has been under the deck, and drops the removed cards (they play
 //! no further part). A Jack's look is never tried: with the order known it shows nothing, and
-//! the cards come in the same order with or without it.
+//! the cards come in the same order with or without it. Children equal up to suits are tried
+//! once.
+//!
+//! Before that search, a receding-horizon planner ([`plan_ahead`]) looks for a winning line
+//! quickly: a line surviving the next 12 unseen cards, played up to the next card, planned
+//! again (three runs, the actions in another order each). The complete search restarts: a
+//! first attempt of a few thousand nodes, then attempts of twice as many nodes each, the
+//! actions shuffled (by a fixed generator: the answer and the line depend only on the input);
+//! positions proved lost stay known across attempts. Winnable deals are many and finding a line
+//! is what takes the time, not proving a loss.
 
 use super::{
     ACE, ACE_UNDER, Card, GO_ON, KING, KING_AT, NO_EFFECT, NONE, PEEK, Pending, RepairState,
@@ -237,7 +246,114 @@ pub fn solve_open(
     order: &[Card],
     ctx: &Context,
 ) -> Result<OpenSolution> {
-    search_open(game, s, order, u32::MAX, ctx)
+    let start = std::time::Instant::now();
+    check_order(s, order)?;
+    // First a quick planner that usually finds a winning line; then the complete search,
+    // within what is left of the limits.
+    let mut planning = 0;
+    for attempt in 0..PLAN_TRIES {
+        let (planned, nodes) = plan_ahead(game, s, order, attempt, ctx)?;
+        planning += nodes;
+        if let Some(line) = planned {
+            return Ok(OpenSolution {
+                winnable: true,
+                line,
+                nodes: planning,
+                seconds: start.elapsed().as_secs_f64(),
+            });
+        }
+    }
+    let mut limits = ctx.limits.clone();
+    if let Some(m) = limits.max_nodes.as_mut() {
+        *m = m.saturating_sub(planning);
+    }
+    let rest = Context::new(limits, ctx.threads, ctx.cancel);
+    let mut sol = search_open(game, s, order, u32::MAX, &rest, start, None)?;
+    sol.nodes += planning;
+    Ok(sol)
+}
+
+/// Unseen cards the planner of [`plan_ahead`] looks ahead, and its nodes per plan.
+const PLAN_HORIZON: u32 = 12;
+const PLAN_NODES: u64 = 20_000;
+/// Planner runs before the complete search, each trying the actions in another order.
+const PLAN_TRIES: u64 = 3;
+
+/// A receding-horizon planner: from `s`, find a line that survives the next [`PLAN_HORIZON`]
+/// unseen cards (a search of at most [`PLAN_NODES`] nodes; `attempt` > 0 shuffles its actions
+/// with a generator fixed by the attempt and the cards come so far), play it up to the next
+/// card, and plan again; a winning line if it reaches a win, `None` if a plan fails (no line
+/// found, or none exists). Returns the nodes searched too.
+fn plan_ahead(
+    game: &RepairUnit,
+    s: &RepairState,
+    order: &[Card],
+    attempt: u64,
+    ctx: &Context,
+) -> Result<(Option<Vec<Action>>, u64)> {
+    let total = s.unseen.count_ones() as usize;
+    let mut s = *s;
+    let mut line = Vec::new();
+    let mut nodes = 0;
+    let limits = crate::search::Limits {
+        max_nodes: Some(PLAN_NODES),
+        ..ctx.limits.clone()
+    };
+    let plan_ctx = Context::new(limits, None, ctx.cancel);
+    loop {
+        while game.to_move(&s) == ToMove::Chance {
+            let k = total - s.unseen.count_ones() as usize;
+            game.apply(&mut s, order[k] as Action);
+        }
+        match s.step {
+            Step::Won => return Ok((Some(line), nodes)),
+            Step::Lost => return Ok((None, nodes)),
+            _ => {}
+        }
+        let k = total - s.unseen.count_ones() as usize;
+        let start = std::time::Instant::now();
+        // The first run tries the actions in their order, the others shuffled.
+        let shuffle = (attempt > 0).then_some(attempt << 8 | k as u64);
+        let plan = match search_open(
+            game,
+            &s,
+            &order[k..],
+            PLAN_HORIZON,
+            &plan_ctx,
+            start,
+            shuffle,
+        ) {
+            Ok(plan) => plan,
+            Err(Error::SearchLimit { nodes: n, .. }) => return Ok((None, nodes + n)),
+            Err(e) => return Err(e),
+        };
+        nodes += plan.nodes;
+        if !plan.winnable {
+            return Ok((None, nodes));
+        }
+        // Play the plan up to the next card to come.
+        let before = line.len();
+        for &a in &plan.line {
+            if !matches!(game.to_move(&s), ToMove::Player(_)) {
+                break;
+            }
+            game.apply(&mut s, a);
+            line.push(a);
+        }
+        if line.len() == before {
+            return Ok((None, nodes));
+        }
+    }
+}
+
+fn check_order(s: &RepairState, order: &[Card]) -> Result<()> {
+    let unseen = order.iter().fold(0u64, |set, &c| set | 1 << c);
+    if order.len() != s.unseen.count_ones() as usize || unseen != s.unseen {
+        return Err(Error::InvalidOption(
+            "repair_unit: the order must be a permutation of the unseen cards".into(),
+        ));
+    }
+    Ok(())
 }
 
 /// Whether the team can play on from `s` without a mismatch until `horizon` of the unseen
@@ -250,7 +366,16 @@ pub fn survives(
     horizon: u32,
     ctx: &Context,
 ) -> Result<OpenSolution> {
-    search_open(game, s, order, horizon, ctx)
+    check_order(s, order)?;
+    search_open(
+        game,
+        s,
+        order,
+        horizon,
+        ctx,
+        std::time::Instant::now(),
+        None,
+    )
 }
 
 fn search_open(
@@ -259,22 +384,26 @@ fn search_open(
     order: &[Card],
     horizon: u32,
     ctx: &Context,
+    start: std::time::Instant,
+    shuffle: Option<u64>,
 ) -> Result<OpenSolution> {
-    let unseen = order.iter().fold(0u64, |set, &c| set | 1 << c);
-    if order.len() != s.unseen.count_ones() as usize || unseen != s.unseen {
-        return Err(Error::InvalidOption(
-            "repair_unit: the order must be a permutation of the unseen cards".into(),
-        ));
-    }
     let mut search = Open {
         game,
         order,
         total: s.unseen.count_ones(),
         lost: FxHashSet::default(),
         cap: hash_map_cap(ctx.limits.memory_mb, std::mem::size_of::<Key>()),
-        meter: Meter::new(ctx.budget("repair_unit solve_open"), None),
+        meter: Meter::new(
+            crate::search::Budget::started(
+                "repair_unit solve_open",
+                ctx.limits.clone(),
+                ctx.cancel,
+                start,
+            ),
+            None,
+        ),
         left: FIRST_ATTEMPT,
-        rng: None,
+        rng: shuffle.map(|seed| crate::game::row_rng(0x91A4, seed)),
         horizon,
     };
     let mut line = Vec::new();
