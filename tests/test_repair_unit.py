@@ -334,3 +334,51 @@ def test_the_observation_shows_every_known_card_and_no_unseen_one(players):
         assert len(shown) + len(unseen) == 52  # every other card is known, and where it is
         assert s.resample(0, 1) == s
         s = random_step(s, rng)
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_rust_and_reference_agree_through_long_games(players):
+    """Random play loses within a few turns, so test_equivalence seldom reaches the end of the
+    deck. Here both sides follow whole won games (a solve_open line with the cards in a random
+    order), then games that pick at random among the actions not losing at once (these reach
+    the effects: Kings, Queens, Aces, Jacks' looks)."""
+    from quanta.reference import repair_unit as reference
+
+    g, rg = quanta.game("repair_unit", players=players), reference.game(players=players)
+    rng = random.Random(players)
+    reached, results = set(), []
+
+    def follow(choose):
+        s, r = g.new_state(), rg.new_state()
+        while True:
+            assert s.notation() == r.notation()
+            legal = s.legal_actions()
+            assert legal == r.legal_actions()
+            strings = [s.action_to_string(a) for a in legal]
+            assert strings == [r.action_to_string(a) for a in legal]
+            assert s.returns() == r.returns() and s.unseen() == r.unseen()
+            if s.is_terminal:
+                results.append(s.notation().split(" ")[-1])
+                return
+            reached.update(x.split(" ")[0] for x in strings)
+            a = choose(s, legal)
+            s, r = s.play(a), r.play(a)
+
+    for _ in range(4):
+        order = g.new_state().unseen()
+        rng.shuffle(order)
+        try:
+            sol = ru.solve_open(g.new_state(), order, max_nodes=2_000_000)
+        except quanta.SearchLimitError:
+            continue
+        if sol.winnable:
+            cards, line = iter(order), iter(sol.line)
+            follow(lambda s, legal: s.parse_action(next(cards)) if s.is_chance else next(line))
+            break
+    for _ in range(4):
+        follow(lambda s, legal: rng.choice(
+            legal if s.is_chance
+            else [a for a in legal if s.play(a).returns()[0] >= 0] or legal
+        ))
+    assert "won" in results
+    assert {"king", "queen", "ace", "peek", "tunnel"} <= reached
