@@ -70,10 +70,10 @@ def solve_open(state, order, *, timeout: float | None = None, max_nodes: int | N
     team's decisions, the cards coming from ``order``, restarting with shuffled actions and
     twice the nodes; positions found lost are remembered under a key of ranks (suits never
     matter) and of which cards have been under the deck; a Jack's look is never tried (with the
-    order known it shows nothing). docs/rules/repair_unit.md, *Solvers*. ``timeout`` (seconds), ``max_nodes`` and ``memory_mb`` (the table of lost
-    positions) limit it: past one it raises :class:`quanta.SearchLimitError`. ``threads`` is
-    accepted for the common signature (the search is sequential). Ctrl-C interrupts it; the
-    GIL is released."""
+    order known it shows nothing); docs/rules/repair_unit.md, *Solvers*. ``timeout``
+    (seconds), ``max_nodes`` and ``memory_mb`` (the table of lost positions) limit it: past one
+    it raises :class:`quanta.SearchLimitError`. ``threads`` is accepted for the common signature
+    (the search is sequential). Ctrl-C interrupts it; the GIL is released."""
     return _core.repair_unit_solve_open(state, order, timeout, max_nodes, memory_mb, threads)
 
 
