@@ -12,6 +12,7 @@ import quanta
 from quanta import InvalidOptionError, NotApplicableError
 from quanta import quantum_leap as ql
 from quanta import quincunx as qx
+from quanta import repair_unit as ru
 from quanta.batch import random_playouts
 
 QL = quanta.game("quantum_leap", size=3).from_notation(".w./wwb./.bw.b/..b./w.b w")
@@ -27,6 +28,9 @@ def solitaire_state():
 SOLITAIRE = solitaire_state()
 PILE = SOLITAIRE.pile()
 
+REPAIR = quanta.game("repair_unit").new_state()
+REPAIR_ORDER = REPAIR.unseen()
+
 #: Every solver, called with the limits given.
 SOLVERS = {
     "quantum_leap.solve": lambda **kw: ql.solve(QL, **kw),
@@ -37,9 +41,13 @@ SOLVERS = {
     "quincunx.best_move": lambda **kw: qx.best_move(SOLITAIRE, samples=1, **kw),
     "quincunx.solve_open_batch": lambda **kw: qx.solve_open_batch(0, 1, **kw),
     "quincunx.fill_open_batch": lambda **kw: qx.fill_open_batch(0, 1, **kw),
+    "repair_unit.solve_open": lambda **kw: ru.solve_open(REPAIR, REPAIR_ORDER, **kw),
+    "repair_unit.win_probability": lambda **kw: ru.win_probability(REPAIR, samples=1, **kw),
+    "repair_unit.open_batch": lambda **kw: ru.open_batch(1, 1, **kw),
 }
 THREADED = {"quantum_leap.solve", "quantum_leap.analyze", "quincunx.solve_open",
-            "quincunx.best_move", "quincunx.solve_open_batch", "quincunx.fill_open_batch"}
+            "quincunx.best_move", "quincunx.solve_open_batch", "quincunx.fill_open_batch",
+            "repair_unit.solve_open", "repair_unit.win_probability", "repair_unit.open_batch"}
 
 BAD_LIMITS = [
     ("timeout", -1), ("timeout", float("nan")), ("timeout", "1"), ("timeout", True),

@@ -177,6 +177,10 @@ UNSEEN_PLACES = {
     "a_quantum_leap": _a_quantum_leap_unseen_places,
     "einstein_card": _einstein_card_unseen_places,
     "quincunx": _quincunx_unseen_places,
+    # The team remembers every card it has seen: the unseen ones are in the deck, their order
+    # not decided yet (each draw is a chance node), so the game declares perfect information
+    # and resample returns the state itself (docs/rules/repair_unit.md, *What the team knows*).
+    "repair_unit": lambda state, player: {card: "deck" for card in state.unseen()},
 }
 
 

@@ -15,7 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import quanta
-from quanta.reference import a_quantum_leap, einstein, einstein_card, quantum_leap, quincunx
+from quanta.reference import (a_quantum_leap, einstein, einstein_card, quantum_leap, quincunx,
+                               repair_unit)
 
 
 def fewer(divisor: int) -> int:
@@ -94,6 +95,10 @@ RUNS: dict[str, list[Run]] = {
     ],
     # Every option set a few games (rather than one run sampling them: fewer games, all sets).
     "quincunx": [Run(quincunx, st.just(options), fewer(6)) for options in QUINCUNX_OPTIONS],
+    # Every player count a few whole games (a game is a few hundred steps).
+    "repair_unit": [
+        Run(repair_unit, st.just(dict(players=players)), fewer(4)) for players in (1, 2, 3, 4)
+    ],
 }
 
 # What assert_same_generic compares already, or what cannot be compared across the two sides.
@@ -208,6 +213,7 @@ def test_every_game_compares_its_extras():
         "einstein_card": {"board", "discards", "hand", "heap", "observation_string"},
         "quantum_leap": {"cells"},
         "quincunx": {"grid", "hand", "lost", "observation_string", "pile", "scores"},
+        "repair_unit": {"observation_string", "unseen"},
     }
     for name, runs in RUNS.items():
 

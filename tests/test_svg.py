@@ -18,6 +18,7 @@ import quanta.einstein
 import quanta.einstein_card
 import quanta.quantum_leap
 import quanta.quincunx as qx
+import quanta.repair_unit
 from quanta import InvalidOptionError
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -133,6 +134,7 @@ PICTURES = {
     "einstein_card": (quanta.einstein_card.svg, "size", 30),
     "quantum_leap": (quanta.quantum_leap.svg, "radius", 0),
     "quincunx": (qx.svg, "cell", 0),
+    "repair_unit": (quanta.repair_unit.svg, "card", 0),
 }
 
 BAD_SIZES = [-3, -0.5, 0, 0.0, math.nan, math.inf, -math.inf, 10**400, 1e300, "x", "64", None,

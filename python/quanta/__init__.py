@@ -62,7 +62,7 @@ def _state_dir(state: State) -> list[str]:
 
 
 # (The modules need the names above.)
-from . import a_quantum_leap, batch, einstein, einstein_card, quantum_leap, quincunx  # noqa: E402
+from . import a_quantum_leap, batch, einstein, einstein_card, quantum_leap, quincunx, repair_unit  # noqa: E402,E501
 
 __all__ = [
     "CHANCE",
@@ -85,4 +85,5 @@ __all__ = [
     "game",
     "quantum_leap",
     "quincunx",
+    "repair_unit",
 ]

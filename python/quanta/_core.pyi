@@ -16,6 +16,8 @@ __all__ = [
     "Game",
     "GameInfo",
     "OpenSolution",
+    "RepairUnitOpenSolution",
+    "RepairUnitWinProbability",
     "Solution",
     "State",
     "TERMINAL",
@@ -60,6 +62,13 @@ __all__ = [
     "quincunx_solve_open",
     "quincunx_solve_open_batch",
     "random_playouts",
+    "repair_unit_open_batch",
+    "repair_unit_play_batch",
+    "repair_unit_policy",
+    "repair_unit_rule_move",
+    "repair_unit_solve_open",
+    "repair_unit_unseen",
+    "repair_unit_win_probability",
     "restore_state",
 ]
 
@@ -367,4 +376,62 @@ def quincunx_fill_open_batch(
 def quincunx_play_batch(
     policy: str, seed: int, n: int, first: int, excuse: bool, threads: int | None,
     samples: int, candidates: int | None, effort: int | None,
+) -> dict[str, npt.NDArray[Any]]: ...
+
+# ---- repair_unit ----
+
+@final
+class RepairUnitOpenSolution:
+    @property
+    def winnable(self) -> bool: ...
+    @property
+    def line(self) -> tuple[int, ...]: ...
+    @property
+    def nodes(self) -> int: ...
+    @property
+    def seconds(self) -> float: ...
+    @property
+    def exact(self) -> bool: ...
+    def __eq__(self, value: object, /) -> bool: ...
+
+@final
+class RepairUnitWinProbability:
+    @property
+    def probability(self) -> float: ...
+    @property
+    def stderr(self) -> float: ...
+    @property
+    def samples(self) -> int: ...
+    @property
+    def wins(self) -> int: ...
+    @property
+    def undecided(self) -> int: ...
+    @property
+    def nodes(self) -> int: ...
+    @property
+    def seconds(self) -> float: ...
+    def __eq__(self, value: object, /) -> bool: ...
+
+def repair_unit_unseen(state: State) -> list[str]: ...
+def repair_unit_solve_open(
+    state: State, order: list[str], timeout: float | None, max_nodes: int | None,
+    memory_mb: int, threads: int | None,
+) -> RepairUnitOpenSolution: ...
+def repair_unit_win_probability(
+    state: State, samples: int, seed: int, timeout: float | None, max_nodes: int | None,
+    memory_mb: int, threads: int | None,
+) -> RepairUnitWinProbability: ...
+def repair_unit_policy(
+    state: State, seed: int, samples: int, horizon: int, timeout: float | None,
+    max_nodes: int | None,
+    memory_mb: int, threads: int | None,
+) -> tuple[int, list[tuple[int, int]]]: ...
+def repair_unit_rule_move(state: State) -> int: ...
+def repair_unit_open_batch(
+    players: int, seed: int, n: int, first: int, threads: int | None, timeout: float | None,
+    max_nodes: int | None, memory_mb: int,
+) -> dict[str, npt.NDArray[Any]]: ...
+def repair_unit_play_batch(
+    players: int, player: str, seed: int, n: int, first: int, samples: int, horizon: int,
+    threads: int | None, max_nodes: int | None,
 ) -> dict[str, npt.NDArray[Any]]: ...

@@ -16,6 +16,7 @@ pub mod options;
 pub mod quantum_leap;
 pub mod quincunx;
 pub mod registry;
+pub mod repair_unit;
 pub mod search;
 
 pub use error::{Error, Result};

@@ -15,6 +15,7 @@ const REGISTRY: &[(&str, Maker)] = &[
     ("einstein_card", Erased::<crate::einstein_card::EinsteinCard>::make),
     ("quantum_leap", crate::quantum_leap::make),
     ("quincunx", Erased::<crate::quincunx::Quincunx>::make),
+    ("repair_unit", Erased::<crate::repair_unit::RepairUnit>::make),
 ];
 
 /// The names of the registered games, sorted.

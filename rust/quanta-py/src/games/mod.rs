@@ -11,12 +11,14 @@ mod a_quantum_leap;
 mod einstein;
 mod quantum_leap;
 mod quincunx;
+mod repair_unit;
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     a_quantum_leap::register(m)?;
     einstein::register(m)?;
     quantum_leap::register(m)?;
     quincunx::register(m)?;
+    repair_unit::register(m)?;
     Ok(())
 }
 

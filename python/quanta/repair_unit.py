@@ -1,0 +1,319 @@
+"""Quantum Repair Unit: a cooperative memory card game with one 52-card pack, for 1 to 4
+players, with solvers for the game whose card order is known.
+
+Option: ``players`` = 1 (default; two forecasts played alternately) to 4.
+
+Cards are written as in a 52-card pack: rank ``A 2 3 4 5 6 7 8 9 T J Q K`` and suit ``S H D C``
+(``QS``, ``TH``). The team remembers every card it has seen, so the state holds nothing the
+team does not know; what it does not know is the order of the unseen cards, which is chance:
+the deal, a draw of an unseen card and a Jack's look at an unseen top card are chance nodes
+whose outcomes read as the card's code (``state.parse_action("QS")``). The game therefore
+declares perfect information (like a dice game); ``state.resample(p, seed)`` returns the state
+itself, and the solvers draw random orders of ``state.unseen()`` themselves.
+
+State extra (``STATE_METHODS``): ``unseen()``. Module helpers: :func:`text`, :func:`svg`,
+:func:`status`. Solvers (Rust): :func:`solve_open`, :func:`win_probability`, :func:`policy`,
+:func:`rule_move`, and the batches :func:`open_batch` and :func:`play_batch`.
+
+Rules, notation, action names and every ruling: docs/rules/repair_unit.md.
+"""
+
+from __future__ import annotations
+
+from xml.sax.saxutils import escape
+
+from . import _core, _svg
+from ._svg import FONT, num
+
+__all__ = [
+    "OpenSolution",
+    "STATE_METHODS",
+    "WinProbability",
+    "open_batch",
+    "play_batch",
+    "policy",
+    "rule_move",
+    "solve_open",
+    "status",
+    "svg",
+    "text",
+    "unseen",
+    "win_probability",
+]
+
+#: Whether the team can win with the order known (a frozen class made in Rust): ``winnable``,
+#: ``line`` (a tuple of the team's actions that wins, chance excluded; empty when not
+#: winnable), ``nodes``, ``seconds``, ``exact`` (always true: a search past its limits raises
+#: :class:`quanta.SearchLimitError` instead).
+OpenSolution = _core.RepairUnitOpenSolution
+#: The estimate of :func:`win_probability` (a frozen class made in Rust): ``probability`` (wins
+#: over decided samples), ``stderr``, ``samples``, ``wins``, ``undecided`` (samples whose solve
+#: hit a limit, left out), ``nodes``, ``seconds``.
+WinProbability = _core.RepairUnitWinProbability
+
+
+def unseen(state) -> list[str]:
+    """The codes of the cards whose places the team does not know (the deck below its known
+    top and above the cards put under it; before and during the deal, the undealt cards), in
+    card order (``AS AH AD AC 2S ...``)."""
+    return _core.repair_unit_unseen(state)
+
+
+def solve_open(state, order, *, timeout: float | None = None, max_nodes: int | None = None,
+               memory_mb: int = 1024, threads: int | None = None) -> OpenSolution:
+    """Whether the team can win from ``state`` when the unseen cards come in ``order`` (card
+    codes, first drawn first, the deal included; a permutation of ``state.unseen()``, else
+    :class:`quanta.InvalidOptionError` saying what was expected), with a winning ``line``.
+
+    First a receding-horizon planner (a line surviving the next 12 unseen cards, played up to
+    the next card, planned again); if it finds no win, a complete depth-first search over the
+    team's decisions, the cards coming from ``order``, restarting with shuffled actions and
+    twice the nodes; positions found lost are remembered under a key of ranks (suits never
+    matter) and of which cards have been under the deck; a Jack's look is never tried (with the
+    order known it shows nothing); docs/rules/repair_unit.md, *Solvers*. ``timeout``
+    (seconds), ``max_nodes`` and ``memory_mb`` (the table of lost positions) limit it: past one
+    it raises :class:`quanta.SearchLimitError`. ``threads`` is accepted for the common signature
+    (the search is sequential). Ctrl-C interrupts it; the GIL is released."""
+    return _core.repair_unit_solve_open(state, order, timeout, max_nodes, memory_mb, threads)
+
+
+def win_probability(state, samples: int = 1000, seed: int = 0, *, timeout: float | None = None,
+                    max_nodes: int | None = None, memory_mb: int = 256,
+                    threads: int | None = None) -> WinProbability:
+    """The chance that a team knowing the order would win from ``state``: :func:`solve_open`
+    over ``samples`` uniformly random orders of ``state.unseen()`` (sample ``i`` shuffled by a
+    generator seeded from ``(seed, i)``; the answer depends on nothing else), with its standard
+    error. The limits apply to each sample's solve; a sample past them is counted in
+    ``undecided`` and left out of the estimate. Samples run on ``threads`` (None: every
+    core)."""
+    return _core.repair_unit_win_probability(
+        state, samples, seed, timeout, max_nodes, memory_mb, threads
+    )
+
+
+def policy(state, seed: int = 0, *, samples: int = 16, horizon: int = 10,
+           max_nodes: int | None = 20_000, timeout: float | None = None, memory_mb: int = 64,
+           threads: int | None = None) -> int:
+    """A move for the real game, where the order of the unseen cards is unknown, by
+    determinised search: ``samples`` random orders of ``state.unseen()`` are drawn (from
+    ``seed``); each legal action is scored by how many of them the team survives after it,
+    knowing that order, until ``horizon`` more unseen cards have come (or the game is won): a
+    :func:`solve_open` search cut at that horizon, within ``max_nodes``/``timeout`` (one past
+    them counts as not survived). The action scoring most is played, ties going to
+    :func:`rule_move`'s choice, then to the lowest action. A Jack's look is scored as no effect
+    (it shows nothing once an order is fixed). Returns the action;
+    :class:`quanta.NotApplicableError` when the team has no decision."""
+    action, _ = _core.repair_unit_policy(
+        state, seed, samples, horizon, timeout, max_nodes, memory_mb, threads
+    )
+    return action
+
+
+def rule_move(state) -> int:
+    """A simple rule-based player's move, looking only at the turn's forecast front and the
+    target: before the move, a front face-up card that would not match the target is tunnelled
+    when the face-down card there would match; a Queen brings a face-down card matching the
+    target to the front from another forecast; a King puts a front card that would not match
+    under the deck; an Ace goes under the deck while a target of another rank waits; a Jack
+    looks at the top; otherwise go on / no effect. :class:`quanta.NotApplicableError` when the
+    team has no decision."""
+    return _core.repair_unit_rule_move(state)
+
+
+def open_batch(players: int = 1, n: int = 1000, *, seed: int = 0, first: int = 0,
+               threads: int | None = None, timeout: float | None = 1.0,
+               max_nodes: int | None = None, memory_mb: int = 256) -> dict:
+    """:func:`solve_open` from the start over ``n`` fresh deals (deal ``i``: the whole pack in
+    the order a generator seeded from ``(seed, first + i)`` shuffles it), in Rust threads: a
+    dict of arrays ``winnable`` (int8: 1 won, 0 lost, -1 past a limit), ``nodes``, ``seconds``
+    (each deal's own solve time)."""
+    return _core.repair_unit_open_batch(
+        players, seed, n, first, threads, timeout, max_nodes, memory_mb
+    )
+
+
+def play_batch(players: int = 1, player: str = "rule", n: int = 1000, *, seed: int = 0,
+               first: int = 0, samples: int = 16, horizon: int = 10,
+               max_nodes: int | None = 20_000, threads: int | None = None) -> dict:
+    """Plays ``n`` fresh games with ``player`` (``"policy"`` as :func:`policy` with
+    ``samples``, ``horizon`` and ``max_nodes``, ``"rule"`` as :func:`rule_move`, ``"random"``:
+    uniformly random legal actions), the cards of game ``i`` drawn from a generator seeded from
+    ``(seed, first + i)``: a dict of arrays ``won`` (bool) and ``decisions`` (int32)."""
+    return _core.repair_unit_play_batch(
+        players, player, seed, n, first, samples, horizon, threads, max_nodes
+    )
+
+
+# ---- reading a state (from its notation: docs/rules/repair_unit.md, *Notation*) ----
+
+
+def _fields(state) -> list[str]:
+    return state.notation().split(" ")
+
+
+def _forecasts(state) -> list[list[tuple[str | None, str | None]]]:
+    """Per forecast, front first: (face-down card, face-up card) per position."""
+    out = []
+    for row in _fields(state)[0].split("|"):
+        places = []
+        for place in row.split(","):
+            down, _, up = place.partition("+")
+            places.append((None if down == "-" else down, up or None))
+        out.append(places)
+    return out
+
+
+def status(state) -> str:
+    """One line: ``"dealing"``, ``"won"``, ``"lost"``, or whose turn and what is decided next,
+    e.g. ``"forecast A: tunnel or go on (before the draw)"``."""
+    turn = _fields(state)[6]
+    if turn in ("deal", "won", "lost"):
+        return {"deal": "dealing", "won": "won", "lost": "lost"}[turn]
+    parts = turn.split(":")
+    forecast, step = parts[0], parts[1]
+    pending = parts[-1] if parts[-1] not in (step, "t") else None
+    where = {"start": "before the draw", "draw": "drawing", "move": "before the move",
+             "end": "after placing"}[step]
+    if pending == "peek":
+        what = "a Jack looks at the top of the deck"
+    elif pending == "drawn":
+        what = "the drawn card's effect"
+    elif pending:
+        what = f"the effect of the card tunnelled on {pending}"
+    elif step == "draw":
+        what = "a card is drawn"
+    else:
+        what = "tunnel or go on"
+    return f"forecast {forecast}: {what} ({where})"
+
+
+def text(state) -> str:
+    """A readable position: each forecast front first (``down+up`` per position, ``-`` not
+    dealt), the target, the drawn card, the deck (known top, ``*n`` unseen cards, the cards put
+    under it), the removed and recycled cards, and the status line::
+
+        A  7H+3D  QS  2C
+        B  AD  5S  9C
+        target -   drawn -   deck *46
+        forecast A: tunnel or go on (before the draw)
+    """
+    f = _fields(state)
+    lines = []
+    for k, row in enumerate(f[0].split("|")):
+        lines.append(f"{chr(ord('A') + k)}  " + "  ".join(row.split(",")))
+    lines.append(f"target {f[1]}   drawn {f[2]}   deck {f[3]}")
+    if f[4] != "-" or f[5] != "-":
+        lines.append(f"removed {f[4]}   recycled {f[5]}")
+    lines.append(status(state))
+    return "\n".join(lines)
+
+
+_SUIT_COLOURS = {"S": "#222222", "C": "#222222", "H": "#c0392b", "D": "#c0392b"}
+_SUIT_SIGNS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
+_TABLE = "#2e7d4f"
+
+
+def _card(x: float, y: float, w: float, code: str | None, face_up: bool, label: str = "") -> list:
+    """A card at (x, y): face up with its rank and suit, face down (its known code small, as
+    the team remembers it) or an empty outline (``code`` None)."""
+    h = w * 1.4
+    if code is None:
+        return [
+            f"<rect x='{num(x)}' y='{num(y)}' width='{num(w)}' height='{num(h)}' rx='4' "
+            f"fill='none' stroke='#9fd3b0' stroke-dasharray='4 3'/>"
+        ]
+    title = f"<title>{escape(label)}{escape(code)}</title>"
+    if not face_up:
+        return [
+            f"<rect x='{num(x)}' y='{num(y)}' width='{num(w)}' height='{num(h)}' rx='4' "
+            f"fill='#3b5b92' stroke='#1d2f52'>{title}</rect>",
+            f"<text x='{num(x + w / 2)}' y='{num(y + h / 2 + 4)}' text-anchor='middle' "
+            f"font-size='{num(w * 0.28)}' {FONT} fill='#dfe8f7'>{escape(code)}</text>",
+        ]
+    colour = _SUIT_COLOURS[code[1]]
+    rank = "10" if code[0] == "T" else code[0]
+    return [
+        f"<rect x='{num(x)}' y='{num(y)}' width='{num(w)}' height='{num(h)}' rx='4' "
+        f"fill='#fdfdf8' stroke='#555555'>{title}</rect>",
+        f"<text x='{num(x + w / 2)}' y='{num(y + h * 0.45)}' text-anchor='middle' "
+        f"font-size='{num(w * 0.42)}' font-weight='bold' {FONT} fill='{colour}'>{rank}</text>",
+        f"<text x='{num(x + w / 2)}' y='{num(y + h * 0.82)}' text-anchor='middle' "
+        f"font-size='{num(w * 0.42)}' {FONT} fill='{colour}'>{_SUIT_SIGNS[code[1]]}</text>",
+    ]
+
+
+def svg(state, card: float = 40.0) -> str:
+    """A self-contained SVG picture: each forecast as a row from the target outwards (face-down
+    cards blue with their remembered code, face-up cards overlapping them), the target, the
+    drawn card, the deck (its known top, the count of unseen cards, the known cards under it)
+    and the status line. ``card`` is a card's width in pixels (a positive number, else
+    :class:`~quanta.InvalidOptionError`)."""
+    w = _svg.pixels("card", card)
+    h = w * 1.4
+    f = _fields(state)
+    forecasts = _forecasts(state)
+    length = len(forecasts[0])
+    left, top, gap = 20.0, 20.0, w * 0.35
+    label_w = 24.0
+    row_h = h * 1.3 + gap
+    col_x = [left + label_w + w * 1.5 + gap + i * (w + gap) for i in range(length)]
+    deck = [] if f[3] == "-" else f[3].split(",")
+    deck_w = max(1, len(deck)) * (w * 0.55) + w
+    width = max(col_x[-1] + w + 2 * gap + deck_w + 20, 360.0)
+    height = top + len(forecasts) * row_h + 70
+    out = _svg.start(width, height)
+    out.append(
+        f"<rect x='5' y='5' width='{num(width - 10)}' height='{num(height - 45)}' rx='10' "
+        f"fill='{_TABLE}'/>"
+    )
+    for k, places in enumerate(forecasts):
+        y = top + k * row_h
+        name = chr(ord("A") + k)
+        out.append(
+            f"<text x='{num(left)}' y='{num(y + h / 2 + 5)}' font-size='16' font-weight='bold' "
+            f"{FONT} fill='white'>{name}</text>"
+        )
+        for i, (down, up) in enumerate(places):
+            x = col_x[i]
+            out.extend(_card(x, y, w, down, False, f"{name}{i + 1} face down: "))
+            if up:
+                out.extend(_card(x + w * 0.15, y + h * 0.3, w, up, True, f"{name}{i + 1}: "))
+    # The target sits left of the forecasts' fronts; the drawn card and the deck to the right.
+    ty = top + (len(forecasts) * row_h - h) / 2 - gap
+    tx = left + label_w
+    out.append(
+        f"<text x='{num(tx + w / 2)}' y='{num(ty - 4)}' text-anchor='middle' font-size='11' "
+        f"{FONT} fill='white'>target</text>"
+    )
+    out.extend(_card(tx, ty, w, None if f[1] == "-" else f[1], True, "target: "))
+    rx = col_x[-1] + w + 2 * gap
+    out.append(
+        f"<text x='{num(rx)}' y='{num(top + 10)}' font-size='11' {FONT} fill='white'>drawn</text>"
+    )
+    out.extend(_card(rx, top + 14, w, None if f[2] == "-" else f[2], True, "drawn: "))
+    dy = top + 14 + h + 22
+    out.append(
+        f"<text x='{num(rx)}' y='{num(dy - 4)}' font-size='11' {FONT} fill='white'>deck "
+        f"(top first)</text>"
+    )
+    for k, item in enumerate(deck):
+        x = rx + k * w * 0.55
+        if item.startswith("*"):
+            out.append(
+                f"<rect x='{num(x)}' y='{num(dy)}' width='{num(w)}' height='{num(h)}' rx='4' "
+                f"fill='#3b5b92' stroke='#1d2f52'><title>{item[1:]} unseen cards</title></rect>"
+            )
+            out.append(
+                f"<text x='{num(x + w / 2)}' y='{num(dy + h / 2 + 5)}' text-anchor='middle' "
+                f"font-size='{num(w * 0.35)}' {FONT} fill='white'>{escape(item[1:])}?</text>"
+            )
+        else:
+            out.extend(_card(x, dy, w, item, True, "deck: "))
+    y = top + len(forecasts) * row_h + 10
+    if f[4] != "-":
+        out.append(_svg.caption(left, y + 12, f"removed: {f[4].replace(',', ' ')}"))
+    out.append(_svg.caption(left, height - 12, status(state)))
+    return _svg.finish(out)
+
+
+STATE_METHODS = {"unseen": unseen}

@@ -1,0 +1,399 @@
+//! Quantum Repair Unit's extras: the unseen cards, and the solvers with the order known
+//! (python/quanta/repair_unit.py documents them).
+
+use super::position;
+use super::quantum_leap::py_bool;
+use crate::detach::run_detached;
+use crate::errors::{self, InvalidOptionError, to_py};
+use numpy::IntoPyArray;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyTuple};
+use quanta_core::batch::{Split, map_rows};
+use quanta_core::erased::Position;
+use quanta_core::repair_unit::solve as ru;
+use quanta_core::repair_unit::{RepairUnit, cards, code};
+use quanta_core::search::{Context, Request};
+use quanta_core::{Action, Error, Game, ToMove};
+
+fn repair_unit<'s>(state: &'s Bound<'_, PyAny>, what: &str) -> PyResult<&'s Position<RepairUnit>> {
+    position::<RepairUnit>(state, what)
+}
+
+/// The codes of the cards whose places the team does not know, in card order.
+#[pyfunction]
+fn repair_unit_unseen(state: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+    let p = repair_unit(state, "repair_unit.unseen")?;
+    Ok(cards(p.state.unseen).map(code).collect())
+}
+
+/// Whether the team can win with the order known (see `quanta.repair_unit.solve_open`).
+#[pyclass(
+    module = "quanta.repair_unit",
+    name = "RepairUnitOpenSolution",
+    frozen,
+    eq
+)]
+#[derive(PartialEq)]
+pub struct RepairOpenSolution {
+    #[pyo3(get)]
+    winnable: bool,
+    line: Vec<Action>,
+    #[pyo3(get)]
+    nodes: u64,
+    #[pyo3(get)]
+    seconds: f64,
+    #[pyo3(get)]
+    exact: bool,
+}
+
+#[pymethods]
+impl RepairOpenSolution {
+    /// A winning line of the team's actions (a tuple; chance excluded); empty when not
+    /// winnable.
+    #[getter]
+    fn line<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        PyTuple::new(py, &self.line)
+    }
+    fn __repr__(&self) -> String {
+        format!(
+            "OpenSolution(winnable={}, line=<{} actions>, nodes={}, seconds={:.3}, exact=True)",
+            py_bool(self.winnable),
+            self.line.len(),
+            self.nodes,
+            self.seconds
+        )
+    }
+}
+
+/// The estimate of `quanta.repair_unit.win_probability`.
+#[pyclass(
+    module = "quanta.repair_unit",
+    name = "RepairUnitWinProbability",
+    frozen,
+    eq,
+    get_all
+)]
+#[derive(PartialEq)]
+pub struct RepairWinProbability {
+    probability: f64,
+    stderr: f64,
+    samples: usize,
+    wins: usize,
+    undecided: usize,
+    nodes: u64,
+    seconds: f64,
+}
+
+#[pymethods]
+impl RepairWinProbability {
+    fn __repr__(&self) -> String {
+        format!(
+            "WinProbability(probability={:.4}, stderr={:.4}, samples={}, wins={}, undecided={}, \
+             nodes={}, seconds={:.3})",
+            self.probability,
+            self.stderr,
+            self.samples,
+            self.wins,
+            self.undecided,
+            self.nodes,
+            self.seconds
+        )
+    }
+}
+
+/// The order as card codes, checked in Rust against the state's unseen cards.
+fn order(
+    state: &quanta_core::repair_unit::RepairState,
+    value: &Bound<'_, PyAny>,
+) -> PyResult<Vec<u8>> {
+    let expected = "order must be a sequence of card codes (str), a permutation of state.unseen()";
+    let items: Vec<Bound<'_, PyAny>> = value
+        .try_iter()
+        .map_err(|_| {
+            InvalidOptionError::new_err(format!("{expected}, not {}", errors::quote(value)))
+        })?
+        .collect::<PyResult<_>>()?;
+    if value.is_instance_of::<pyo3::types::PyString>() {
+        return Err(InvalidOptionError::new_err(format!(
+            "{expected}, not the text {}",
+            errors::quote(value)
+        )));
+    }
+    let codes = items
+        .iter()
+        .map(|c| {
+            errors::text(c, |m| {
+                InvalidOptionError::new_err(format!("{expected}: {m}"))
+            })
+        })
+        .collect::<PyResult<Vec<String>>>()?;
+    ru::read_order(state, &codes).map_err(to_py)
+}
+
+#[pyfunction]
+fn repair_unit_solve_open(
+    py: Python<'_>,
+    state: &Bound<'_, PyAny>,
+    order: &Bound<'_, PyAny>,
+    timeout: &Bound<'_, PyAny>,
+    max_nodes: &Bound<'_, PyAny>,
+    memory_mb: &Bound<'_, PyAny>,
+    threads: &Bound<'_, PyAny>,
+) -> PyResult<RepairOpenSolution> {
+    let p = repair_unit(state, "repair_unit.solve_open")?;
+    let request = errors::request(timeout, max_nodes, memory_mb, threads)?;
+    let order = self::order(&p.state, order)?;
+    let s = run_detached(py, |cancel| {
+        ru::solve_open(&p.game.0, &p.state, &order, &request.context(cancel))
+    })?;
+    Ok(RepairOpenSolution {
+        winnable: s.winnable,
+        line: s.line,
+        nodes: s.nodes,
+        seconds: s.seconds,
+        exact: true,
+    })
+}
+
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+fn repair_unit_win_probability(
+    py: Python<'_>,
+    state: &Bound<'_, PyAny>,
+    samples: &Bound<'_, PyAny>,
+    seed: &Bound<'_, PyAny>,
+    timeout: &Bound<'_, PyAny>,
+    max_nodes: &Bound<'_, PyAny>,
+    memory_mb: &Bound<'_, PyAny>,
+    threads: &Bound<'_, PyAny>,
+) -> PyResult<RepairWinProbability> {
+    let p = repair_unit(state, "repair_unit.win_probability")?;
+    let samples = samples_arg(samples)?;
+    let seed = errors::seed(seed, "seed")?;
+    let request = errors::request(timeout, max_nodes, memory_mb, threads)?;
+    let w = run_detached(py, |cancel| {
+        ru::win_probability(&p.game.0, &p.state, samples, seed, &request.context(cancel))
+    })?;
+    Ok(RepairWinProbability {
+        probability: w.probability,
+        stderr: w.stderr,
+        samples: w.samples,
+        wins: w.wins,
+        undecided: w.undecided,
+        nodes: w.nodes,
+        seconds: w.seconds,
+    })
+}
+
+fn horizon_arg(value: &Bound<'_, PyAny>) -> PyResult<u32> {
+    errors::integer_in(value, "horizon", 1, 52)
+        .map(|v| v as u32)
+        .map_err(|_| {
+            InvalidOptionError::new_err(format!(
+                "horizon must be a number of cards from 1 to 52, not {}",
+                errors::quote(value)
+            ))
+        })
+}
+
+fn samples_arg(value: &Bound<'_, PyAny>) -> PyResult<usize> {
+    errors::integer_in(value, "samples", 1, 1 << 24)
+        .map(|v| v as usize)
+        .map_err(|_| {
+            InvalidOptionError::new_err(format!(
+                "samples must be an integer from 1 to 16777216, not {}",
+                errors::quote(value)
+            ))
+        })
+}
+
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+fn repair_unit_policy(
+    py: Python<'_>,
+    state: &Bound<'_, PyAny>,
+    seed: &Bound<'_, PyAny>,
+    samples: &Bound<'_, PyAny>,
+    horizon: &Bound<'_, PyAny>,
+    timeout: &Bound<'_, PyAny>,
+    max_nodes: &Bound<'_, PyAny>,
+    memory_mb: &Bound<'_, PyAny>,
+    threads: &Bound<'_, PyAny>,
+) -> PyResult<(Action, Vec<(Action, usize)>)> {
+    let p = repair_unit(state, "repair_unit.policy")?;
+    let samples = samples_arg(samples)?;
+    let horizon = horizon_arg(horizon)?;
+    let seed = errors::seed(seed, "seed")?;
+    let request = errors::request(timeout, max_nodes, memory_mb, threads)?;
+    let m = run_detached(py, |cancel| {
+        ru::policy(
+            &p.game.0,
+            &p.state,
+            samples,
+            horizon,
+            seed,
+            &request.context(cancel),
+        )
+    })?;
+    Ok((m.action, m.wins))
+}
+
+#[pyfunction]
+fn repair_unit_rule_move(state: &Bound<'_, PyAny>) -> PyResult<Action> {
+    let p = repair_unit(state, "repair_unit.rule_move")?;
+    match p.game.0.to_move(&p.state) {
+        ToMove::Player(_) => Ok(ru::rule_move(&p.game.0, &p.state)),
+        _ => Err(to_py(Error::NotApplicable(format!(
+            "repair_unit.rule_move: the team has no decision in {}",
+            p.game.0.notation(&p.state)
+        )))),
+    }
+}
+
+fn players_arg(value: &Bound<'_, PyAny>) -> PyResult<usize> {
+    errors::integer_in(value, "players", 1, 4)
+        .map(|v| v as usize)
+        .map_err(|_| {
+            InvalidOptionError::new_err(format!(
+                "players must be an integer from 1 to 4, not {}",
+                errors::quote(value)
+            ))
+        })
+}
+
+/// `solve_open` over fresh deals (row `i`: all 52 cards in the order `row_rng(seed, first+i)`
+/// shuffles, the deal included): arrays `winnable` (int8: 1, 0, or -1 past a limit),
+/// `nodes` and `seconds`.
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+fn repair_unit_open_batch<'py>(
+    py: Python<'py>,
+    players: &Bound<'py, PyAny>,
+    seed: &Bound<'py, PyAny>,
+    n: &Bound<'py, PyAny>,
+    first: &Bound<'py, PyAny>,
+    threads: &Bound<'py, PyAny>,
+    timeout: &Bound<'py, PyAny>,
+    max_nodes: &Bound<'py, PyAny>,
+    memory_mb: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let game = RepairUnit::new(players_arg(players)?);
+    let (seed, n, first) = errors::rows(seed, n, first, "deals")?;
+    let request: Request = errors::request(timeout, max_nodes, memory_mb, threads)?;
+    let rows = run_detached(py, |cancel| {
+        let one = Context::new(request.limits.clone(), None, cancel);
+        map_rows(
+            first,
+            n,
+            seed,
+            request.threads,
+            Split::Rows,
+            cancel,
+            |_, rng| {
+                let s = game.new_state();
+                let order = ru::random_order(&s, rng);
+                match ru::solve_open(&game, &s, &order, &one) {
+                    Ok(sol) => (sol.winnable as i8, sol.nodes, sol.seconds),
+                    Err(Error::SearchLimit { nodes, seconds, .. }) => (-1, nodes, seconds),
+                    Err(_) => (-1, 0, 0.0),
+                }
+            },
+        )
+    })?;
+    let d = PyDict::new(py);
+    d.set_item(
+        "winnable",
+        rows.iter()
+            .map(|r| r.0)
+            .collect::<Vec<i8>>()
+            .into_pyarray(py),
+    )?;
+    d.set_item(
+        "nodes",
+        rows.iter()
+            .map(|r| r.1)
+            .collect::<Vec<u64>>()
+            .into_pyarray(py),
+    )?;
+    d.set_item(
+        "seconds",
+        rows.iter()
+            .map(|r| r.2)
+            .collect::<Vec<f64>>()
+            .into_pyarray(py),
+    )?;
+    Ok(d)
+}
+
+/// Plays fresh games with a player (`"policy"`, `"rule"` or `"random"`), the cards from
+/// row `i`'s generator: array `won` (bool) and `decisions` (int32).
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+fn repair_unit_play_batch<'py>(
+    py: Python<'py>,
+    players: &Bound<'py, PyAny>,
+    player: &Bound<'py, PyAny>,
+    seed: &Bound<'py, PyAny>,
+    n: &Bound<'py, PyAny>,
+    first: &Bound<'py, PyAny>,
+    samples: &Bound<'py, PyAny>,
+    horizon: &Bound<'py, PyAny>,
+    threads: &Bound<'py, PyAny>,
+    max_nodes: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let game = RepairUnit::new(players_arg(players)?);
+    let kind = errors::text(player, |m| InvalidOptionError::new_err(m))?;
+    if !["policy", "rule", "random"].contains(&kind.as_str()) {
+        return Err(InvalidOptionError::new_err(format!(
+            "player must be 'policy', 'rule' or 'random', not {}",
+            errors::quote(player)
+        )));
+    }
+    let (seed, n, first) = errors::rows(seed, n, first, "games")?;
+    let samples = samples_arg(samples)?;
+    let horizon = horizon_arg(horizon)?;
+    let request = Request::checked(
+        None,
+        errors::optional_integer(max_nodes, "max_nodes")?,
+        256,
+        None,
+    )
+    .map_err(to_py)?;
+    let threads = errors::threads(threads)?;
+    let rows = run_detached(py, |cancel| {
+        let one = Context::new(request.limits.clone(), None, cancel);
+        let rows = map_rows(first, n, seed, threads, Split::Rows, cancel, |row, rng| {
+            ru::play(&game, &kind, samples, horizon, row, rng, &one)
+        })?;
+        rows.into_iter().collect::<Result<Vec<_>, Error>>()
+    })?;
+    let d = PyDict::new(py);
+    d.set_item(
+        "won",
+        rows.iter()
+            .map(|r| r.0)
+            .collect::<Vec<bool>>()
+            .into_pyarray(py),
+    )?;
+    d.set_item(
+        "decisions",
+        rows.iter()
+            .map(|r| r.1)
+            .collect::<Vec<i32>>()
+            .into_pyarray(py),
+    )?;
+    Ok(d)
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<RepairOpenSolution>()?;
+    m.add_class::<RepairWinProbability>()?;
+    m.add_function(wrap_pyfunction!(repair_unit_unseen, m)?)?;
+    m.add_function(wrap_pyfunction!(repair_unit_solve_open, m)?)?;
+    m.add_function(wrap_pyfunction!(repair_unit_win_probability, m)?)?;
+    m.add_function(wrap_pyfunction!(repair_unit_policy, m)?)?;
+    m.add_function(wrap_pyfunction!(repair_unit_rule_move, m)?)?;
+    m.add_function(wrap_pyfunction!(repair_unit_open_batch, m)?)?;
+    m.add_function(wrap_pyfunction!(repair_unit_play_batch, m)?)?;
+    Ok(())
+}
