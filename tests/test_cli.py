@@ -66,11 +66,16 @@ def test_analyze_explains_a_bad_number_in_one_line(option, value, expected, monk
 
 
 def _expected_row(name: str, n: int, seed: int) -> list[str]:
-    """The row for ``name`` (without games/s) from one call, as analyze always printed it."""
+    """The row for ``name`` (without games/s) from one call, by the rule analyze states: the
+    single highest return wins, else a draw; a cooperative team wins together or loses."""
     out = quanta.batch.random_playouts(quanta.game(name), n, seed=seed)
     returns, length = out["returns"], out["length"]
-    leaders = returns == returns.max(axis=1, keepdims=True)
-    single = leaders.sum(axis=1) == 1
+    if quanta.game(name).info.utility == "cooperative":  # the team wins or loses together
+        leaders = returns > 0
+        single = np.ones(len(length), dtype=bool)
+    else:
+        leaders = returns == returns.max(axis=1, keepdims=True)
+        single = leaders.sum(axis=1) == 1
     wins = [(leaders[:, p] & single).mean() for p in range(returns.shape[1])]
     return [
         name,
@@ -143,3 +148,13 @@ def test_analyze_names_games_as_arguments_and_reports_each_solver():
     assert ql["solved"] == 6 and round(6 * ql["mean_value"], 9) in range(7)
     text = CliRunner().invoke(main, ["analyze", "quantum_leap", "-n", "100", "--solves", "3", "-q"])
     assert "solver" in text.output and "quantum_leap (size=3)" in text.output
+
+
+def test_analyze_counts_a_cooperative_game_as_won_or_lost_by_the_whole_team():
+    result = CliRunner().invoke(main, ["analyze", "repair_unit", "-n", "3000", "--solves", "0",
+                                       "--json", "--seed", "2"])
+    assert result.exit_code == 0, result.output
+    [row] = json.loads(result.output)["playouts"]
+    out = quanta.batch.random_playouts(quanta.game("repair_unit"), 3000, seed=2)
+    assert row["wins"] == [float((out["returns"][:, 0] > 0).mean())]
+    assert row["draws"] == 0.0, "a team never draws: a loss is not a draw"

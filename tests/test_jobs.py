@@ -291,3 +291,31 @@ def test_the_twelve_symmetries_of_the_side_3_board_keep_every_deals_value():
             values.add(quanta.quantum_leap.solve(g.from_notation(f"{text} swap")).win)
         assert len(values) == 1, board
     assert counts.sum() == 18 * 48620, "every setup-A deal: the empty cell, then 9 whites of 18"
+
+
+# ---- the games with hidden order: Quantum Repair Unit ----
+
+
+def test_the_repair_unit_table_is_the_open_batch_with_the_shard_seed():
+    job = jobs.table("repair_unit_open", 4, seed=3, shard_size=2, max_nodes=200_000)
+    shard = jobs.run_shard(job, 1).to_pydict()
+    seed = int(np.random.SeedSequence(3, spawn_key=(1,)).generate_state(1, np.uint64)[0])
+    direct = quanta.repair_unit.open_batch(1, 2, seed=seed, max_nodes=200_000, memory_mb=256)
+    assert shard["deal"] == [2, 3]
+    assert shard["winnable"] == direct["winnable"].tolist()
+    assert shard["nodes"] == direct["nodes"].tolist()
+
+
+def test_a_repair_unit_solve_row_is_the_seeded_win_probability_and_the_policys_move(tmp_path):
+    g = quanta.game("repair_unit")
+    state = g.new_state()
+    while state.is_chance:
+        state = state.play(state.legal_actions()[0])
+    job = jobs.solve("repair_unit", [state.notation()], max_nodes=64_000)
+    jobs.run(job, tmp_path)
+    [row] = rows(tmp_path)
+    assert row["error"] == "", row["error"]
+    expected = quanta.repair_unit.win_probability(state, 32, 0, max_nodes=2000)
+    assert row["value"] == expected.probability
+    assert row["best"] in [state.action_to_string(a) for a in state.legal_actions()]
+    assert row["exact"] == (expected.undecided == 0)

@@ -179,6 +179,7 @@ def _solver_figures(name: str, n: int, seed: int, timeout: float, threads, quiet
             else:
                 seconds.append(answer.seconds)
                 values.append(value)
+                unsolved += not answer.exact  # an estimate with undecided samples
             bar.update()
     options = ", ".join(f"{k}={v}" for k, v in _SOLVER_OPTIONS.get(name, {}).items())
     return {
@@ -210,9 +211,12 @@ _PIECE = 50_000
 class _Tally:
     """Running sums over played games, so memory stays the same at any number of games.
 
-    A game counts as won by the player with the single highest return, else as a draw."""
+    A game counts as won by the player with the single highest return, else as a draw; in a
+    cooperative game (``together``) as won by every seat when the return is positive, else as
+    lost (never a draw)."""
 
-    def __init__(self, players: int) -> None:
+    def __init__(self, players: int, together: bool = False) -> None:
+        self.together = together
         self.games = 0
         self.plies = 0
         self.wins = [0] * players
@@ -220,8 +224,12 @@ class _Tally:
         self.returns = [0.0] * players
 
     def add(self, returns: np.ndarray, length: np.ndarray) -> None:
-        leaders = returns == returns.max(axis=1, keepdims=True)
-        single = leaders.sum(axis=1) == 1
+        if self.together:  # one team: every seat wins (a positive return) or none does
+            leaders = np.repeat(returns[:, :1] > 0, returns.shape[1], axis=1)
+            single = np.ones(len(length), dtype=bool)
+        else:
+            leaders = returns == returns.max(axis=1, keepdims=True)
+            single = leaders.sum(axis=1) == 1
         self.games += len(length)
         self.plies += int(length.sum(dtype=np.int64))
         self.draws += int((~single).sum())
@@ -234,7 +242,7 @@ def _play(g: quanta.Game, n: int, seed: int, threads: int | None, quiet: bool):
     """Plays ``n`` random games in pieces (for the progress bar and constant memory) and folds
     each piece into a :class:`_Tally`; the pieces are the games of one call."""
     piece = max(1, min(n, _PIECE))
-    tally, seconds = _Tally(g.num_players), 0.0
+    tally, seconds = _Tally(g.num_players, g.info.utility == "cooperative"), 0.0
     with tqdm(total=n, desc=g.name, unit="games", disable=quiet, leave=False) as bar:
         for first in range(0, n, piece):
             count = min(piece, n - first)
@@ -490,6 +498,8 @@ def _bot_action(state, rng: random.Random) -> int:
         if name == "a_quantum_leap" and quanta.a_quantum_leap.pattern(state) is not None:
             return state.parse_action(quanta.a_quantum_leap.best_turn(state, timeout=2.0)
                                       .actions[0])
+        if name == "repair_unit":
+            return quanta.repair_unit.policy(state, rng.getrandbits(32))
         if name == "quincunx":
             move = quanta.quincunx.greedy_move(state)
             if move is not None:

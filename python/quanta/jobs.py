@@ -6,9 +6,10 @@ A :class:`Job` is a kind and its parameters, cut into shards of ``shard_size`` r
   seat's return, the winning seat);
 - :func:`solve`: positions (one notation a line), each answered by the game's solver within
   the given limits, one row per position;
-- :func:`table`: the tables the solvers make possible, one row per fresh deal:
-  ``quincunx_open`` (the solitaire's open-deck optimum) and ``quantum_leap`` (the exact value
-  of a dealt board).
+- :func:`table`: the tables the solvers make possible: ``quincunx_open`` (the solitaire's
+  open-deck optimum), ``repair_unit_open`` (whether a deal can be won with the order known),
+  ``quantum_leap`` (the exact value of a dealt board), one row per fresh deal, and
+  ``quantum_leap_every_deal`` (every deal of a small board, up to symmetry).
 
 :func:`run` computes the shards that are not on disk yet and writes each as it comes, so the
 same call after a crash or ``kill -9`` finishes the job without losing or repeating a row.
@@ -34,6 +35,7 @@ import json
 import os
 import pathlib
 import time
+import types
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator
 
@@ -198,6 +200,10 @@ def table(name: str, deals: int | None = None, *, seed: int = 0, shard_size: int
       (:func:`quanta.quantum_leap.solve`); params ``size`` (3), ``setup`` ("A"),
       ``timeout``, ``max_nodes``, ``memory_mb`` (1024). Rows: ``deal``, ``notation``, ``win``
       (the player to act wins), ``best``, ``nodes``, ``seconds``, ``error``.
+    - ``repair_unit_open``: ``deals`` fresh Quantum Repair Unit deals solved with the card
+      order known (:func:`quanta.repair_unit.open_batch`); params ``players`` (1),
+      ``timeout`` (1.0 s a deal), ``max_nodes``, ``memory_mb`` (256). Rows: ``deal``,
+      ``winnable`` (1 won, 0 lost, -1 undecided within the limits), ``nodes``, ``seconds``.
     - ``quantum_leap_every_deal``: **every** deal of a Quantum Leap board of side ``size`` (2
       or 3) with ``setup`` "A" or "B", each class of deals the board's 12 symmetries map onto
       one another solved once (``deals`` is not given). Rows: ``deal`` (the class's number),
@@ -302,12 +308,28 @@ def _a_quantum_leap(state, limits, threads):
     return float(r.value), " ".join(r.moves), r
 
 
+def _repair_unit(state, limits, threads, samples: int = 32):
+    # The order of the unseen cards is chance: the win probability of a team that would know
+    # it, over `samples` orders (seeded, so the answer is the same every time), the limits
+    # shared out among them; and the policy's move.
+    each = {k: (v / samples if v is not None and k in ("timeout", "max_nodes") else v)
+            for k, v in limits.items()}
+    if each.get("max_nodes") is not None:
+        each["max_nodes"] = max(1, int(each["max_nodes"]))
+    r = quanta.repair_unit.win_probability(state, samples, 0, threads=threads, **each)
+    move = state.action_to_string(quanta.repair_unit.policy(state, 0, samples=8,
+                                                            threads=threads))
+    return r.probability, move, types.SimpleNamespace(nodes=r.nodes, seconds=r.seconds,
+                                                      exact=r.undecided == 0)
+
+
 #: The solver a ``solve`` job uses per game: (state, limits, threads) -> (value, best, answer).
 SOLVERS: dict[str, Callable] = {
     "a_quantum_leap": _a_quantum_leap,
     "einstein": _einstein,
     "quantum_leap": _quantum_leap,
     "quincunx": _quincunx,
+    "repair_unit": _repair_unit,
 }
 
 
@@ -481,12 +503,23 @@ def _every_deal_rows(job: Job, index: int, threads: int | None) -> dict:
     return columns
 
 
+def _repair_unit_open_rows(job: Job, index: int, threads: int | None) -> dict:
+    p = job.params
+    rows = job.shard_rows(index)
+    out = quanta.repair_unit.open_batch(
+        p["players"], len(rows), seed=_shard_seed(job.seed, index), threads=threads,
+        timeout=p["timeout"], max_nodes=p["max_nodes"], memory_mb=p["memory_mb"])
+    return {"deal": np.arange(rows.start, rows.stop, dtype=np.int64), **out}
+
+
 #: The tables a ``table`` job makes: name -> (parameters with their defaults, rows of a shard).
 TABLES: dict[str, tuple[dict, Callable]] = {
     "quantum_leap": ({"size": 3, "setup": "A", "timeout": None, "max_nodes": None,
                       "memory_mb": 1024}, _quantum_leap_rows),
     "quantum_leap_every_deal": ({"size": 3, "setup": "A", "timeout": None, "max_nodes": None,
                                  "memory_mb": 1024}, _every_deal_rows),
+    "repair_unit_open": ({"players": 1, "timeout": 1.0, "max_nodes": None, "memory_mb": 256},
+                         _repair_unit_open_rows),
     "quincunx_open": ({"excuse": False, "empty": 12, "timeout": None, "max_nodes": None,
                        "memory_mb": 256},
                       _quincunx_open_rows),
