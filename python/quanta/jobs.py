@@ -276,12 +276,21 @@ def _playout_rows(job: Job, index: int, threads: int | None) -> dict:
     g = quanta.game(p["game"], **p["options"])
     rows = job.shard_rows(index)
     out = random_playouts(g, len(rows), seed=_shard_seed(job.seed, index), threads=threads)
-    columns = {"game": np.arange(rows.start, rows.stop, dtype=np.int64),
+    columns = {"game": _deals(rows),
                "length": out["length"]}
     for seat in range(g.num_players):
         columns[f"return_{seat}"] = out["returns"][:, seat]
     columns["winner"] = _winners(out["returns"])
     return columns
+
+
+def _columns(rows: list[dict]) -> dict:
+    """Rows (dicts with the same keys) as columns."""
+    return {k: [row[k] for row in rows] for k in rows[0]} if rows else {}
+
+
+def _deals(rows: range) -> np.ndarray:
+    return np.arange(rows.start, rows.stop, dtype=np.int64)
 
 
 def _error(e: BaseException) -> str:
@@ -338,12 +347,10 @@ def _solve_rows(job: Job, index: int, threads: int | None) -> dict:
     g = quanta.game(p["game"], **p["options"])
     solver = SOLVERS[p["game"]]
     rows = job.shard_rows(index)
-    columns: dict[str, list] = {k: [] for k in
-                                ("position", "notation", "value", "best", "nodes", "seconds",
-                                 "exact", "error")}
+    out: list[dict] = []
     for i in rows:
         text = p["positions"][i]
-        row: dict[str, Any] = dict.fromkeys(columns)
+        row: dict[str, Any] = dict.fromkeys(_SOLVE_COLUMNS)
         row.update(position=i, notation=text)
         try:
             state = g.from_notation(text)
@@ -355,9 +362,8 @@ def _solve_rows(job: Job, index: int, threads: int | None) -> dict:
         except QuantaError as e:
             row.update(nodes=getattr(e, "nodes", None), seconds=getattr(e, "seconds", None),
                        error=_error(e))
-        for k, v in row.items():
-            columns[k].append(v)
-    return columns
+        out.append(row)
+    return _columns(out)
 
 
 def _quincunx_open_rows(job: Job, index: int, threads: int | None) -> dict:
@@ -367,7 +373,7 @@ def _quincunx_open_rows(job: Job, index: int, threads: int | None) -> dict:
         _shard_seed(job.seed, index), len(rows), excuse=p["excuse"], empty=p["empty"],
         threads=threads,
         timeout=p["timeout"], max_nodes=p["max_nodes"], memory_mb=p["memory_mb"])
-    return {"deal": np.arange(rows.start, rows.stop, dtype=np.int64), **out}
+    return {"deal": _deals(rows), **out}
 
 
 def _quantum_leap_rows(job: Job, index: int, threads: int | None) -> dict:
@@ -376,8 +382,7 @@ def _quantum_leap_rows(job: Job, index: int, threads: int | None) -> dict:
     rng = np.random.default_rng(_shard_seed(job.seed, index))
     limits = {k: p[k] for k in ("timeout", "max_nodes", "memory_mb")}
     rows = job.shard_rows(index)
-    columns: dict[str, list] = {k: [] for k in ("deal", "notation", "win", "best", "nodes",
-                                                "seconds", "error")}
+    out: list[dict] = []
     for i in rows:
         state = g.new_state()
         while state.is_chance:
@@ -392,9 +397,8 @@ def _quantum_leap_rows(job: Job, index: int, threads: int | None) -> dict:
         except QuantaError as e:
             row.update(nodes=getattr(e, "nodes", None), seconds=getattr(e, "seconds", None),
                        error=_error(e))
-        for k, v in row.items():
-            columns[k].append(v)
-    return columns
+        out.append(row)
+    return _columns(out)
 
 
 # Every deal of a small Quantum Leap board, up to the board's symmetries.
@@ -475,9 +479,7 @@ def _every_deal_rows(job: Job, index: int, threads: int | None) -> dict:
     g = quanta.game("quantum_leap", size=p["size"], setup=p["setup"])
     codes, counts = _deal_classes(p["size"], p["setup"])
     limits = {k: p[k] for k in ("timeout", "max_nodes", "memory_mb")}
-    columns: dict[str, list] = {k: [] for k in ("deal", "board", "weight", "white_wins",
-                                                "black_swap_wins", "nodes", "seconds",
-                                                "error")}
+    out: list[dict] = []
     for i in job.shard_rows(index):
         board = _board_text(int(codes[i]), p["size"])
         row: dict[str, Any] = {"deal": i, "board": board, "weight": int(counts[i]),
@@ -498,9 +500,8 @@ def _every_deal_rows(job: Job, index: int, threads: int | None) -> dict:
                        seconds=row["seconds"] + white.seconds)
         except QuantaError as e:
             row.update(error=_error(e))
-        for k, v in row.items():
-            columns[k].append(v)
-    return columns
+        out.append(row)
+    return _columns(out)
 
 
 def _repair_unit_open_rows(job: Job, index: int, threads: int | None) -> dict:
@@ -509,7 +510,7 @@ def _repair_unit_open_rows(job: Job, index: int, threads: int | None) -> dict:
     out = quanta.repair_unit.open_batch(
         p["players"], len(rows), seed=_shard_seed(job.seed, index), threads=threads,
         timeout=p["timeout"], max_nodes=p["max_nodes"], memory_mb=p["memory_mb"])
-    return {"deal": np.arange(rows.start, rows.stop, dtype=np.int64), **out}
+    return {"deal": _deals(rows), **out}
 
 
 #: The tables a ``table`` job makes: name -> (parameters with their defaults, rows of a shard).
