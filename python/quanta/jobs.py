@@ -15,7 +15,7 @@ A :class:`Job` is a kind and its parameters, cut into shards of ``shard_size`` r
 same call after a crash or ``kill -9`` finishes the job without losing or repeating a row.
 Shard ``i`` draws from its own seed, ``numpy.random.SeedSequence(seed, spawn_key=(i,))``: a
 result depends on the job alone, never on how many shards run at once, on which executor or
-on how many workers. A bad row (a malformed notation, a finished position, a solve past its
+on how many workers (only where a time limit cuts a solve does the machine's speed count). A bad row (a malformed notation, a finished position, a solve past its
 limits) keeps its error in the ``error`` column and the job goes on.
 
 Shards run in this process by default (Rust threads inside each shard), on any
