@@ -1,11 +1,12 @@
 """EinStein würfelt nicht: the exact endgame solver and the bot.
 
     python benches/einstein_solve.py [--positions 100] [--four 20] [--timeout 120]
-                                     [--games 10000] [--threads 1] [--far 60]
-                                     [--solve-timeout 1]
+                                     [--solve-threads N] [--games 10000] [--threads 1]
+                                     [--far 60] [--solve-timeout 1]
 
 1. Solve times of random positions with 1, 2 and 3 stones a side (``--positions`` each) and 4
-   a side (``--four``, each within ``--timeout`` seconds): median and max seconds and nodes.
+   a side (``--four``, each within ``--timeout`` seconds), each solve on ``--solve-threads``
+   threads (default one per core): median and max seconds and nodes.
    A random position: each side's stones get distinct random numbers and random cells off
    both corners, either side is about to roll (die not rolled yet).
 2. The far case: three stones a side on the cells farthest from their corners (player 0 on a1
@@ -14,7 +15,7 @@
    ``--solve-timeout`` seconds, else the heuristic; the heuristic before) and the heuristic alone, each against uniform random play over
    ``--games`` games with random setups (the bot is player 0 in even games, player 1 in odd
    ones; player 0 moves first), played in Rust (``quanta._core.einstein_play_batch``): the
-   bot's share of wins with a 95% confidence interval.
+   bot's share of wins with a 95% confidence interval (``--games 0`` skips it).
 """
 
 from __future__ import annotations
@@ -47,16 +48,19 @@ def random_position(rng: random.Random, stones: int) -> quanta.State:
             return s
 
 
-def solve_times(positions: int, four: int, timeout: float, rng: random.Random) -> None:
-    print("## Solve times of random positions (one thread)\n")
+def solve_times(positions: int, four: int, timeout: float, threads: int | None,
+                rng: random.Random) -> None:
+    print(f"## Solve times of random positions ({threads or 'one per core'} thread(s))\n")
     print("| stones a side | positions | median | max | median nodes | max nodes | unsolved |")
     print("|---:|---:|---:|---:|---:|---:|---:|")
     for stones, count in [(1, positions), (2, positions), (3, positions), (4, four)]:
+        if count == 0:
+            continue
         times, nodes, unsolved = [], [], 0
         for _ in range(count):
             s = random_position(rng, stones)
             try:
-                r = solve(s, timeout=timeout)
+                r = solve(s, timeout=timeout, threads=threads)
                 times.append(r.seconds)
                 nodes.append(r.nodes)
             except SearchLimitError as e:
@@ -107,16 +111,18 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=100)
     parser.add_argument("--four", type=int, default=20)
     parser.add_argument("--timeout", type=float, default=120.0)
+    parser.add_argument("--solve-threads", type=int, default=None)
     parser.add_argument("--games", type=int, default=10000)
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--far", type=float, default=60.0)
     parser.add_argument("--solve-timeout", type=float, default=1.0)
     args = parser.parse_args()
     rng = random.Random(2026)
-    solve_times(args.positions, args.four, args.timeout, rng)
+    solve_times(args.positions, args.four, args.timeout, args.solve_threads, rng)
     if args.far > 0:
         far(args.far)
-    bot(args.games, args.threads, args.solve_timeout)
+    if args.games > 0:
+        bot(args.games, args.threads, args.solve_timeout)
 
 
 if __name__ == "__main__":

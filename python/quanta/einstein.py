@@ -201,17 +201,19 @@ def solve(state, *, timeout: float | None = None, max_nodes: int | None = None,
     the opponent's value after it). The search is depth-first, memoised in a transposition
     table of at most ``memory_mb`` megabytes (once full, it stores no more and goes on, still
     exact, only slower); positions are stored as seen by the side to roll and up to the mirror
-    image across the a1-e5 diagonal. Endgames are quick: random positions with three stones a
-    side take about 5 ms at the median (a few seconds at worst), four a side about half a
-    second (benches/README.md); stones far from their corners take much longer.
+    image across the a1-e5 diagonal. ``threads`` threads (default: one per core) search the
+    tree together, sharing the table; the answer is the same at any thread count, only
+    ``nodes`` varies a little. Endgames are quick: random positions with three stones a side
+    take a few milliseconds at the median and under a second at worst, four a side about half
+    a second at the median (benches/README.md); stones far from their corners take much
+    longer (millions of positions each).
 
     Works from any position after the setup, with the die rolled or not. Ties between equally
     good moves go to the lowest action. A finished game is answered (``value`` 1 or 0 for the
     player the notation names, no moves); a setup position or another game's state raises
     :class:`quanta.NotApplicableError`, a bad limit :class:`quanta.InvalidOptionError`, and a
     search past ``timeout`` (seconds) or ``max_nodes`` (positions expanded)
-    :class:`quanta.SearchLimitError`. Ctrl-C interrupts it; the GIL is released meanwhile. The
-    search runs on one thread: ``threads`` is checked and otherwise unused.
+    :class:`quanta.SearchLimitError`. Ctrl-C interrupts it; the GIL is released meanwhile.
 
     >>> import quanta
     >>> s = quanta.game("einstein").from_notation("...../.a.../...../...1./..... 0 -")

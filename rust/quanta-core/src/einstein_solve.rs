@@ -7,7 +7,7 @@
 //! the value of a move is 1 minus the opponent's value after it.
 //!
 //! **Search.** A depth-first recursion over the positions in which a side is about to roll,
-//! memoised in a transposition table (a hash map of at most [`hash_map_cap`] entries within
+//! memoised in a transposition table (at most [`Memo::capacity`] entries within
 //! `memory_mb`; once full it stops storing and the search goes on, still exact, only slower).
 //! Every move takes a stone one step nearer its corner, so the sum of the stones' distances to
 //! their corners strictly decreases and the recursion ends (at most 70 plies deep). A position
@@ -18,13 +18,26 @@
 //! searched once per position and shared by the rolls that select it, and a step that wins at
 //! once (onto the corner, or onto the opponent's last stone) ends that stone's search.
 //!
+//! The table is one array that all threads share without locks (see [`Memo`]). An expansion
+//! first asks the processor for the slots of all its children at once, so that their cache
+//! misses overlap, and Linux is asked to back the table with huge pages: the probes land all
+//! over it, and finding their pages' addresses costs as much as the probes. The threads
+//! (`threads`, default one per core) each search the whole tree from the root, in different
+//! orders (the root's moves started at different places, a position's stones taken in
+//! opposite orders), and share what they find through the table; the first to finish gives
+//! the answer, which is the same whichever thread gives it, since a position's value does not
+//! depend on the order it was found in. The table grows between rounds: when it is half full
+//! the round ends, the table doubles, and a new round starts from the root, finding in the
+//! table what the last one stored.
+//!
 //! Moves are the engine's: [`TARGET`] for the steps and [`movable_stones`] for which stones a
 //! roll lets move; the root's moves come from [`Game::legal_actions`] in ascending order, and
 //! ties between equally good moves go to the first.
 //!
 //! Limits (time, nodes) and the cancel flag stop the search with `SearchLimit` /
 //! `Interrupted` (a node is a position expanded, not one found in the table); an answer
-//! returned is exact. The search runs on one thread.
+//! returned is exact. The node count is the total of the threads (with several threads it
+//! varies a little from run to run: the value and the moves do not).
 //!
 //! **Bot.** [`bot_move`]: the solver's move once each side has at most `solver_stones` stones
 //! (and the solve ends within its limits), before that a heuristic (see [`heuristic_move`]).
@@ -37,10 +50,11 @@ use crate::einstein::{
 };
 use crate::error::{Error, Result};
 use crate::game::{Action, Game, Rng, ToMove};
-use crate::search::{Context, Limits, Meter, hash_map_cap};
+use crate::search::table::prefetch;
+use crate::search::{Context, Limits, Meter, pool_threads};
 use rand::Rng as _;
-use rustc_hash::FxHashMap;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::Ordering::{AcqRel, Acquire, Relaxed, Release};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize};
 
 /// The answer for a position after the setup.
 #[derive(Debug, Clone, PartialEq)]
@@ -90,11 +104,17 @@ fn code(cell: u8) -> u64 {
 
 /// Key code of a cell's mirror image across the a1-e5 diagonal ((row, col) -> (col, row)).
 fn mirror_code(cell: u8) -> u64 {
-    if cell == GONE {
-        31
-    } else {
-        ((cell % 5) * 5 + cell / 5) as u64
-    }
+    /// The codes of cells 0-24, then 31 for every other value (a removed stone).
+    const MIRROR: [u8; 256] = {
+        let mut codes = [31; 256];
+        let mut cell = 0;
+        while cell < 25 {
+            codes[cell] = ((cell % 5) * 5 + cell / 5) as u8;
+            cell += 1;
+        }
+        codes
+    };
+    MIRROR[cell as usize] as u64
 }
 
 /// A position as the side about to roll sees it, turned so that it heads for e5 like player
@@ -165,49 +185,226 @@ impl Frame {
     }
 }
 
-/// A search and its table, which it keeps from one call to the next (a bot keeps one for a
-/// whole game: what one move's search learnt answers the next).
-pub struct Solver<'a> {
-    ctx: Context<'a>,
-    table: FxHashMap<u64, f64>,
-    cap: usize,
-    meter: Meter<'a>,
+/// The values of the positions expanded so far, which every thread of a solve reads and
+/// writes: open addressing over a power-of-two array of slots, probed linearly. A slot is two
+/// words: the key (0 for an empty slot: no position has key 0, it would put every stone on
+/// a1) and the value's bits inverted (0 while the value is being written, which reads as a
+/// miss). The array grows between the rounds of a solve (see [`Solver::solve`]) and stops
+/// growing at [`Memo::capacity`] entries; past that nothing more is stored and the search
+/// goes on, still exact, only slower.
+struct Memo {
+    slots: Vec<[AtomicU64; 2]>,
+    used: AtomicUsize,
+    most: usize,
 }
 
-/// Bytes of one table entry: a u64 key and an f64 value.
-const ENTRY_BYTES: usize = 16;
+/// What [`Memo::insert`] did.
+enum Stored {
+    /// The value is in the table (or was already).
+    Yes,
+    /// The table is half full and may grow: the value was not stored.
+    Grow,
+    /// The table is as large as the memory limit allows: the value was not stored.
+    Full,
+}
 
-impl<'a> Solver<'a> {
-    pub fn new(ctx: &Context<'a>) -> Self {
-        Solver {
-            ctx: ctx.clone(),
-            table: FxHashMap::default(),
-            cap: hash_map_cap(ctx.limits.memory_mb, ENTRY_BYTES),
-            meter: Meter::new(ctx.budget("einstein solver"), None),
+impl Memo {
+    const FIRST_SLOTS: usize = 1 << 16;
+
+    /// The most entries within `memory_mb`: half the slots of the largest array that fits
+    /// with the half-size array it grew from.
+    fn capacity(memory_mb: usize) -> usize {
+        let bytes = memory_mb.max(1) << 20;
+        let most = bytes * 2 / 3 / std::mem::size_of::<[AtomicU64; 2]>();
+        let slots = if most.is_power_of_two() {
+            most
+        } else {
+            most.next_power_of_two() / 2
+        };
+        slots / 2
+    }
+
+    fn new(memory_mb: usize) -> Self {
+        Self::holding(Self::capacity(memory_mb))
+    }
+
+    /// A table that stores at most `most` entries (a power of two).
+    fn holding(most: usize) -> Self {
+        debug_assert!(most.is_power_of_two());
+        Memo {
+            slots: zeroed_slots((2 * most).min(Self::FIRST_SLOTS)),
+            used: AtomicUsize::new(0),
+            most,
         }
     }
 
-    /// Positions in the table.
-    pub fn stored(&self) -> usize {
-        self.table.len()
+    fn len(&self) -> usize {
+        self.used.load(Relaxed)
     }
 
-    /// Starts a call: its clock and node count start now.
-    fn start(&mut self) {
-        self.meter = Meter::new(self.ctx.budget("einstein solver"), None);
+    /// The first slot to probe for `key` (Fibonacci hashing: the top bits of the product).
+    #[inline]
+    fn home(&self, key: u64) -> usize {
+        let bits = self.slots.len().trailing_zeros();
+        (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - bits)) as usize
     }
 
-    /// The probability that the side to roll in `f` wins.
-    fn roll(&mut self, f: &Frame) -> Result<f64> {
-        let key = f.key();
-        if let Some(&v) = self.table.get(&key) {
-            return Ok(v);
+    #[inline]
+    fn prefetch(&self, key: u64) {
+        prefetch(&self.slots[self.home(key)]);
+    }
+
+    #[inline]
+    fn get(&self, key: u64) -> Option<f64> {
+        let mask = self.slots.len() - 1;
+        let mut i = self.home(key);
+        loop {
+            let k = self.slots[i][0].load(Acquire);
+            if k == key {
+                let bits = self.slots[i][1].load(Acquire);
+                return (bits != 0).then(|| f64::from_bits(!bits));
+            }
+            if k == 0 {
+                return None;
+            }
+            i = (i + 1) & mask;
         }
+    }
+
+    fn insert(&self, key: u64, value: f64) -> Stored {
+        if 2 * self.len() >= self.slots.len() {
+            return if self.len() >= self.most {
+                Stored::Full
+            } else {
+                Stored::Grow
+            };
+        }
+        let mask = self.slots.len() - 1;
+        let mut i = self.home(key);
+        loop {
+            match self.slots[i][0].compare_exchange(0, key, AcqRel, Acquire) {
+                Ok(_) => {
+                    self.slots[i][1].store(!value.to_bits(), Release);
+                    self.used.fetch_add(1, Relaxed);
+                    return Stored::Yes;
+                }
+                Err(k) if k == key => return Stored::Yes,
+                Err(_) => i = (i + 1) & mask,
+            }
+        }
+    }
+
+    /// The table in an array twice as large (or as large as `most` allows), between rounds.
+    fn grow(&mut self) {
+        let slots = (2 * self.slots.len()).min(2 * self.most);
+        let old = std::mem::replace(&mut self.slots, zeroed_slots(slots));
+        self.used = AtomicUsize::new(0);
+        for [key, bits] in &old {
+            let (key, bits) = (key.load(Relaxed), bits.load(Relaxed));
+            if key != 0 && bits != 0 {
+                self.insert(key, f64::from_bits(!bits));
+            }
+        }
+    }
+}
+
+/// `n` empty slots, their pages left to the system to zero at their first touch, and on Linux
+/// in huge pages where the system allows (the search's probes land all over the table: with
+/// small pages most of them also miss the address cache).
+fn zeroed_slots(n: usize) -> Vec<[AtomicU64; 2]> {
+    let slots = crate::search::table::zeroed::<[AtomicU64; 2]>(n);
+    #[cfg(target_os = "linux")]
+    crate::search::table::advise_huge_pages(&slots);
+    slots
+}
+
+/// Why a round of the search stopped before its answer.
+enum Halt {
+    /// A limit, or Ctrl-C: the solve ends with this error.
+    Stop(Error),
+    /// The table must grow, or another thread has the answer: the round ends.
+    Round,
+}
+
+impl From<Error> for Halt {
+    fn from(e: Error) -> Self {
+        Halt::Stop(e)
+    }
+}
+
+/// One thread's search in a round: the shared table, its own node count, and the flag that
+/// ends the round for every thread. Threads differ only in the order they take the root's
+/// moves and a position's stones, so that they start on different parts of the tree and
+/// share what they find through the table.
+struct Worker<'s, 'a> {
+    memo: &'s Memo,
+    meter: Meter<'a>,
+    round_over: &'s AtomicBool,
+    index: usize,
+}
+
+/// For each roll still to come (all six before the roll, the one rolled after it), the rolled
+/// position: what the root of a solve decides.
+fn rolled_positions(game: &Einstein, state: &EinsteinState) -> Vec<(u8, EinsteinState)> {
+    match state.phase() {
+        Phase::Move(die) => vec![(die, state.clone())],
+        Phase::Roll => (1..=6)
+            .map(|die| {
+                let mut s = state.clone();
+                game.apply(&mut s, FIRST_ROLL + die as Action - 1);
+                (die, s)
+            })
+            .collect(),
+        Phase::Setup | Phase::Over(_) => Vec::new(),
+    }
+}
+
+impl Worker<'_, '_> {
+    /// The probability that the side to roll in `f` (key `key`) wins.
+    fn roll(&mut self, f: &Frame, key: u64) -> std::result::Result<f64, Halt> {
+        match self.memo.get(key) {
+            Some(v) => Ok(v),
+            None => self.expand(f, key),
+        }
+    }
+
+    /// The value of `f`, not in the table: every stone's best step, each roll's best stone.
+    /// The children's slots are fetched together before any is read, so that their cache
+    /// misses overlap.
+    fn expand(&mut self, f: &Frame, key: u64) -> std::result::Result<f64, Halt> {
         self.meter.tick()?;
+        if self.round_over.load(Relaxed) {
+            return Err(Halt::Round);
+        }
+        let mut children: [[Option<(Frame, u64)>; 3]; STONES] = [[None; 3]; STONES];
         let mut best = [0.0f64; STONES];
-        for i in 0..STONES {
+        let mut won = [false; STONES];
+        for i in (0..STONES).filter(|&i| f.me[i] != GONE) {
+            for dir in 0..3 {
+                match f.step(i, dir) {
+                    Some(Step::Won) => won[i] = true,
+                    Some(Step::Next(_)) if won[i] => {}
+                    Some(Step::Next(child)) => {
+                        let k = child.key();
+                        self.memo.prefetch(k);
+                        children[i][dir] = Some((child, k));
+                    }
+                    None => {}
+                }
+            }
+        }
+        for n in 0..STONES {
+            let i = if self.index % 2 == 1 {
+                STONES - 1 - n
+            } else {
+                n
+            };
             if f.me[i] != GONE {
-                best[i] = self.best_step(f, i)?;
+                best[i] = if won[i] {
+                    1.0
+                } else {
+                    self.best_step(&children[i])?
+                };
             }
         }
         let alive = alive(&f.me);
@@ -219,28 +416,31 @@ impl<'a> Solver<'a> {
             })
             .sum();
         let value = sum / 6.0;
-        if self.table.len() < self.cap {
-            self.table.insert(key, value);
-        }
-        Ok(value)
-    }
-
-    /// The value of the best step of stone `i` of the side to roll in `f`.
-    fn best_step(&mut self, f: &Frame, i: usize) -> Result<f64> {
-        let mut next = [None; 3];
-        for (dir, slot) in next.iter_mut().enumerate() {
-            match f.step(i, dir) {
-                Some(Step::Won) => return Ok(1.0),
-                Some(Step::Next(child)) => *slot = Some(child),
-                None => {}
+        match self.memo.insert(key, value) {
+            Stored::Yes | Stored::Full => Ok(value),
+            Stored::Grow => {
+                self.round_over.store(true, Relaxed);
+                Err(Halt::Round)
             }
         }
+    }
+
+    /// The value of a stone's best step, given the positions its steps lead to (and their
+    /// keys): those in the table first, then the others searched.
+    fn best_step(&mut self, steps: &[Option<(Frame, u64)>; 3]) -> std::result::Result<f64, Halt> {
         let mut best = 0.0f64;
-        for child in next.iter().flatten() {
-            best = best.max(1.0 - self.roll(child)?);
+        let mut unknown = [None; 3];
+        for (slot, (child, key)) in unknown.iter_mut().zip(steps.iter().flatten()) {
+            match self.memo.get(*key) {
+                Some(v) => best = best.max(1.0 - v),
+                None => *slot = Some((child, *key)),
+            }
+        }
+        for &(child, key) in unknown.iter().flatten() {
             if best == 1.0 {
                 break;
             }
+            best = best.max(1.0 - self.roll(child, key)?);
         }
         Ok(best)
     }
@@ -251,72 +451,168 @@ impl<'a> Solver<'a> {
         game: &Einstein,
         state: &EinsteinState,
         action: Action,
-    ) -> Result<f64> {
+    ) -> std::result::Result<f64, Halt> {
         let mut child = state.clone();
         game.apply(&mut child, action);
         match child.phase() {
             Phase::Over(winner) => Ok(if winner == state.player() { 1.0 } else { 0.0 }),
-            _ => Ok(1.0 - self.roll(&Frame::of(&child))?),
-        }
-    }
-
-    /// Every legal move of a rolled position with its value, in ascending action order.
-    fn moves(&mut self, game: &Einstein, state: &EinsteinState) -> Result<Vec<(Action, f64)>> {
-        let mut actions = Vec::new();
-        game.legal_actions(state, &mut actions);
-        actions
-            .into_iter()
-            .map(|a| Ok((a, self.action_value(game, state, a)?)))
-            .collect()
-    }
-
-    /// The value of a rolled position and its best move (the first of the highest value).
-    fn decide(&mut self, game: &Einstein, state: &EinsteinState) -> Result<(f64, Action)> {
-        let moves = self.moves(game, state)?;
-        let mut best = *moves.first().ok_or_else(|| {
-            Error::NotApplicable("einstein: a rolled position without a move".into())
-        })?;
-        for &(a, v) in &moves[1..] {
-            if v > best.1 {
-                best = (a, v);
+            _ => {
+                let f = Frame::of(&child);
+                Ok(1.0 - self.roll(&f, f.key())?)
             }
         }
-        Ok((best.1, best.0))
     }
 
-    /// `state` after rolling `die` (a position about to roll).
-    fn rolled(game: &Einstein, state: &EinsteinState, die: u8) -> EinsteinState {
-        let mut s = state.clone();
-        game.apply(&mut s, FIRST_ROLL + die as Action - 1);
-        s
+    /// Every legal move of each rolled position with its value, in ascending action order.
+    /// Thread `index` starts at a different move and goes round.
+    fn root(
+        &mut self,
+        game: &Einstein,
+        rolled: &[(u8, EinsteinState)],
+    ) -> std::result::Result<Vec<Vec<(Action, f64)>>, Halt> {
+        let mut moves: Vec<(usize, Action)> = Vec::new();
+        let mut actions = Vec::new();
+        for (r, (_, state)) in rolled.iter().enumerate() {
+            game.legal_actions(state, &mut actions);
+            moves.extend(actions.iter().map(|&a| (r, a)));
+        }
+        let start = if moves.is_empty() {
+            0
+        } else {
+            self.index * moves.len() / 2 % moves.len()
+        };
+        let mut values = vec![Vec::new(); rolled.len()];
+        for &(r, a) in moves[start..].iter().chain(&moves[..start]) {
+            values[r].push((a, self.action_value(game, &rolled[r].1, a)?));
+        }
+        for v in &mut values {
+            v.sort_by_key(|&(a, _)| a);
+        }
+        Ok(values)
+    }
+}
+
+/// A search and its table, which it keeps from one call to the next (a bot keeps one for a
+/// whole game: what one move's search learnt answers the next).
+pub struct Solver<'a> {
+    ctx: Context<'a>,
+    memo: Memo,
+}
+
+impl<'a> Solver<'a> {
+    pub fn new(ctx: &Context<'a>) -> Self {
+        Solver {
+            ctx: ctx.clone(),
+            memo: Memo::new(ctx.limits.memory_mb),
+        }
+    }
+
+    /// Positions in the table.
+    pub fn stored(&self) -> usize {
+        self.memo.len()
+    }
+
+    /// The threads of a solve: `threads`, or one per core.
+    fn threads(&self) -> usize {
+        pool_threads(
+            self.ctx
+                .threads
+                .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+        )
+    }
+
+    /// Every legal move of each rolled position of `state` (see [`rolled_positions`]) with
+    /// its value, and the nodes searched. The search runs in rounds: every thread searches the
+    /// whole root, in its own order, sharing the table; the first to finish ends the round
+    /// with the answer (every thread would give the same: a position's value does not depend
+    /// on the order it was found in). A round also ends when the table is half full: it grows,
+    /// and the next round starts again from the root, finding what was found in the table.
+    fn search(
+        &mut self,
+        game: &Einstein,
+        rolled: &[(u8, EinsteinState)],
+    ) -> Result<(Vec<Vec<(Action, f64)>>, u64, f64)> {
+        let budget = self.ctx.budget("einstein solver");
+        let total = AtomicU64::new(0);
+        let threads = self.threads();
+        loop {
+            let round_over = AtomicBool::new(false);
+            let worker = |index| Worker {
+                memo: &self.memo,
+                meter: Meter::new(budget.clone(), Some(&total)),
+                round_over: &round_over,
+                index,
+            };
+            let run = |mut w: Worker| {
+                let answer = w.root(game, rolled);
+                if answer.is_ok() {
+                    w.round_over.store(true, Relaxed);
+                }
+                answer
+            };
+            let answers: Vec<_> = if threads == 1 {
+                vec![run(worker(0))]
+            } else {
+                std::thread::scope(|scope| {
+                    let others: Vec<_> = (1..threads)
+                        .map(|i| {
+                            let w = worker(i);
+                            scope.spawn(move || run(w))
+                        })
+                        .collect();
+                    let mut answers = vec![run(worker(0))];
+                    answers.extend(others.into_iter().map(|h| {
+                        h.join()
+                            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+                    }));
+                    answers
+                })
+            };
+            let mut grow = false;
+            for answer in answers {
+                match answer {
+                    Ok(values) => {
+                        return Ok((values, total.load(Relaxed), budget.seconds()));
+                    }
+                    Err(Halt::Stop(e)) => return Err(e),
+                    Err(Halt::Round) => grow = true,
+                }
+            }
+            debug_assert!(grow);
+            self.memo.grow();
+        }
     }
 
     /// Solves `state` (see [`solve`]), keeping the table for the next call.
     pub fn solve(&mut self, game: &Einstein, state: &EinsteinState) -> Result<Solution> {
-        self.start();
-        let (value, best_moves) = match state.phase() {
-            Phase::Setup => return Err(setup_error()),
-            Phase::Over(winner) => (if winner == state.player() { 1.0 } else { 0.0 }, vec![]),
-            Phase::Move(die) => {
-                let (value, action) = self.decide(game, state)?;
-                (value, vec![(die, action)])
-            }
-            Phase::Roll => {
-                let mut sum = 0.0;
-                let mut best_moves = Vec::with_capacity(6);
-                for die in 1..=6 {
-                    let (value, action) = self.decide(game, &Self::rolled(game, state, die))?;
-                    sum += value;
-                    best_moves.push((die, action));
+        if let Phase::Setup = state.phase() {
+            return Err(setup_error());
+        }
+        let rolled = rolled_positions(game, state);
+        let (values, nodes, seconds) = self.search(game, &rolled)?;
+        let mut best_moves = Vec::with_capacity(rolled.len());
+        let mut sum = 0.0;
+        for ((die, _), moves) in rolled.iter().zip(&values) {
+            let mut best = *moves.first().ok_or_else(|| {
+                Error::NotApplicable("einstein: a rolled position without a move".into())
+            })?;
+            for &(a, v) in &moves[1..] {
+                if v > best.1 {
+                    best = (a, v);
                 }
-                (sum / 6.0, best_moves)
             }
+            sum += best.1;
+            best_moves.push((*die, best.0));
+        }
+        let value = match state.phase() {
+            Phase::Over(winner) => (winner == state.player()) as u8 as f64,
+            _ => sum / rolled.len() as f64,
         };
         Ok(Solution {
             value,
             best_moves,
-            nodes: self.meter.sync(),
-            seconds: self.meter.seconds(),
+            nodes,
+            seconds,
         })
     }
 
@@ -326,19 +622,23 @@ impl<'a> Solver<'a> {
         game: &Einstein,
         state: &EinsteinState,
     ) -> Result<(Vec<(Action, f64)>, u64)> {
-        self.start();
+        if let Phase::Setup = state.phase() {
+            return Err(setup_error());
+        }
+        let rolled = rolled_positions(game, state);
+        let (values, nodes, _) = self.search(game, &rolled)?;
         let values = match state.phase() {
-            Phase::Setup => return Err(setup_error()),
-            Phase::Over(_) => Vec::new(),
-            Phase::Move(_) => self.moves(game, state)?,
-            Phase::Roll => (1..=6)
-                .map(|die| {
-                    let (value, _) = self.decide(game, &Self::rolled(game, state, die))?;
-                    Ok((FIRST_ROLL + die as Action - 1, value))
+            Phase::Roll => rolled
+                .iter()
+                .zip(values)
+                .map(|((die, _), moves)| {
+                    let best = moves.iter().map(|m| m.1).fold(f64::NEG_INFINITY, f64::max);
+                    (FIRST_ROLL + *die as Action - 1, best)
                 })
-                .collect::<Result<_>>()?,
+                .collect(),
+            _ => values.into_iter().flatten().collect(),
         };
-        Ok((values, self.meter.sync()))
+        Ok((values, nodes))
     }
 }
 
@@ -472,11 +772,10 @@ pub fn bot_move(
         return Ok(Some(arrangements[rng.random_range(0..arrangements.len())]));
     }
     if stone_counts(state).iter().all(|&n| n <= solver_stones) {
-        solver.start();
-        match solver.decide(game, state) {
-            Ok((_, action)) => {
+        match solver.solve(game, state) {
+            Ok(solution) => {
                 *solved = true;
-                return Ok(Some(action));
+                return Ok(solution.best_moves.first().map(|&(_, action)| action));
             }
             Err(Error::SearchLimit { .. }) => {}
             Err(e) => return Err(e),
@@ -727,18 +1026,47 @@ mod tests {
     fn a_full_table_changes_nothing_but_the_time() {
         let g = game();
         let mut rng = crate::game::row_rng(12, 0);
+        let cancel = AtomicBool::new(false);
+        let ctx = Context::new(Limits::default(), Some(1), &cancel);
         for _ in 0..10 {
             let s = random_position(&mut rng, 2, 2);
-            let big = with(Limits::default(), |ctx| solve(&g, &s, ctx)).unwrap();
-            let mut solver_ctx_limits = Limits::default();
-            solver_ctx_limits.memory_mb = 1;
-            let cancel = AtomicBool::new(false);
-            let ctx = Context::new(solver_ctx_limits, Some(1), &cancel);
+            let mut big = Solver::new(&ctx);
+            let whole = big.solve(&g, &s).unwrap();
+            // A table that holds between a quarter and half of the positions stored.
+            let most = (big.stored() / 2 + 1).next_power_of_two() / 2;
             let mut small = Solver::new(&ctx);
-            small.cap = 50;
+            small.memo = Memo::holding(most);
             let sol = small.solve(&g, &s).unwrap();
-            assert!((sol.value - big.value).abs() < 1e-12);
-            assert!(sol.nodes >= big.nodes);
+            assert_eq!(small.stored(), most);
+            assert!((sol.value - whole.value).abs() < 1e-12);
+            assert!(sol.nodes > whole.nodes);
+        }
+    }
+
+    #[test]
+    fn rounds_and_threads_change_nothing_but_the_time() {
+        // A table that starts at 16 slots ends a round at every doubling; two and three
+        // threads share it. Values are exact in every case: the same bits, the same moves.
+        let g = game();
+        let mut rng = crate::game::row_rng(14, 0);
+        for round in 0..12 {
+            let s = random_position(&mut rng, 3, 2 + round % 2);
+            let plain_solve = with(Limits::default(), |ctx| solve(&g, &s, ctx)).unwrap();
+            let plain_values = with(Limits::default(), |ctx| analyze(&g, &s, ctx))
+                .unwrap()
+                .0;
+            for threads in [1, 2, 3] {
+                let cancel = AtomicBool::new(false);
+                let ctx = Context::new(Limits::default(), Some(threads), &cancel);
+                let mut solver = Solver::new(&ctx);
+                solver.memo.slots = zeroed_slots(16);
+                let sol = solver.solve(&g, &s).unwrap();
+                assert_eq!(sol.value, plain_solve.value, "{}", g.notation(&s));
+                assert_eq!(sol.best_moves, plain_solve.best_moves);
+                let mut solver = Solver::new(&ctx);
+                solver.memo.slots = zeroed_slots(16);
+                assert_eq!(solver.analyze(&g, &s).unwrap().0, plain_values);
+            }
         }
     }
 

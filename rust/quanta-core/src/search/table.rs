@@ -49,24 +49,74 @@ impl<'t> Slot<'t> {
     }
 }
 
-/// `n` lines of zeros from the allocator. (At a line's alignment the allocator writes the zeros
-/// itself, touching every page; large tables taken from `calloc` instead, their pages zeroed by
-/// the system at their first touch, measured no faster: docs/perf/quantum_leap.md.)
-fn zeroed_lines(n: usize) -> Vec<Line> {
+/// A type whose all-zero bits are a valid value (atomics of zero).
+///
+/// # Safety
+/// Only for types for which every byte 0 is a valid value.
+pub unsafe trait Zeroable {}
+
+// SAFETY: all-zero bits are a valid `AtomicU64` (0).
+unsafe impl Zeroable for Line {}
+// SAFETY: as above, for each element.
+unsafe impl<const N: usize> Zeroable for [AtomicU64; N] {}
+
+/// `n` values of zeros from the allocator. (At a line's alignment the allocator writes the
+/// zeros itself, touching every page; large tables taken from `calloc` instead, their pages
+/// zeroed by the system at their first touch, measured no faster: docs/perf/quantum_leap.md.)
+pub fn zeroed<T: Zeroable>(n: usize) -> Vec<T> {
     if n == 0 {
         return Vec::new();
     }
-    let layout = std::alloc::Layout::array::<Line>(n).expect("a table within the memory cap");
-    // SAFETY: the layout is that of `n` lines (not zero-sized); all-zero bits are a valid
-    // `AtomicU64` (0), so the memory holds `n` valid lines, and a Vec of capacity `n` frees it
-    // with this same layout.
+    let layout = std::alloc::Layout::array::<T>(n).expect("a table within the memory cap");
+    // SAFETY: the layout is that of `n` values of `T` (not zero-sized: `n` > 0 and no
+    // `Zeroable` type is zero-sized); all-zero bits are a valid `T` (`Zeroable`), so the
+    // memory holds `n` valid values, and a Vec of capacity `n` frees it with this same layout.
     unsafe {
-        let lines = std::alloc::alloc_zeroed(layout).cast::<Line>();
-        if lines.is_null() {
+        let values = std::alloc::alloc_zeroed(layout).cast::<T>();
+        if values.is_null() {
             std::alloc::handle_alloc_error(layout);
         }
-        Vec::from_raw_parts(lines, n, n)
+        Vec::from_raw_parts(values, n, n)
     }
+}
+
+/// Asks Linux to back `values` with huge pages where it allows them (`madvise`), for tables
+/// whose probes land all over them: with small pages most probes also miss the address cache.
+/// A hint: nothing changes but the time, whatever the answer.
+#[cfg(target_os = "linux")]
+pub fn advise_huge_pages<T>(values: &[T]) {
+    const HUGE: usize = 2 << 20;
+    let start = values.as_ptr() as usize;
+    let end = start + std::mem::size_of_val(values);
+    let (first, last) = (start.next_multiple_of(HUGE), end / HUGE * HUGE);
+    if first < last {
+        // SAFETY: the range lies within the live allocation of `values`; MADV_HUGEPAGE
+        // changes no contents, only how the system backs the pages.
+        unsafe {
+            libc::madvise(
+                first as *mut libc::c_void,
+                last - first,
+                libc::MADV_HUGEPAGE,
+            );
+        }
+    }
+}
+
+/// Asks the processor to bring the cache line of `item` into the cache (a hint; nothing
+/// happens on processors without the instruction).
+#[inline]
+pub fn prefetch<T>(item: &T) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let address: *const T = item;
+        // SAFETY: a prefetch is only a hint, and the address is that of a live value.
+        #[allow(unused_unsafe)]
+        unsafe {
+            std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(address.cast());
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = item;
 }
 
 /// A transposition table, one line of [`Table::WAYS`] slots per hash, that every thread of a
@@ -109,7 +159,7 @@ impl<B: Bits, E: Entry> Table<B, E> {
     pub fn new(slots: usize) -> Self {
         let lines = (slots * Self::WORDS).div_ceil(8);
         Table {
-            lines: zeroed_lines(lines),
+            lines: zeroed(lines),
             _stones: PhantomData,
             _entries: PhantomData,
         }
@@ -131,17 +181,7 @@ impl<B: Bits, E: Entry> Table<B, E> {
     /// Asks the processor to bring the slot of `hash` into the cache.
     #[inline]
     pub fn prefetch(&self, hash: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let slot: *const AtomicU64 = self.slot(hash).word(0);
-            // SAFETY: a prefetch is only a hint; the pointer is to a live table slot.
-            #[allow(unused_unsafe)]
-            unsafe {
-                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(slot.cast());
-            }
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = hash;
+        prefetch(self.slot(hash).word(0));
     }
 
     /// Whether `slot` holds `stones` (as `stone_words`).
