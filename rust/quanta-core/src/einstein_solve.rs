@@ -343,6 +343,9 @@ struct Worker<'s, 'a> {
     index: usize,
 }
 
+/// For each rolled position of a solve's root, every legal move with its value.
+type RootValues = Vec<Vec<(Action, f64)>>;
+
 /// For each roll still to come (all six before the roll, the one rolled after it), the rolled
 /// position: what the root of a solve decides.
 fn rolled_positions(game: &Einstein, state: &EinsteinState) -> Vec<(u8, EinsteinState)> {
@@ -380,14 +383,14 @@ impl Worker<'_, '_> {
         let mut best = [0.0f64; STONES];
         let mut won = [false; STONES];
         for i in (0..STONES).filter(|&i| f.me[i] != GONE) {
-            for dir in 0..3 {
+            for (dir, slot) in children[i].iter_mut().enumerate() {
                 match f.step(i, dir) {
                     Some(Step::Won) => won[i] = true,
                     Some(Step::Next(_)) if won[i] => {}
                     Some(Step::Next(child)) => {
                         let k = child.key();
                         self.memo.prefetch(k);
-                        children[i][dir] = Some((child, k));
+                        *slot = Some((child, k));
                     }
                     None => {}
                 }
@@ -469,7 +472,7 @@ impl Worker<'_, '_> {
         &mut self,
         game: &Einstein,
         rolled: &[(u8, EinsteinState)],
-    ) -> std::result::Result<Vec<Vec<(Action, f64)>>, Halt> {
+    ) -> std::result::Result<RootValues, Halt> {
         let mut moves: Vec<(usize, Action)> = Vec::new();
         let mut actions = Vec::new();
         for (r, (_, state)) in rolled.iter().enumerate() {
@@ -531,7 +534,7 @@ impl<'a> Solver<'a> {
         &mut self,
         game: &Einstein,
         rolled: &[(u8, EinsteinState)],
-    ) -> Result<(Vec<Vec<(Action, f64)>>, u64, f64)> {
+    ) -> Result<(RootValues, u64, f64)> {
         let budget = self.ctx.budget("einstein solver");
         let total = AtomicU64::new(0);
         let threads = self.threads();
