@@ -7,7 +7,7 @@
 //! the value of a move is 1 minus the opponent's value after it.
 //!
 //! **Search.** A depth-first recursion over the positions in which a side is about to roll,
-//! memoised in a transposition table (at most [`Memo::capacity`] entries within
+//! memoised in a transposition table (at most [`Memo::capacity`] slots within
 //! `memory_mb`; once full it stops storing and the search goes on, still exact, only slower).
 //! Every move takes a stone one step nearer its corner, so the sum of the stones' distances to
 //! their corners strictly decreases and the recursion ends (at most 70 plies deep). A position
@@ -189,13 +189,13 @@ impl Frame {
 /// writes: open addressing over a power-of-two array of slots, probed linearly. A slot is two
 /// words: the key (0 for an empty slot: no position has key 0, it would put every stone on
 /// a1) and the value's bits inverted (0 while the value is being written, which reads as a
-/// miss). The array grows between the rounds of a solve (see [`Solver::solve`]) and stops
-/// growing at [`Memo::capacity`] entries; past that nothing more is stored and the search
-/// goes on, still exact, only slower.
+/// miss). The array doubles between the rounds of a solve (see [`Solver::solve`]) when half
+/// full, up to [`Memo::capacity`] slots; that last array is filled to 7/8, and past that
+/// nothing more is stored and the search goes on, still exact, only slower.
 struct Memo {
     slots: Vec<[AtomicU64; 2]>,
     used: AtomicUsize,
-    most: usize,
+    largest: usize,
 }
 
 /// What [`Memo::insert`] did.
@@ -204,37 +204,36 @@ enum Stored {
     Yes,
     /// The table is half full and may grow: the value was not stored.
     Grow,
-    /// The table is as large as the memory limit allows: the value was not stored.
+    /// The table is as large and as full as the memory limit allows: the value was not stored.
     Full,
 }
 
 impl Memo {
     const FIRST_SLOTS: usize = 1 << 16;
 
-    /// The most entries within `memory_mb`: half the slots of the largest array that fits
-    /// with the half-size array it grew from.
+    /// The slots of the largest array within `memory_mb`, with the half-size array it grew
+    /// from.
     fn capacity(memory_mb: usize) -> usize {
         let bytes = memory_mb.max(1) << 20;
         let most = bytes * 2 / 3 / std::mem::size_of::<[AtomicU64; 2]>();
-        let slots = if most.is_power_of_two() {
+        if most.is_power_of_two() {
             most
         } else {
             most.next_power_of_two() / 2
-        };
-        slots / 2
+        }
     }
 
     fn new(memory_mb: usize) -> Self {
-        Self::holding(Self::capacity(memory_mb))
+        Self::largest(Self::capacity(memory_mb))
     }
 
-    /// A table that stores at most `most` entries (a power of two).
-    fn holding(most: usize) -> Self {
-        debug_assert!(most.is_power_of_two());
+    /// A table of at most `largest` slots (a power of two).
+    fn largest(largest: usize) -> Self {
+        debug_assert!(largest.is_power_of_two() && largest >= 8);
         Memo {
-            slots: zeroed_slots((2 * most).min(Self::FIRST_SLOTS)),
+            slots: zeroed_slots(largest.min(Self::FIRST_SLOTS)),
             used: AtomicUsize::new(0),
-            most,
+            largest,
         }
     }
 
@@ -272,12 +271,12 @@ impl Memo {
     }
 
     fn insert(&self, key: u64, value: f64) -> Stored {
-        if 2 * self.len() >= self.slots.len() {
-            return if self.len() >= self.most {
-                Stored::Full
-            } else {
-                Stored::Grow
-            };
+        let (used, slots) = (self.len(), self.slots.len());
+        if slots < self.largest && 2 * used >= slots {
+            return Stored::Grow;
+        }
+        if 8 * used >= 7 * slots {
+            return Stored::Full;
         }
         let mask = self.slots.len() - 1;
         let mut i = self.home(key);
@@ -294,9 +293,9 @@ impl Memo {
         }
     }
 
-    /// The table in an array twice as large (or as large as `most` allows), between rounds.
+    /// The table in an array twice as large, between rounds.
     fn grow(&mut self) {
-        let slots = (2 * self.slots.len()).min(2 * self.most);
+        let slots = (2 * self.slots.len()).min(self.largest);
         let old = std::mem::replace(&mut self.slots, zeroed_slots(slots));
         self.used = AtomicUsize::new(0);
         for [key, bits] in &old {
@@ -1035,14 +1034,29 @@ mod tests {
             let s = random_position(&mut rng, 2, 2);
             let mut big = Solver::new(&ctx);
             let whole = big.solve(&g, &s).unwrap();
-            // A table that holds between a quarter and half of the positions stored.
-            let most = (big.stored() / 2 + 1).next_power_of_two() / 2;
+            // A table that holds between a third and seven-eighths of the positions stored.
+            let largest = (big.stored() + 1).next_power_of_two() / 2;
             let mut small = Solver::new(&ctx);
-            small.memo = Memo::holding(most);
+            small.memo = Memo::largest(largest);
             let sol = small.solve(&g, &s).unwrap();
-            assert_eq!(small.stored(), most);
+            assert_eq!(small.stored(), largest * 7 / 8);
             assert!((sol.value - whole.value).abs() < 1e-12);
             assert!(sol.nodes > whole.nodes);
+        }
+    }
+
+    #[test]
+    fn the_table_stays_within_its_memory_even_while_growing() {
+        for memory_mb in [1, 3, 64, 1024] {
+            let slots = Memo::capacity(memory_mb);
+            assert!(slots.is_power_of_two());
+            // At its largest, with the half-size array it grew from.
+            let peak = (slots + slots / 2) * std::mem::size_of::<[AtomicU64; 2]>();
+            assert!(peak <= memory_mb << 20, "{memory_mb} MB: {peak} bytes");
+            assert!(
+                2 * peak > memory_mb << 20,
+                "{memory_mb} MB: needlessly small"
+            );
         }
     }
 
