@@ -321,7 +321,7 @@ fn zeroed_slots(n: usize) -> Vec<[AtomicU64; 2]> {
 enum Halt {
     /// A limit, or Ctrl-C: the solve ends with this error.
     Stop(Error),
-    /// The table must grow, or another thread has the answer: the round ends.
+    /// The table must grow, or another thread has the answer or met a limit: the round ends.
     Round,
 }
 
@@ -545,9 +545,10 @@ impl<'a> Solver<'a> {
                 round_over: &round_over,
                 index,
             };
+            // An answer or a limit ends the round for the other threads too.
             let run = |mut w: Worker| {
                 let answer = w.root(game, rolled);
-                if answer.is_ok() {
+                if !matches!(answer, Err(Halt::Round)) {
                     w.round_over.store(true, Relaxed);
                 }
                 answer
