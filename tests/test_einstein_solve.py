@@ -153,8 +153,12 @@ def test_limits_raise_search_limit_error():
     assert info.value.nodes > 0
     for limit in [0, 1, 5000]:
         with pytest.raises(SearchLimitError) as info:
-            ein.solve(s, max_nodes=limit)
+            ein.solve(s, max_nodes=limit, threads=1)
         assert info.value.nodes == limit + 1 and info.value.seconds >= 0
+        # Threads add up their nodes every 1,024: the limit is overshot by less than that each.
+        with pytest.raises(SearchLimitError) as info:
+            ein.solve(s, max_nodes=limit, threads=2)
+        assert limit < info.value.nodes <= limit + 2 * 1024
     with pytest.raises(SearchLimitError):
         ein.analyze(s, max_nodes=100)
 
@@ -162,6 +166,16 @@ def test_limits_raise_search_limit_error():
 def test_a_small_table_gives_the_same_answer():
     s = GAME.from_notation("...a./..3d1/.e4../...../..... 0 -")
     assert ein.solve(s, memory_mb=1).value == ein.solve(s).value
+
+
+def test_threads_change_nothing_but_the_time():
+    # 195,000 positions: the table grows in rounds (it starts at 65,536 slots).
+    s = GAME.from_notation("...2./1..../...../f..../5be.. 0 -")
+    one = ein.solve(s, threads=1)
+    for threads in (2, 3):
+        many = ein.solve(s, threads=threads)
+        assert (many.value, many.best_moves) == (one.value, one.best_moves)
+        assert ein.analyze(s, threads=threads) == ein.analyze(s, threads=1)
 
 
 def test_the_solution_is_a_frozen_class_of_the_module():
