@@ -213,7 +213,8 @@ def solve(state, *, timeout: float | None = None, max_nodes: int | None = None,
     player the notation names, no moves); a setup position or another game's state raises
     :class:`quanta.NotApplicableError`, a bad limit :class:`quanta.InvalidOptionError`, and a
     search past ``timeout`` (seconds) or ``max_nodes`` (positions expanded; exact on one
-    thread, with several overshot by up to 1,024 a thread) :class:`quanta.SearchLimitError`. Ctrl-C interrupts it; the GIL is released meanwhile.
+    thread, with several overshot by up to 1,024 a thread) :class:`quanta.SearchLimitError`.
+    Ctrl-C interrupts it; the GIL is released meanwhile.
 
     >>> import quanta
     >>> s = quanta.game("einstein").from_notation("...../.a.../...../...1./..... 0 -")
