@@ -27,7 +27,7 @@ use crate::error::{Error, Result};
 use crate::game::{Action, Game, Rng, ToMove};
 use crate::search::{Context, Meter, hash_map_cap};
 use rand::seq::SliceRandom;
-use rustc_hash::FxHashSet;
+use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
 /// The answer of [`solve_open`].
@@ -89,14 +89,20 @@ pub fn read_order(s: &RepairState, order: &[String]) -> Result<Vec<Card>> {
     Ok(out)
 }
 
-/// The memo key of a decision node (see the module docs): the position's fields in 110 bits,
-/// and the cards under the deck, each as its rank and recycled flag.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-struct Key(u128, SmallVec<[u8; 8]>);
+/// The memo key of a decision node (see the module docs): the used positions' cards, the
+/// target, the drawn card, the deck's known top and the turn in one word, each card as its rank
+/// and recycled flag; the cards under the deck (all recycled) as their ranks in the other.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+struct Key(u128, u128);
 
-fn key(s: &RepairState) -> Option<Key> {
-    let mut k: u128 = 0;
-    let mut put = |v: u128, bits: u32| k = k << bits | v;
+/// Cards under the deck a [`Key`] holds (4 bits each, and the count): a position with more
+/// has no key (it is not remembered).
+const KEY_QUEUE: usize = 30;
+
+fn key(game: &RepairUnit, s: &RepairState) -> Option<Key> {
+    if s.queue.len() > KEY_QUEUE {
+        return None;
+    }
     let card = |c: Card| -> u128 {
         if c == NONE {
             31
@@ -104,24 +110,21 @@ fn key(s: &RepairState) -> Option<Key> {
             (rank(c) as u128) | ((s.recycled >> c & 1) as u128) << 4
         }
     };
-    for f in 0..4 {
-        for i in 0..3 {
-            // Unused positions of smaller games hold NONE: the same for every key.
-            put(card(s.down[f][i]), 5);
-            put(card(s.up[f][i]), 5);
+    // At most 8 positions (2 x 3 in solo and with 2 players, 4 x 2 with 3-4) of 10 bits, then
+    // 30 bits: 110 in all.
+    let mut k: u128 = 0;
+    let mut put = |v: u128, bits: u32| k = k << bits | v;
+    for f in 0..game.forecasts() {
+        for i in 0..game.length() {
+            put(card(s.down[f][i]) << 5 | card(s.up[f][i]), 10);
         }
     }
-    // 120 bits so far for 4 x 3 positions: only 2 x 3 (solo, 2 players) or 4 x 2 are used, so
-    // fold the unused ones away by hashing the rest in below.
-    let places = k;
-    let mut rest: u128 = 0;
-    let mut put_rest = |v: u128, bits: u32| rest = rest << bits | v;
-    put_rest(card(s.target), 5);
-    put_rest(card(s.drawn), 5);
-    put_rest(card(s.top), 5);
-    put_rest(s.unseen.count_ones() as u128, 6);
-    put_rest(s.step as u128, 3);
-    put_rest(
+    put(card(s.target), 5);
+    put(card(s.drawn), 5);
+    put(card(s.top), 5);
+    put(s.unseen.count_ones() as u128, 6);
+    put(s.step as u128, 3);
+    put(
         match s.pending {
             Pending::None => 0,
             Pending::Drawn => 1,
@@ -130,26 +133,46 @@ fn key(s: &RepairState) -> Option<Key> {
         },
         3,
     );
-    put_rest(s.tunnelled as u128, 1);
-    put_rest(s.active as u128, 2);
-    let queue = s.queue.as_slice().iter().map(|&c| card(c) as u8).collect();
-    // 30 bits: pack the used places (at most 8 of 10 bits) above them: 110 bits.
-    Some(Key(compact_places(places) << 30 | rest, queue))
+    put(s.tunnelled as u128, 1);
+    put(s.active as u128, 2);
+    let queue = s
+        .queue
+        .as_slice()
+        .iter()
+        .fold(0u128, |q, &c| q << 4 | rank(c) as u128);
+    Some(Key(k, queue << 5 | s.queue.len() as u128))
 }
 
-/// The used positions' 10-bit fields (down and up) of the 12 in `places`: at most 8 of them
-/// (2 x 3 in solo and with 2 players, 4 x 2 with 3-4), the rest always empty.
-fn compact_places(places: u128) -> u128 {
-    let mut out: u128 = 0;
-    for p in 0..12 {
-        let field = places >> (10 * (11 - p)) & 0x3FF;
-        // Once dealt, a used position always holds a face-down card: the empty fields are
-        // exactly the positions the game does not have.
-        if field != 0x3FF {
-            out = out << 10 | field;
+/// Positions proved lost, each with the goal it was proved lost for: the number of unseen cards
+/// left at which the line would have "survived" (see [`survives`]), or -1 for the whole game (a
+/// win). A position lost for a goal is lost for every harder one (fewer unseen cards left, or
+/// -1), so one memo serves every search of a solve: the planner's, whose goals move on, and the
+/// complete search's.
+struct Memo {
+    lost: FxHashMap<Key, i32>,
+    cap: usize,
+}
+
+impl Memo {
+    fn new(memory_mb: usize) -> Memo {
+        Memo {
+            lost: FxHashMap::default(),
+            cap: hash_map_cap(memory_mb, std::mem::size_of::<(Key, i32)>()),
         }
     }
-    out
+
+    fn is_lost(&self, k: &Key, goal: i32) -> bool {
+        self.lost.get(k).is_some_and(|&g| goal <= g)
+    }
+
+    fn set_lost(&mut self, k: Key, goal: i32) {
+        if self.lost.len() < self.cap {
+            let g = self.lost.entry(k).or_insert(goal);
+            *g = (*g).max(goal);
+        } else if let Some(g) = self.lost.get_mut(&k) {
+            *g = (*g).max(goal);
+        }
+    }
 }
 
 struct Open<'a> {
@@ -157,8 +180,7 @@ struct Open<'a> {
     order: &'a [Card],
     /// Unseen cards when the search began: the next card is `order[total - unseen now]`.
     total: u32,
-    lost: FxHashSet<Key>,
-    cap: usize,
+    lost: &'a mut Memo,
     meter: Meter<'a>,
     /// Nodes left to the current attempt (see [`solve_open`]).
     left: u64,
@@ -166,6 +188,12 @@ struct Open<'a> {
     rng: Option<Rng>,
     /// A line "wins" once this many unseen cards have come (`u32::MAX`: the whole game).
     horizon: u32,
+    /// The goal of [`Memo`]: unseen cards left when the horizon is reached, -1 for a win.
+    goal: i32,
+    /// A line tried first (the planner's last plan, see [`plan_ahead`]).
+    hint: &'a [Action],
+    /// The actions of each depth's node (kept to spare an allocation per node).
+    actions: Vec<Vec<Action>>,
 }
 
 impl Open<'_> {
@@ -174,8 +202,14 @@ impl Open<'_> {
     }
 
     /// Whether the team wins from `s`; `None` when the attempt ran out of nodes first (then
-    /// nothing below was remembered as lost unless proved so).
-    fn wins(&mut self, s: &RepairState, line: &mut Vec<Action>) -> Result<Option<bool>> {
+    /// nothing below was remembered as lost unless proved so). `on_hint`: `line` follows the
+    /// hint so far.
+    fn wins(
+        &mut self,
+        s: &RepairState,
+        line: &mut Vec<Action>,
+        on_hint: bool,
+    ) -> Result<Option<bool>> {
         self.meter.tick()?;
         if self.left == 0 {
             return Ok(None);
@@ -195,41 +229,54 @@ impl Open<'_> {
         if self.total - s.unseen.count_ones() >= self.horizon {
             return Ok(Some(true)); // survived long enough (see `survives`)
         }
-        let k = key(&s);
-        if k.as_ref().is_some_and(|k| self.lost.contains(k)) {
+        let k = key(self.game, &s);
+        if k.as_ref().is_some_and(|k| self.lost.is_lost(k, self.goal)) {
             return Ok(Some(false));
         }
-        let mut actions = Vec::with_capacity(16);
+        let depth = line.len();
+        if self.actions.len() <= depth {
+            self.actions.resize_with(depth + 1, || Vec::with_capacity(16));
+        }
+        let mut actions = std::mem::take(&mut self.actions[depth]);
         self.game.legal_actions(&s, &mut actions);
         if let Some(rng) = self.rng.as_mut() {
             actions.shuffle(rng);
         }
+        let hinted = match self.hint.get(depth) {
+            Some(&h) if on_hint => actions.iter().position(|&a| a == h),
+            _ => None,
+        };
+        if let Some(i) = hinted {
+            actions[..=i].rotate_right(1);
+        }
         // Children that are the same up to suits are searched once.
-        let mut tried: SmallVec<[Key; 8]> = SmallVec::new();
-        for a in actions {
+        let mut tried: SmallVec<[Key; 16]> = SmallVec::new();
+        for (n, &a) in actions.iter().enumerate() {
             if a == PEEK {
                 continue;
             }
             let mut child = s;
             self.game.apply(&mut child, a);
-            if let Some(ck) = key(&child) {
+            if let Some(ck) = key(self.game, &child) {
                 if tried.contains(&ck) {
                     continue;
                 }
                 tried.push(ck);
             }
             line.push(a);
-            match self.wins(&child, line)? {
+            match self.wins(&child, line, hinted.is_some() && n == 0)? {
                 Some(true) => return Ok(Some(true)),
                 Some(false) => {}
-                None => return Ok(None),
+                None => {
+                    self.actions[depth] = actions;
+                    return Ok(None);
+                }
             }
             line.pop();
         }
+        self.actions[depth] = actions;
         if let Some(k) = k {
-            if self.lost.len() < self.cap {
-                self.lost.insert(k);
-            }
+            self.lost.set_lost(k, self.goal);
         }
         Ok(Some(false))
     }
@@ -250,9 +297,10 @@ pub fn solve_open(
     check_order(s, order)?;
     // First a quick planner that usually finds a winning line; then the complete search,
     // within what is left of the limits.
+    let mut memo = Memo::new(ctx.limits.memory_mb);
     let mut planning = 0;
     for attempt in 0..PLAN_TRIES {
-        let (planned, nodes) = plan_ahead(game, s, order, attempt, ctx)?;
+        let (planned, nodes) = plan_ahead(game, s, order, attempt, ctx, &mut memo)?;
         planning += nodes;
         if let Some(line) = planned {
             return Ok(OpenSolution {
@@ -268,7 +316,7 @@ pub fn solve_open(
         *m = m.saturating_sub(planning);
     }
     let rest = Context::new(limits, ctx.threads, ctx.cancel);
-    let mut sol = search_open(game, s, order, u32::MAX, &rest, start, None)?;
+    let mut sol = search_open(game, s, order, u32::MAX, &rest, start, None, &mut memo, &[])?;
     sol.nodes += planning;
     Ok(sol)
 }
@@ -290,6 +338,7 @@ fn plan_ahead(
     order: &[Card],
     attempt: u64,
     ctx: &Context,
+    memo: &mut Memo,
 ) -> Result<(Option<Vec<Action>>, u64)> {
     let total = s.unseen.count_ones() as usize;
     let mut s = *s;
@@ -300,6 +349,8 @@ fn plan_ahead(
         ..ctx.limits.clone()
     };
     let plan_ctx = Context::new(limits, None, ctx.cancel);
+    // The rest of the last plan, tried first by the next.
+    let mut hint: Vec<Action> = Vec::new();
     loop {
         while game.to_move(&s) == ToMove::Chance {
             let k = total - s.unseen.count_ones() as usize;
@@ -322,6 +373,8 @@ fn plan_ahead(
             &plan_ctx,
             start,
             shuffle,
+            memo,
+            &hint,
         ) {
             Ok(plan) => plan,
             Err(Error::SearchLimit { nodes: n, .. }) => return Ok((None, nodes + n)),
@@ -343,6 +396,7 @@ fn plan_ahead(
         if line.len() == before {
             return Ok((None, nodes));
         }
+        hint = plan.line[line.len() - before..].to_vec();
     }
 }
 
@@ -375,9 +429,12 @@ pub fn survives(
         ctx,
         std::time::Instant::now(),
         None,
+        &mut Memo::new(ctx.limits.memory_mb),
+        &[],
     )
 }
 
+#[allow(clippy::too_many_arguments)]
 fn search_open(
     game: &RepairUnit,
     s: &RepairState,
@@ -386,13 +443,22 @@ fn search_open(
     ctx: &Context,
     start: std::time::Instant,
     shuffle: Option<u64>,
+    memo: &mut Memo,
+    hint: &[Action],
 ) -> Result<OpenSolution> {
+    let total = s.unseen.count_ones();
     let mut search = Open {
         game,
         order,
-        total: s.unseen.count_ones(),
-        lost: FxHashSet::default(),
-        cap: hash_map_cap(ctx.limits.memory_mb, std::mem::size_of::<Key>()),
+        total,
+        lost: memo,
+        goal: if horizon > total {
+            -1
+        } else {
+            (total - horizon) as i32
+        },
+        hint,
+        actions: Vec::new(),
         meter: Meter::new(
             crate::search::Budget::started(
                 "repair_unit solve_open",
@@ -410,7 +476,7 @@ fn search_open(
     let mut attempt = 0u64;
     let winnable = loop {
         line.clear();
-        if let Some(won) = search.wins(s, &mut line)? {
+        if let Some(won) = search.wins(s, &mut line, true)? {
             break won;
         }
         // Restart with a fresh order of the actions and twice the nodes; what was proved
