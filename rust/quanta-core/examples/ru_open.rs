@@ -25,15 +25,23 @@ fn main() {
     let cancel = AtomicBool::new(false);
     let one = Context::new(limits, Some(per_solve), &cancel);
     let start = std::time::Instant::now();
-    let rows = map_rows(first, deals, seed, Some(at_once), Split::Rows, &cancel, |_, rng| {
-        let s = game.new_state();
-        let order = solve::random_order(&s, rng);
-        match solve::solve_open(&game, &s, &order, &one) {
-            Ok(sol) => (sol.winnable as i8, sol.nodes, sol.seconds),
-            Err(Error::SearchLimit { nodes, seconds, .. }) => (-1, nodes, seconds),
-            Err(e) => panic!("{e}"),
-        }
-    })
+    let rows = map_rows(
+        first,
+        deals,
+        seed,
+        Some(at_once),
+        Split::Rows,
+        &cancel,
+        |_, rng| {
+            let s = game.new_state();
+            let order = solve::random_order(&s, rng);
+            match solve::solve_open(&game, &s, &order, &one) {
+                Ok(sol) => (sol.winnable as i8, sol.nodes, sol.seconds),
+                Err(Error::SearchLimit { nodes, seconds, .. }) => (-1, nodes, seconds),
+                Err(e) => panic!("{e}"),
+            }
+        },
+    )
     .unwrap();
     let n = rows.len() as f64;
     let share = |f: &dyn Fn(&(i8, u64, f64)) -> bool| {
@@ -41,7 +49,10 @@ fn main() {
     };
     let mut secs: Vec<f64> = rows.iter().map(|r| r.2).collect();
     secs.sort_by(f64::total_cmp);
-    let mut nodes: Vec<u64> = rows.iter().map(|r| if r.0 < 0 { u64::MAX } else { r.1 }).collect();
+    let mut nodes: Vec<u64> = rows
+        .iter()
+        .map(|r| if r.0 < 0 { u64::MAX } else { r.1 })
+        .collect();
     nodes.sort();
     println!(
         "{deals} deals: <=1s {:.1}%  <=2s {:.1}%  decided {:.1}%  | <=2M nodes {:.1}% <=4M {:.1}% \

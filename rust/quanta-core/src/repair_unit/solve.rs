@@ -3,20 +3,21 @@
 //! real game, the order unknown) and [`rule_move`] (a simple rule-based player).
 //!
 //! `solve_open` is a depth-first search over the team's decisions; the cards come from the
-//! given order, so the only branching is the team's. Positions found lost are remembered under
-//! a key that keeps each card's rank (suits never matter: matching is by rank and no rule looks
-//! at a suit) and whether it has been under the deck, and drops the removed cards (they play
-//! no further part). A Jack's look is never tried: with the order known it shows nothing, and
-//! the cards come in the same order with or without it. Children equal up to suits are tried
-//! once.
+//! given order, so the only branching is the team's. It restarts: a first attempt of a few
+//! thousand nodes, then attempts of twice as many nodes each, the actions shuffled (by a fixed
+//! generator: the answer and the line depend only on the input). Positions proved lost stay
+//! known across attempts, so the last attempt is a complete search like any other. Winnable
+//! deals are many and finding a line is what takes the time, not proving a loss.
 //!
-//! Before that search, a receding-horizon planner ([`plan_ahead`]) looks for a winning line
-//! quickly: a line surviving the next 12 unseen cards, played up to the next card, planned
-//! again (three runs, the actions in another order each). The complete search restarts: a
-//! first attempt of a few thousand nodes, then attempts of twice as many nodes each, the
-//! actions shuffled (by a fixed generator: the answer and the line depend only on the input);
-//! positions proved lost stay known across attempts. Winnable deals are many and finding a line
-//! is what takes the time, not proving a loss.
+//! Lost positions are remembered at the start of a turn only (one decision node in three or
+//! so: the memo's lookups and inserts took about half of a node's time, and the paths within a
+//! turn meet again at the next turn's start), under a key of two 128-bit words that
+//! keeps each card's rank (suits never matter: matching is by rank and no rule looks at a suit)
+//! and whether it has been under the deck, and drops the removed cards (they play no further
+//! part). Children equal up to suits are tried once. A Jack's look is never tried: with the
+//! order known it shows nothing, and the cards come in the same order with or without it.
+//! The `threads` of the context are not used: one solve is one sequential search (batches
+//! run several solves at once).
 
 use super::{
     ACE, ACE_UNDER, Card, GO_ON, KING, KING_AT, NO_EFFECT, NONE, PEEK, Pending, RepairState,
@@ -27,7 +28,7 @@ use crate::error::{Error, Result};
 use crate::game::{Action, Game, Rng, ToMove};
 use crate::search::{Context, Meter, hash_map_cap};
 use rand::seq::SliceRandom;
-use rustc_hash::FxHashMap;
+use rustc_hash::FxHashSet;
 use smallvec::SmallVec;
 
 /// The answer of [`solve_open`].
@@ -143,44 +144,14 @@ fn key(game: &RepairUnit, s: &RepairState) -> Option<Key> {
     Some(Key(k, queue << 5 | s.queue.len() as u128))
 }
 
-/// Positions proved lost, each with the goal it was proved lost for: the number of unseen cards
-/// left at which the line would have "survived" (see [`survives`]), or -1 for the whole game (a
-/// win). A position lost for a goal is lost for every harder one (fewer unseen cards left, or
-/// -1), so one memo serves every search of a solve: the planner's, whose goals move on, and the
-/// complete search's.
-struct Memo {
-    lost: FxHashMap<Key, i32>,
-    cap: usize,
-}
-
-impl Memo {
-    fn new(memory_mb: usize) -> Memo {
-        Memo {
-            lost: FxHashMap::default(),
-            cap: hash_map_cap(memory_mb, std::mem::size_of::<(Key, i32)>()),
-        }
-    }
-
-    fn is_lost(&self, k: &Key, goal: i32) -> bool {
-        self.lost.get(k).is_some_and(|&g| goal <= g)
-    }
-
-    fn set_lost(&mut self, k: Key, goal: i32) {
-        if self.lost.len() < self.cap {
-            let g = self.lost.entry(k).or_insert(goal);
-            *g = (*g).max(goal);
-        } else if let Some(g) = self.lost.get_mut(&k) {
-            *g = (*g).max(goal);
-        }
-    }
-}
-
 struct Open<'a> {
     game: &'a RepairUnit,
     order: &'a [Card],
     /// Unseen cards when the search began: the next card is `order[total - unseen now]`.
     total: u32,
-    lost: &'a mut Memo,
+    /// Turn starts proved lost, at most `cap` of them.
+    lost: FxHashSet<Key>,
+    cap: usize,
     meter: Meter<'a>,
     /// Nodes left to the current attempt (see [`solve_open`]).
     left: u64,
@@ -188,10 +159,6 @@ struct Open<'a> {
     rng: Option<Rng>,
     /// A line "wins" once this many unseen cards have come (`u32::MAX`: the whole game).
     horizon: u32,
-    /// The goal of [`Memo`]: unseen cards left when the horizon is reached, -1 for a win.
-    goal: i32,
-    /// A line tried first (the planner's last plan, see [`plan_ahead`]).
-    hint: &'a [Action],
     /// The actions of each depth's node (kept to spare an allocation per node).
     actions: Vec<Vec<Action>>,
 }
@@ -202,14 +169,8 @@ impl Open<'_> {
     }
 
     /// Whether the team wins from `s`; `None` when the attempt ran out of nodes first (then
-    /// nothing below was remembered as lost unless proved so). `on_hint`: `line` follows the
-    /// hint so far.
-    fn wins(
-        &mut self,
-        s: &RepairState,
-        line: &mut Vec<Action>,
-        on_hint: bool,
-    ) -> Result<Option<bool>> {
+    /// nothing below was remembered as lost unless proved so).
+    fn wins(&mut self, s: &RepairState, line: &mut Vec<Action>) -> Result<Option<bool>> {
         self.meter.tick()?;
         if self.left == 0 {
             return Ok(None);
@@ -229,29 +190,26 @@ impl Open<'_> {
         if self.total - s.unseen.count_ones() >= self.horizon {
             return Ok(Some(true)); // survived long enough (see `survives`)
         }
-        let k = key(self.game, &s);
-        if k.as_ref().is_some_and(|k| self.lost.is_lost(k, self.goal)) {
+        // Only the start of a turn is remembered (see the module docs).
+        let k = (s.step == Step::Start)
+            .then(|| key(self.game, &s))
+            .flatten();
+        if k.as_ref().is_some_and(|k| self.lost.contains(k)) {
             return Ok(Some(false));
         }
         let depth = line.len();
         if self.actions.len() <= depth {
-            self.actions.resize_with(depth + 1, || Vec::with_capacity(16));
+            self.actions
+                .resize_with(depth + 1, || Vec::with_capacity(16));
         }
         let mut actions = std::mem::take(&mut self.actions[depth]);
         self.game.legal_actions(&s, &mut actions);
         if let Some(rng) = self.rng.as_mut() {
             actions.shuffle(rng);
         }
-        let hinted = match self.hint.get(depth) {
-            Some(&h) if on_hint => actions.iter().position(|&a| a == h),
-            _ => None,
-        };
-        if let Some(i) = hinted {
-            actions[..=i].rotate_right(1);
-        }
         // Children that are the same up to suits are searched once.
         let mut tried: SmallVec<[Key; 16]> = SmallVec::new();
-        for (n, &a) in actions.iter().enumerate() {
+        for &a in actions.iter() {
             if a == PEEK {
                 continue;
             }
@@ -264,7 +222,7 @@ impl Open<'_> {
                 tried.push(ck);
             }
             line.push(a);
-            match self.wins(&child, line, hinted.is_some() && n == 0)? {
+            match self.wins(&child, line)? {
                 Some(true) => return Ok(Some(true)),
                 Some(false) => {}
                 None => {
@@ -276,7 +234,9 @@ impl Open<'_> {
         }
         self.actions[depth] = actions;
         if let Some(k) = k {
-            self.lost.set_lost(k, self.goal);
+            if self.lost.len() < self.cap {
+                self.lost.insert(k);
+            }
         }
         Ok(Some(false))
     }
@@ -295,109 +255,7 @@ pub fn solve_open(
 ) -> Result<OpenSolution> {
     let start = std::time::Instant::now();
     check_order(s, order)?;
-    // First a quick planner that usually finds a winning line; then the complete search,
-    // within what is left of the limits.
-    let mut memo = Memo::new(ctx.limits.memory_mb);
-    let mut planning = 0;
-    for attempt in 0..PLAN_TRIES {
-        let (planned, nodes) = plan_ahead(game, s, order, attempt, ctx, &mut memo)?;
-        planning += nodes;
-        if let Some(line) = planned {
-            return Ok(OpenSolution {
-                winnable: true,
-                line,
-                nodes: planning,
-                seconds: start.elapsed().as_secs_f64(),
-            });
-        }
-    }
-    let mut limits = ctx.limits.clone();
-    if let Some(m) = limits.max_nodes.as_mut() {
-        *m = m.saturating_sub(planning);
-    }
-    let rest = Context::new(limits, ctx.threads, ctx.cancel);
-    let mut sol = search_open(game, s, order, u32::MAX, &rest, start, None, &mut memo, &[])?;
-    sol.nodes += planning;
-    Ok(sol)
-}
-
-/// Unseen cards the planner of [`plan_ahead`] looks ahead, and its nodes per plan.
-const PLAN_HORIZON: u32 = 12;
-const PLAN_NODES: u64 = 20_000;
-/// Planner runs before the complete search, each trying the actions in another order.
-const PLAN_TRIES: u64 = 3;
-
-/// A receding-horizon planner: from `s`, find a line that survives the next [`PLAN_HORIZON`]
-/// unseen cards (a search of at most [`PLAN_NODES`] nodes; `attempt` > 0 shuffles its actions
-/// with a generator fixed by the attempt and the cards come so far), play it up to the next
-/// card, and plan again; a winning line if it reaches a win, `None` if a plan fails (no line
-/// found, or none exists). Returns the nodes searched too.
-fn plan_ahead(
-    game: &RepairUnit,
-    s: &RepairState,
-    order: &[Card],
-    attempt: u64,
-    ctx: &Context,
-    memo: &mut Memo,
-) -> Result<(Option<Vec<Action>>, u64)> {
-    let total = s.unseen.count_ones() as usize;
-    let mut s = *s;
-    let mut line = Vec::new();
-    let mut nodes = 0;
-    let limits = crate::search::Limits {
-        max_nodes: Some(PLAN_NODES),
-        ..ctx.limits.clone()
-    };
-    let plan_ctx = Context::new(limits, None, ctx.cancel);
-    // The rest of the last plan, tried first by the next.
-    let mut hint: Vec<Action> = Vec::new();
-    loop {
-        while game.to_move(&s) == ToMove::Chance {
-            let k = total - s.unseen.count_ones() as usize;
-            game.apply(&mut s, order[k] as Action);
-        }
-        match s.step {
-            Step::Won => return Ok((Some(line), nodes)),
-            Step::Lost => return Ok((None, nodes)),
-            _ => {}
-        }
-        let k = total - s.unseen.count_ones() as usize;
-        let start = std::time::Instant::now();
-        // The first run tries the actions in their order, the others shuffled.
-        let shuffle = (attempt > 0).then_some(attempt << 8 | k as u64);
-        let plan = match search_open(
-            game,
-            &s,
-            &order[k..],
-            PLAN_HORIZON,
-            &plan_ctx,
-            start,
-            shuffle,
-            memo,
-            &hint,
-        ) {
-            Ok(plan) => plan,
-            Err(Error::SearchLimit { nodes: n, .. }) => return Ok((None, nodes + n)),
-            Err(e) => return Err(e),
-        };
-        nodes += plan.nodes;
-        if !plan.winnable {
-            return Ok((None, nodes));
-        }
-        // Play the plan up to the next card to come.
-        let before = line.len();
-        for &a in &plan.line {
-            if !matches!(game.to_move(&s), ToMove::Player(_)) {
-                break;
-            }
-            game.apply(&mut s, a);
-            line.push(a);
-        }
-        if line.len() == before {
-            return Ok((None, nodes));
-        }
-        hint = plan.line[line.len() - before..].to_vec();
-    }
+    search_open(game, s, order, u32::MAX, ctx, start)
 }
 
 fn check_order(s: &RepairState, order: &[Card]) -> Result<()> {
@@ -421,20 +279,9 @@ pub fn survives(
     ctx: &Context,
 ) -> Result<OpenSolution> {
     check_order(s, order)?;
-    search_open(
-        game,
-        s,
-        order,
-        horizon,
-        ctx,
-        std::time::Instant::now(),
-        None,
-        &mut Memo::new(ctx.limits.memory_mb),
-        &[],
-    )
+    search_open(game, s, order, horizon, ctx, std::time::Instant::now())
 }
 
-#[allow(clippy::too_many_arguments)]
 fn search_open(
     game: &RepairUnit,
     s: &RepairState,
@@ -442,22 +289,13 @@ fn search_open(
     horizon: u32,
     ctx: &Context,
     start: std::time::Instant,
-    shuffle: Option<u64>,
-    memo: &mut Memo,
-    hint: &[Action],
 ) -> Result<OpenSolution> {
-    let total = s.unseen.count_ones();
     let mut search = Open {
         game,
         order,
-        total,
-        lost: memo,
-        goal: if horizon > total {
-            -1
-        } else {
-            (total - horizon) as i32
-        },
-        hint,
+        total: s.unseen.count_ones(),
+        lost: FxHashSet::default(),
+        cap: hash_map_cap(ctx.limits.memory_mb, std::mem::size_of::<Key>()),
         actions: Vec::new(),
         meter: Meter::new(
             crate::search::Budget::started(
@@ -469,14 +307,14 @@ fn search_open(
             None,
         ),
         left: FIRST_ATTEMPT,
-        rng: shuffle.map(|seed| crate::game::row_rng(0x91A4, seed)),
+        rng: None,
         horizon,
     };
     let mut line = Vec::new();
     let mut attempt = 0u64;
     let winnable = loop {
         line.clear();
-        if let Some(won) = search.wins(s, &mut line, true)? {
+        if let Some(won) = search.wins(s, &mut line)? {
             break won;
         }
         // Restart with a fresh order of the actions and twice the nodes; what was proved
