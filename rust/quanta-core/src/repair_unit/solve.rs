@@ -20,7 +20,7 @@
 //! run several solves at once).
 
 use super::{
-    ACE, ACE_UNDER, Card, GO_ON, KING, KING_AT, NO_EFFECT, NONE, PEEK, Pending, RepairState,
+    ACE, ACE_UNDER, Card, GO_ON, KING, KING_AT, NO_EFFECT, NONE, PEEK, Pending, QUEEN, RepairState,
     RepairUnit, Step, TUNNEL, cards, code, rank,
 };
 use crate::batch::{Split, map_rows};
@@ -207,7 +207,19 @@ impl Open<'_> {
         if let Some(rng) = self.rng.as_mut() {
             actions.shuffle(rng);
         }
-        // Children that are the same up to suits are searched once.
+        // Children that are the same up to suits are searched once. Only two kinds of decision
+        // can have such children: a Queen's swaps (of cards of one rank), and tunnels where
+        // both cards have one rank and flag (the same as going on once the turn goes on).
+        let same = |x: Card, y: Card| {
+            x != NONE && rank(x) == rank(y) && (s.recycled >> x ^ s.recycled >> y) & 1 == 0
+        };
+        let dedupe = match self.game.effect_card(&s) {
+            Some(c) => rank(c) == QUEEN,
+            None => {
+                let f = s.active as usize;
+                (0..self.game.length()).any(|i| same(s.up[f][i], s.down[f][i]))
+            }
+        };
         let mut tried: SmallVec<[Key; 16]> = SmallVec::new();
         for &a in actions.iter() {
             if a == PEEK {
@@ -215,7 +227,7 @@ impl Open<'_> {
             }
             let mut child = s;
             self.game.apply(&mut child, a);
-            if let Some(ck) = key(self.game, &child) {
+            if let Some(ck) = dedupe.then(|| key(self.game, &child)).flatten() {
                 if tried.contains(&ck) {
                     continue;
                 }
@@ -546,7 +558,7 @@ pub fn rule_move(game: &RepairUnit, s: &RepairState) -> Action {
             let choice = match rank(c) {
                 KING if clash(s.up[a][0]) => KING_AT + (a * 3) as Action,
                 ACE if s.target != NONE && rank(s.target) != ACE => ACE_UNDER,
-                super::QUEEN if s.target != NONE && !matches(s.down[a][0]) => {
+                QUEEN if s.target != NONE && !matches(s.down[a][0]) => {
                     let from = (0..game.forecasts())
                         .filter(|&f| f != a)
                         .flat_map(|f| (0..len).map(move |j| (f, j)))
