@@ -65,12 +65,11 @@ def solve_open(state, order, *, timeout: float | None = None, max_nodes: int | N
     codes, first drawn first, the deal included; a permutation of ``state.unseen()``, else
     :class:`quanta.InvalidOptionError` saying what was expected), with a winning ``line``.
 
-    First a receding-horizon planner (a line surviving the next 12 unseen cards, played up to
-    the next card, planned again); if it finds no win, a complete depth-first search over the
-    team's decisions, the cards coming from ``order``, restarting with shuffled actions and
-    twice the nodes; positions found lost are remembered under a key of ranks (suits never
-    matter) and of which cards have been under the deck; a Jack's look is never tried (with the
-    order known it shows nothing); docs/rules/repair_unit.md, *Solvers*. ``timeout``
+    A complete depth-first search over the team's decisions, the cards coming from ``order``,
+    restarting with shuffled actions and twice the nodes; turn starts found lost are
+    remembered under a key of ranks (suits never matter) and of which cards have been under
+    the deck; a Jack's look is never tried (with the order known it shows nothing);
+    docs/rules/repair_unit.md, *Solvers*. ``timeout``
     (seconds), ``max_nodes`` and ``memory_mb`` (the table of lost positions) limit it: past one
     it raises :class:`quanta.SearchLimitError`. ``threads`` is accepted for the common signature
     (the search is sequential). Ctrl-C interrupts it; the GIL is released."""

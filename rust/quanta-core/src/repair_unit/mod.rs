@@ -275,7 +275,7 @@ impl RepairUnit {
     }
 
     /// The effect options of the pending card (beyond "no effect"), appended to `out`.
-    fn effect_options(&self, s: &RepairState, out: &mut Vec<Action>) {
+    fn effect_options(&self, s: &RepairState, out: &mut impl Extend<Action>) {
         let Some(c) = self.effect_card(s) else {
             return;
         };
@@ -283,12 +283,12 @@ impl RepairUnit {
         match rank(c) {
             JACK => {
                 if s.top == NONE && s.unseen != 0 {
-                    out.push(PEEK);
+                    out.extend([PEEK]);
                 }
             }
             ACE => {
                 if s.recycled & 1 << c == 0 {
-                    out.push(ACE_UNDER);
+                    out.extend([ACE_UNDER]);
                 }
             }
             KING => {
@@ -297,20 +297,20 @@ impl RepairUnit {
                         let x = s.up[f][i];
                         let itself = f == a && s.pending == Pending::Tunnelled(i as u8);
                         if x != NONE && !itself && s.recycled & 1 << x == 0 {
-                            out.push(KING_AT + (f * 3 + i) as Action);
+                            out.extend([KING_AT + (f * 3 + i) as Action]);
                         }
                     }
                 }
                 if s.drawn != NONE && s.pending != Pending::Drawn && s.recycled & 1 << s.drawn == 0
                 {
-                    out.push(KING_DRAWN);
+                    out.extend([KING_DRAWN]);
                 }
             }
             QUEEN => {
                 for i in 0..len {
                     for f in (0..self.forecasts()).filter(|&f| f != a) {
                         for j in 0..len {
-                            out.push(QUEEN_SWAP + ((i * 4 + f) * 3 + j) as Action);
+                            out.extend([QUEEN_SWAP + ((i * 4 + f) * 3 + j) as Action]);
                         }
                     }
                 }
@@ -320,7 +320,7 @@ impl RepairUnit {
     }
 
     fn has_effect_options(&self, s: &RepairState) -> bool {
-        let mut v = Vec::new();
+        let mut v = smallvec::SmallVec::<[Action; 16]>::new();
         self.effect_options(s, &mut v);
         !v.is_empty()
     }

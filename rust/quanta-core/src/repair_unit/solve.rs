@@ -3,23 +3,24 @@
 //! real game, the order unknown) and [`rule_move`] (a simple rule-based player).
 //!
 //! `solve_open` is a depth-first search over the team's decisions; the cards come from the
-//! given order, so the only branching is the team's. Positions found lost are remembered under
-//! a key that keeps each card's rank (suits never matter: matching is by rank and no rule looks
-//! at a suit) and whether it has been under the deck, and drops the removed cards (they play
-//! no further part). A Jack's look is never tried: with the order known it shows nothing, and
-//! the cards come in the same order with or without it. Children equal up to suits are tried
-//! once.
+//! given order, so the only branching is the team's. It restarts: a first attempt of a few
+//! thousand nodes, then attempts of twice as many nodes each, the actions shuffled (by a fixed
+//! generator: the answer and the line depend only on the input). Positions proved lost stay
+//! known across attempts, so the last attempt is a complete search like any other. Winnable
+//! deals are many and finding a line is what takes the time, not proving a loss.
 //!
-//! Before that search, a receding-horizon planner ([`plan_ahead`]) looks for a winning line
-//! quickly: a line surviving the next 12 unseen cards, played up to the next card, planned
-//! again (three runs, the actions in another order each). The complete search restarts: a
-//! first attempt of a few thousand nodes, then attempts of twice as many nodes each, the
-//! actions shuffled (by a fixed generator: the answer and the line depend only on the input);
-//! positions proved lost stay known across attempts. Winnable deals are many and finding a line
-//! is what takes the time, not proving a loss.
+//! Lost positions are remembered at the start of a turn only (one decision node in three or
+//! so: the memo's lookups and inserts took about half of a node's time, and the paths within a
+//! turn meet again at the next turn's start), under a key of two 128-bit words that
+//! keeps each card's rank (suits never matter: matching is by rank and no rule looks at a suit)
+//! and whether it has been under the deck, and drops the removed cards (they play no further
+//! part). Children equal up to suits are tried once. A Jack's look is never tried: with the
+//! order known it shows nothing, and the cards come in the same order with or without it.
+//! The `threads` of the context are not used: one solve is one sequential search (batches
+//! run several solves at once).
 
 use super::{
-    ACE, ACE_UNDER, Card, GO_ON, KING, KING_AT, NO_EFFECT, NONE, PEEK, Pending, RepairState,
+    ACE, ACE_UNDER, Card, GO_ON, KING, KING_AT, NO_EFFECT, NONE, PEEK, Pending, QUEEN, RepairState,
     RepairUnit, Step, TUNNEL, cards, code, rank,
 };
 use crate::batch::{Split, map_rows};
@@ -89,14 +90,20 @@ pub fn read_order(s: &RepairState, order: &[String]) -> Result<Vec<Card>> {
     Ok(out)
 }
 
-/// The memo key of a decision node (see the module docs): the position's fields in 110 bits,
-/// and the cards under the deck, each as its rank and recycled flag.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-struct Key(u128, SmallVec<[u8; 8]>);
+/// The memo key of a decision node (see the module docs): the used positions' cards, the
+/// target, the drawn card, the deck's known top and the turn in one word, each card as its rank
+/// and recycled flag; the cards under the deck (all recycled) as their ranks in the other.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+struct Key(u128, u128);
 
-fn key(s: &RepairState) -> Option<Key> {
-    let mut k: u128 = 0;
-    let mut put = |v: u128, bits: u32| k = k << bits | v;
+/// Cards under the deck a [`Key`] holds (4 bits each, and the count): a position with more
+/// has no key (it is not remembered).
+const KEY_QUEUE: usize = 30;
+
+fn key(game: &RepairUnit, s: &RepairState) -> Option<Key> {
+    if s.queue.len() > KEY_QUEUE {
+        return None;
+    }
     let card = |c: Card| -> u128 {
         if c == NONE {
             31
@@ -104,24 +111,21 @@ fn key(s: &RepairState) -> Option<Key> {
             (rank(c) as u128) | ((s.recycled >> c & 1) as u128) << 4
         }
     };
-    for f in 0..4 {
-        for i in 0..3 {
-            // Unused positions of smaller games hold NONE: the same for every key.
-            put(card(s.down[f][i]), 5);
-            put(card(s.up[f][i]), 5);
+    // At most 8 positions (2 x 3 in solo and with 2 players, 4 x 2 with 3-4) of 10 bits, then
+    // 30 bits: 110 in all.
+    let mut k: u128 = 0;
+    let mut put = |v: u128, bits: u32| k = k << bits | v;
+    for f in 0..game.forecasts() {
+        for i in 0..game.length() {
+            put(card(s.down[f][i]) << 5 | card(s.up[f][i]), 10);
         }
     }
-    // 120 bits so far for 4 x 3 positions: only 2 x 3 (solo, 2 players) or 4 x 2 are used, so
-    // fold the unused ones away by hashing the rest in below.
-    let places = k;
-    let mut rest: u128 = 0;
-    let mut put_rest = |v: u128, bits: u32| rest = rest << bits | v;
-    put_rest(card(s.target), 5);
-    put_rest(card(s.drawn), 5);
-    put_rest(card(s.top), 5);
-    put_rest(s.unseen.count_ones() as u128, 6);
-    put_rest(s.step as u128, 3);
-    put_rest(
+    put(card(s.target), 5);
+    put(card(s.drawn), 5);
+    put(card(s.top), 5);
+    put(s.unseen.count_ones() as u128, 6);
+    put(s.step as u128, 3);
+    put(
         match s.pending {
             Pending::None => 0,
             Pending::Drawn => 1,
@@ -130,26 +134,14 @@ fn key(s: &RepairState) -> Option<Key> {
         },
         3,
     );
-    put_rest(s.tunnelled as u128, 1);
-    put_rest(s.active as u128, 2);
-    let queue = s.queue.as_slice().iter().map(|&c| card(c) as u8).collect();
-    // 30 bits: pack the used places (at most 8 of 10 bits) above them: 110 bits.
-    Some(Key(compact_places(places) << 30 | rest, queue))
-}
-
-/// The used positions' 10-bit fields (down and up) of the 12 in `places`: at most 8 of them
-/// (2 x 3 in solo and with 2 players, 4 x 2 with 3-4), the rest always empty.
-fn compact_places(places: u128) -> u128 {
-    let mut out: u128 = 0;
-    for p in 0..12 {
-        let field = places >> (10 * (11 - p)) & 0x3FF;
-        // Once dealt, a used position always holds a face-down card: the empty fields are
-        // exactly the positions the game does not have.
-        if field != 0x3FF {
-            out = out << 10 | field;
-        }
-    }
-    out
+    put(s.tunnelled as u128, 1);
+    put(s.active as u128, 2);
+    let queue = s
+        .queue
+        .as_slice()
+        .iter()
+        .fold(0u128, |q, &c| q << 4 | rank(c) as u128);
+    Some(Key(k, queue << 5 | s.queue.len() as u128))
 }
 
 struct Open<'a> {
@@ -157,6 +149,7 @@ struct Open<'a> {
     order: &'a [Card],
     /// Unseen cards when the search began: the next card is `order[total - unseen now]`.
     total: u32,
+    /// Turn starts proved lost, at most `cap` of them.
     lost: FxHashSet<Key>,
     cap: usize,
     meter: Meter<'a>,
@@ -166,6 +159,8 @@ struct Open<'a> {
     rng: Option<Rng>,
     /// A line "wins" once this many unseen cards have come (`u32::MAX`: the whole game).
     horizon: u32,
+    /// The actions of each depth's node (kept to spare an allocation per node).
+    actions: Vec<Vec<Action>>,
 }
 
 impl Open<'_> {
@@ -195,24 +190,44 @@ impl Open<'_> {
         if self.total - s.unseen.count_ones() >= self.horizon {
             return Ok(Some(true)); // survived long enough (see `survives`)
         }
-        let k = key(&s);
+        // Only the start of a turn is remembered (see the module docs).
+        let k = (s.step == Step::Start)
+            .then(|| key(self.game, &s))
+            .flatten();
         if k.as_ref().is_some_and(|k| self.lost.contains(k)) {
             return Ok(Some(false));
         }
-        let mut actions = Vec::with_capacity(16);
+        let depth = line.len();
+        if self.actions.len() <= depth {
+            self.actions
+                .resize_with(depth + 1, || Vec::with_capacity(16));
+        }
+        let mut actions = std::mem::take(&mut self.actions[depth]);
         self.game.legal_actions(&s, &mut actions);
         if let Some(rng) = self.rng.as_mut() {
             actions.shuffle(rng);
         }
-        // Children that are the same up to suits are searched once.
-        let mut tried: SmallVec<[Key; 8]> = SmallVec::new();
-        for a in actions {
+        // Children that are the same up to suits are searched once. Only two kinds of decision
+        // can have such children: a Queen's swaps (of cards of one rank), and tunnels where
+        // both cards have one rank and flag (the same as going on once the turn goes on).
+        let same = |x: Card, y: Card| {
+            x != NONE && rank(x) == rank(y) && (s.recycled >> x ^ s.recycled >> y) & 1 == 0
+        };
+        let dedupe = match self.game.effect_card(&s) {
+            Some(c) => rank(c) == QUEEN,
+            None => {
+                let f = s.active as usize;
+                (0..self.game.length()).any(|i| same(s.up[f][i], s.down[f][i]))
+            }
+        };
+        let mut tried: SmallVec<[Key; 16]> = SmallVec::new();
+        for &a in actions.iter() {
             if a == PEEK {
                 continue;
             }
             let mut child = s;
             self.game.apply(&mut child, a);
-            if let Some(ck) = key(&child) {
+            if let Some(ck) = dedupe.then(|| key(self.game, &child)).flatten() {
                 if tried.contains(&ck) {
                     continue;
                 }
@@ -222,10 +237,14 @@ impl Open<'_> {
             match self.wins(&child, line)? {
                 Some(true) => return Ok(Some(true)),
                 Some(false) => {}
-                None => return Ok(None),
+                None => {
+                    self.actions[depth] = actions;
+                    return Ok(None);
+                }
             }
             line.pop();
         }
+        self.actions[depth] = actions;
         if let Some(k) = k {
             if self.lost.len() < self.cap {
                 self.lost.insert(k);
@@ -248,102 +267,7 @@ pub fn solve_open(
 ) -> Result<OpenSolution> {
     let start = std::time::Instant::now();
     check_order(s, order)?;
-    // First a quick planner that usually finds a winning line; then the complete search,
-    // within what is left of the limits.
-    let mut planning = 0;
-    for attempt in 0..PLAN_TRIES {
-        let (planned, nodes) = plan_ahead(game, s, order, attempt, ctx)?;
-        planning += nodes;
-        if let Some(line) = planned {
-            return Ok(OpenSolution {
-                winnable: true,
-                line,
-                nodes: planning,
-                seconds: start.elapsed().as_secs_f64(),
-            });
-        }
-    }
-    let mut limits = ctx.limits.clone();
-    if let Some(m) = limits.max_nodes.as_mut() {
-        *m = m.saturating_sub(planning);
-    }
-    let rest = Context::new(limits, ctx.threads, ctx.cancel);
-    let mut sol = search_open(game, s, order, u32::MAX, &rest, start, None)?;
-    sol.nodes += planning;
-    Ok(sol)
-}
-
-/// Unseen cards the planner of [`plan_ahead`] looks ahead, and its nodes per plan.
-const PLAN_HORIZON: u32 = 12;
-const PLAN_NODES: u64 = 20_000;
-/// Planner runs before the complete search, each trying the actions in another order.
-const PLAN_TRIES: u64 = 3;
-
-/// A receding-horizon planner: from `s`, find a line that survives the next [`PLAN_HORIZON`]
-/// unseen cards (a search of at most [`PLAN_NODES`] nodes; `attempt` > 0 shuffles its actions
-/// with a generator fixed by the attempt and the cards come so far), play it up to the next
-/// card, and plan again; a winning line if it reaches a win, `None` if a plan fails (no line
-/// found, or none exists). Returns the nodes searched too.
-fn plan_ahead(
-    game: &RepairUnit,
-    s: &RepairState,
-    order: &[Card],
-    attempt: u64,
-    ctx: &Context,
-) -> Result<(Option<Vec<Action>>, u64)> {
-    let total = s.unseen.count_ones() as usize;
-    let mut s = *s;
-    let mut line = Vec::new();
-    let mut nodes = 0;
-    let limits = crate::search::Limits {
-        max_nodes: Some(PLAN_NODES),
-        ..ctx.limits.clone()
-    };
-    let plan_ctx = Context::new(limits, None, ctx.cancel);
-    loop {
-        while game.to_move(&s) == ToMove::Chance {
-            let k = total - s.unseen.count_ones() as usize;
-            game.apply(&mut s, order[k] as Action);
-        }
-        match s.step {
-            Step::Won => return Ok((Some(line), nodes)),
-            Step::Lost => return Ok((None, nodes)),
-            _ => {}
-        }
-        let k = total - s.unseen.count_ones() as usize;
-        let start = std::time::Instant::now();
-        // The first run tries the actions in their order, the others shuffled.
-        let shuffle = (attempt > 0).then_some(attempt << 8 | k as u64);
-        let plan = match search_open(
-            game,
-            &s,
-            &order[k..],
-            PLAN_HORIZON,
-            &plan_ctx,
-            start,
-            shuffle,
-        ) {
-            Ok(plan) => plan,
-            Err(Error::SearchLimit { nodes: n, .. }) => return Ok((None, nodes + n)),
-            Err(e) => return Err(e),
-        };
-        nodes += plan.nodes;
-        if !plan.winnable {
-            return Ok((None, nodes));
-        }
-        // Play the plan up to the next card to come.
-        let before = line.len();
-        for &a in &plan.line {
-            if !matches!(game.to_move(&s), ToMove::Player(_)) {
-                break;
-            }
-            game.apply(&mut s, a);
-            line.push(a);
-        }
-        if line.len() == before {
-            return Ok((None, nodes));
-        }
-    }
+    search_open(game, s, order, u32::MAX, ctx, start)
 }
 
 fn check_order(s: &RepairState, order: &[Card]) -> Result<()> {
@@ -367,15 +291,7 @@ pub fn survives(
     ctx: &Context,
 ) -> Result<OpenSolution> {
     check_order(s, order)?;
-    search_open(
-        game,
-        s,
-        order,
-        horizon,
-        ctx,
-        std::time::Instant::now(),
-        None,
-    )
+    search_open(game, s, order, horizon, ctx, std::time::Instant::now())
 }
 
 fn search_open(
@@ -385,7 +301,6 @@ fn search_open(
     horizon: u32,
     ctx: &Context,
     start: std::time::Instant,
-    shuffle: Option<u64>,
 ) -> Result<OpenSolution> {
     let mut search = Open {
         game,
@@ -393,6 +308,7 @@ fn search_open(
         total: s.unseen.count_ones(),
         lost: FxHashSet::default(),
         cap: hash_map_cap(ctx.limits.memory_mb, std::mem::size_of::<Key>()),
+        actions: Vec::new(),
         meter: Meter::new(
             crate::search::Budget::started(
                 "repair_unit solve_open",
@@ -403,7 +319,7 @@ fn search_open(
             None,
         ),
         left: FIRST_ATTEMPT,
-        rng: shuffle.map(|seed| crate::game::row_rng(0x91A4, seed)),
+        rng: None,
         horizon,
     };
     let mut line = Vec::new();
@@ -642,7 +558,7 @@ pub fn rule_move(game: &RepairUnit, s: &RepairState) -> Action {
             let choice = match rank(c) {
                 KING if clash(s.up[a][0]) => KING_AT + (a * 3) as Action,
                 ACE if s.target != NONE && rank(s.target) != ACE => ACE_UNDER,
-                super::QUEEN if s.target != NONE && !matches(s.down[a][0]) => {
+                QUEEN if s.target != NONE && !matches(s.down[a][0]) => {
                     let from = (0..game.forecasts())
                         .filter(|&f| f != a)
                         .flat_map(|f| (0..len).map(move |j| (f, j)))
