@@ -423,8 +423,8 @@ def job_solve(game, positions, options, timeout, max_nodes, memory_mb, shard_siz
               show_default=True, help="Deals per shard.")
 @_executor_options
 def job_table(name, deals, params, seed, shard_size, **run) -> None:
-    """A perfect-play table: quincunx_open or quantum_leap over fresh deals, or
-    quantum_leap_every_deal over every deal of a small board (see docs/jobs.md)."""
+    """A perfect-play table: quincunx_open, repair_unit_open or quantum_leap over fresh
+    deals, or quantum_leap_every_deal over every deal of a small board (see docs/jobs.md)."""
     _run_job(lambda jobs: jobs.table(name, deals, seed=seed, shard_size=shard_size, **params),
              **run)
 
