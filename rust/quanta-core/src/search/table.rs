@@ -64,12 +64,13 @@ unsafe impl<const N: usize> Zeroable for [AtomicU64; N] {}
 /// zeros itself, touching every page; large tables taken from `calloc` instead, their pages
 /// zeroed by the system at their first touch, measured no faster: docs/perf/quantum_leap.md.)
 pub fn zeroed<T: Zeroable>(n: usize) -> Vec<T> {
+    assert!(std::mem::size_of::<T>() > 0, "a table of zero-sized slots");
     if n == 0 {
         return Vec::new();
     }
     let layout = std::alloc::Layout::array::<T>(n).expect("a table within the memory cap");
-    // SAFETY: the layout is that of `n` values of `T` (not zero-sized: `n` > 0 and no
-    // `Zeroable` type is zero-sized); all-zero bits are a valid `T` (`Zeroable`), so the
+    // SAFETY: the layout is that of `n` values of `T` (not zero-sized: `n` > 0 and `T` is
+    // not, as asserted); all-zero bits are a valid `T` (`Zeroable`), so the
     // memory holds `n` valid values, and a Vec of capacity `n` frees it with this same layout.
     unsafe {
         let values = std::alloc::alloc_zeroed(layout).cast::<T>();
