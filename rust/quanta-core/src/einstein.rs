@@ -411,17 +411,32 @@ fn notation_error(text: &str, what: impl std::fmt::Display) -> Error {
     Error::InvalidNotation(format!("einstein: {what} in {text:?}"))
 }
 
+/// The options `setup` (`random` or `choose`) and `first` (0 or 1) that both EinStein games
+/// take.
+pub(crate) fn read_setup_and_first(r: &mut OptionReader) -> Result<(Setup, u8)> {
+    let setup = match r.choice("setup", &["random", "choose"])? {
+        "random" => Setup::Random,
+        _ => Setup::Choose,
+    };
+    Ok((setup, r.int("first", 0, 1, 0)? as u8))
+}
+
+/// The player field of a notation: `0` or `1`.
+pub(crate) fn read_player(field: &str) -> std::result::Result<u8, String> {
+    match field {
+        "0" => Ok(0),
+        "1" => Ok(1),
+        other => Err(format!("player must be 0 or 1, not {other:?}")),
+    }
+}
+
 impl Game for Einstein {
     type State = EinsteinState;
     const NAME: &'static str = "einstein";
 
     fn from_options(options: &Options) -> Result<Self> {
         let mut r = OptionReader::new(Self::NAME, options);
-        let setup = match r.choice("setup", &["random", "choose"])? {
-            "random" => Setup::Random,
-            _ => Setup::Choose,
-        };
-        let first = r.int("first", 0, 1, 0)? as u8;
+        let (setup, first) = read_setup_and_first(&mut r)?;
         r.finish()?;
         Ok(Einstein { setup, first })
     }
@@ -615,16 +630,7 @@ impl Game for Einstein {
                 "expected three fields separated by single spaces: <rows> <player> <die>",
             ));
         };
-        let player = match player {
-            "0" => 0,
-            "1" => 1,
-            other => {
-                return Err(notation_error(
-                    text,
-                    format!("player must be 0 or 1, not {other:?}"),
-                ));
-            }
-        };
+        let player = read_player(player).map_err(|e| notation_error(text, e))?;
         let mut s = EinsteinState::empty(player, Phase::Roll);
         s.board = Board::parse_rows(rows).map_err(|e| notation_error(text, e))?;
         match die {

@@ -9,6 +9,7 @@
 
 use crate::einstein::{
     ARRANGEMENTS, Board, CELLS, FIRST_ARRANGEMENT, FIRST_ROLL, GONE, STONES, Setup, cell_name,
+    read_player, read_setup_and_first,
 };
 use crate::error::{Error, Result};
 use crate::game::{Action, Game, GameInfo, Information, Rng, ToMove, Utility};
@@ -260,11 +261,7 @@ impl Game for EinsteinCard {
 
     fn from_options(options: &Options) -> Result<Self> {
         let mut r = OptionReader::new(Self::NAME, options);
-        let setup = match r.choice("setup", &["random", "choose"])? {
-            "random" => Setup::Random,
-            _ => Setup::Choose,
-        };
-        let first = r.int("first", 0, 1, 0)? as u8;
+        let (setup, first) = read_setup_and_first(&mut r)?;
         let hands = r.ints("hand_size", 2, 1, CARDS as i64, 2)?;
         let open_hands = r.bool("open_hands", false)?;
         r.finish()?;

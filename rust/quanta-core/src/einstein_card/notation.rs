@@ -139,16 +139,7 @@ impl EinsteinCard {
             ));
         };
         let board = Board::parse_rows(rows).map_err(|e| notation_error(text, e))?;
-        let player = match player {
-            "0" => 0,
-            "1" => 1,
-            other => {
-                return Err(notation_error(
-                    text,
-                    format!("player must be 0 or 1, not {other:?}"),
-                ));
-            }
-        };
+        let player = read_player(player).map_err(|e| notation_error(text, e))?;
         let phase = Self::parse_phase(phase)
             .ok_or_else(|| notation_error(text, format!("{phase:?} is not a phase of a turn")))?;
         let pair = |field: &str, what: &str| -> Result<[Vec<u8>; 2]> {
