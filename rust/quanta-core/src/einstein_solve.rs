@@ -318,6 +318,8 @@ struct Memo {
     size: usize,
     used: AtomicUsize,
     largest: usize,
+    /// [`Memo::REGION_FROM`] (smaller in tests).
+    region_from: usize,
 }
 
 /// What [`Memo::insert`] did.
@@ -351,11 +353,15 @@ impl Memo {
     }
 
     fn new(memory_mb: usize) -> Self {
-        Self::sized(Self::capacity(memory_mb), Self::FIRST_SLOTS)
+        Self::sized(
+            Self::capacity(memory_mb),
+            Self::FIRST_SLOTS,
+            Self::REGION_FROM,
+        )
     }
 
     /// A table of `first` slots that grows to at most `largest` (powers of two).
-    fn sized(largest: usize, first: usize) -> Self {
+    fn sized(largest: usize, first: usize, region_from: usize) -> Self {
         debug_assert!(largest.is_power_of_two() && first.is_power_of_two() && first >= 8);
         let size = largest.min(first);
         Memo {
@@ -363,6 +369,7 @@ impl Memo {
             size,
             used: AtomicUsize::new(0),
             largest,
+            region_from,
         }
     }
 
@@ -430,7 +437,7 @@ impl Memo {
         let used = self.len();
         self.used = AtomicUsize::new(0);
         if self.slots.len() < size {
-            let region = (size >= Self::REGION_FROM)
+            let region = (size >= self.region_from)
                 .then(|| try_zeroed_slots(self.largest))
                 .flatten();
             let old = std::mem::replace(
@@ -1259,7 +1266,7 @@ mod tests {
             // A table that holds between a third and seven-eighths of the positions stored.
             let largest = (big.stored() + 1).next_power_of_two() / 2;
             let mut small = Solver::new(&ctx);
-            small.memo = Memo::sized(largest, Memo::FIRST_SLOTS);
+            small.memo = Memo::sized(largest, Memo::FIRST_SLOTS, 16);
             let sol = small.solve(&g, &s).unwrap();
             assert_eq!(small.stored(), largest * 7 / 8);
             assert!((sol.value - whole.value).abs() < 1e-12);
@@ -1284,8 +1291,9 @@ mod tests {
 
     #[test]
     fn rounds_and_threads_change_nothing_but_the_time() {
-        // A table that starts at 16 slots ends a round at every doubling; two and three
-        // threads share it. Values are exact in every case: the same bits, the same moves.
+        // A table that starts at 16 slots ends a round at every doubling, growing within its
+        // reserved memory or into new arrays; two and three threads share it. Values are
+        // exact in every case: the same bits, the same moves.
         let g = game();
         let mut rng = crate::game::row_rng(14, 0);
         for round in 0..12 {
@@ -1294,16 +1302,16 @@ mod tests {
             let plain_values = with(Limits::default(), |ctx| analyze(&g, &s, ctx))
                 .unwrap()
                 .0;
-            for threads in [1, 2, 3] {
+            for (threads, region_from) in [(1, 16), (2, 16), (3, 16), (2, usize::MAX)] {
                 let cancel = AtomicBool::new(false);
                 let ctx = Context::new(Limits::default(), Some(threads), &cancel);
                 let mut solver = Solver::new(&ctx);
-                solver.memo = Memo::sized(Memo::capacity(1024), 16);
+                solver.memo = Memo::sized(Memo::capacity(1024), 16, region_from);
                 let sol = solver.solve(&g, &s).unwrap();
                 assert_eq!(sol.value, plain_solve.value, "{}", g.notation(&s));
                 assert_eq!(sol.best_moves, plain_solve.best_moves);
                 let mut solver = Solver::new(&ctx);
-                solver.memo = Memo::sized(Memo::capacity(1024), 16);
+                solver.memo = Memo::sized(Memo::capacity(1024), 16, region_from);
                 assert_eq!(solver.analyze(&g, &s).unwrap().0, plain_values);
             }
         }
