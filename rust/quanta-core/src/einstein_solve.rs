@@ -304,8 +304,9 @@ impl Frame {
 /// words: the key (0 for an empty slot: no position has key 0, it would put every stone on
 /// a1) and the value's bits inverted (0 while the value is being written, which reads as a
 /// miss). The table doubles between the rounds of a solve (see [`Solver::solve`]) when three
-/// quarters full, up to [`Memo::capacity`] slots; that last table is filled to 7/8, and past that
-/// nothing more is stored and the search goes on, still exact, only slower.
+/// quarters full, up to [`Memo::capacity`] slots; that last table is filled to 7/8 (with
+/// several threads, a little more: see [`Memo::count`]), and past that nothing more is stored
+/// and the search goes on, still exact, only slower.
 ///
 /// Once the table reaches [`Memo::REGION_FROM`] slots, the largest table's memory is reserved
 /// at once (the system gives each page at its first touch) and the table grows within it, so
@@ -324,7 +325,9 @@ struct Memo {
 
 /// What [`Memo::insert`] did.
 enum Stored {
-    /// The value is in the table (or was already).
+    /// The value is in the table, in a slot it took: the caller counts it (see [`Memo::count`]).
+    New,
+    /// The value was in the table already.
     Yes,
     /// The table is three quarters full and may grow: the value was not stored.
     Grow,
@@ -373,8 +376,35 @@ impl Memo {
         }
     }
 
+    /// Positions stored, as last counted (each thread adds its count now and then: see
+    /// [`Memo::count`]).
     fn len(&self) -> usize {
         self.used.load(Relaxed)
+    }
+
+    /// Adds `n` slots taken to the count. A thread counts its own and adds them a batch at a
+    /// time (every insert adding to one shared counter would make the threads contend for its
+    /// cache line); the batch is small enough that the count lags by a small part of the
+    /// table, which the limits on filling leave room for.
+    fn count(&self, n: usize) {
+        self.used.fetch_add(n, Relaxed);
+    }
+
+    /// The slots a thread takes before adding them to the count, with `threads` threads (one
+    /// at a time for a thread alone: it contends with no one).
+    fn batch(&self, threads: usize) -> usize {
+        if threads <= 1 {
+            1
+        } else {
+            (self.size / 128 / threads).clamp(1, 256)
+        }
+    }
+
+    /// Stores `key` between rounds (one thread), counting it.
+    fn put(&self, key: u64, value: f64) {
+        if let Stored::New = self.insert(key, value) {
+            self.count(1);
+        }
     }
 
     /// The first slot to probe for `key` (Fibonacci hashing: the top bits of the product, so
@@ -419,8 +449,7 @@ impl Memo {
             match self.slots[i][0].compare_exchange(0, key, AcqRel, Acquire) {
                 Ok(_) => {
                     self.slots[i][1].store(!value.to_bits(), Release);
-                    self.used.fetch_add(1, Relaxed);
-                    return Stored::Yes;
+                    return Stored::New;
                 }
                 Err(k) if k == key => return Stored::Yes,
                 Err(_) => i = (i + 1) & (slots - 1),
@@ -434,7 +463,11 @@ impl Memo {
     fn grow(&mut self) {
         let old = self.size;
         let size = (2 * old).min(self.largest);
-        let used = self.len();
+        // The entries, counted (the threads' counts may lag).
+        let used = self.slots[..old]
+            .iter()
+            .filter(|[key, bits]| key.load(Relaxed) != 0 && bits.load(Relaxed) != 0)
+            .count();
         self.used = AtomicUsize::new(0);
         if self.slots.len() < size {
             let region = (size >= self.region_from)
@@ -448,7 +481,7 @@ impl Memo {
             for [key, bits] in &old {
                 let (key, bits) = (key.load(Relaxed), bits.load(Relaxed));
                 if key != 0 && bits != 0 {
-                    self.insert(key, f64::from_bits(!bits));
+                    self.put(key, f64::from_bits(!bits));
                 }
             }
             return;
@@ -470,7 +503,7 @@ impl Memo {
             }
             self.size = size;
             for (key, bits) in entries {
-                self.insert(key, f64::from_bits(!bits));
+                self.put(key, f64::from_bits(!bits));
             }
             return;
         }
@@ -512,7 +545,7 @@ impl Memo {
         }
         self.used = AtomicUsize::new(moved - aside.len());
         for (key, bits) in aside {
-            self.insert(key, f64::from_bits(!bits));
+            self.put(key, f64::from_bits(!bits));
         }
     }
 }
@@ -556,6 +589,10 @@ struct Worker<'s, 'a> {
     meter: Meter<'a>,
     round_over: &'s AtomicBool,
     index: usize,
+    /// Slots this thread took and has not added to the table's count yet, and how many it
+    /// adds at a time (see [`Memo::count`]).
+    uncounted: usize,
+    batch: usize,
 }
 
 /// The mean of the values of the six rolls (`values[d - 1]` for die d), added in pairs of
@@ -643,6 +680,14 @@ impl Worker<'_, '_> {
                 .fold(0.0, f64::max)
         }));
         match self.memo.insert(key, value) {
+            Stored::New => {
+                self.uncounted += 1;
+                if self.uncounted >= self.batch {
+                    self.memo.count(self.uncounted);
+                    self.uncounted = 0;
+                }
+                Ok(value)
+            }
             Stored::Yes | Stored::Full => Ok(value),
             Stored::Grow => {
                 self.round_over.store(true, Relaxed);
@@ -768,10 +813,13 @@ impl<'a> Solver<'a> {
                 meter: Meter::new(budget.clone(), Some(&total)),
                 round_over: &round_over,
                 index,
+                uncounted: 0,
+                batch: self.memo.batch(threads),
             };
             // An answer or a limit ends the round for the other threads too.
             let run = |mut w: Worker| {
                 let answer = w.root(game, rolled);
+                w.memo.count(w.uncounted);
                 if !matches!(answer, Err(Halt::Round)) {
                     w.round_over.store(true, Relaxed);
                 }
