@@ -457,10 +457,12 @@ impl Memo {
         }
     }
 
-    /// The table larger, between rounds: its entries taken out (into the slots past
-    /// the new table where they are unused, else into a vector), the table emptied, and the
-    /// entries put back. Without the reservation, a new array.
-    fn grow(&mut self) {
+    /// The table twice as large, between rounds, its new memory first touched by `threads`
+    /// threads (see [`touch`]). Within the reservation: the entries parked at the top of the
+    /// new table, the old one emptied, and each entry put back in order (one whose probe would
+    /// reach the entries still parked waits in a vector until the end). Without it, a new
+    /// array.
+    fn grow(&mut self, threads: usize) {
         let old = self.size;
         let size = (2 * old).min(self.largest);
         // The entries, counted (the threads' counts may lag).
@@ -477,6 +479,7 @@ impl Memo {
                 &mut self.slots,
                 region.unwrap_or_else(|| zeroed_slots(size)),
             );
+            touch(&self.slots[..size], threads);
             self.size = size;
             for [key, bits] in &old {
                 let (key, bits) = (key.load(Relaxed), bits.load(Relaxed));
@@ -507,6 +510,7 @@ impl Memo {
             }
             return;
         }
+        touch(&self.slots[old..size], threads);
         let (table, top) = self.slots[..size].split_at_mut(zone);
         let mut waiting = top.iter_mut();
         let mut moved = 0;
@@ -548,6 +552,32 @@ impl Memo {
             self.put(key, f64::from_bits(!bits));
         }
     }
+}
+
+/// Writes to every page of `slots` (zeros, over zeros), `threads` threads sharing them: the
+/// system gives a page at its first touch, which can cost more than all else a round does
+/// with the page (docs/perf/einstein.md), and one thread alone would leave the others idle.
+fn touch(slots: &[[AtomicU64; 2]], threads: usize) {
+    const PAGE: usize = 4096 / std::mem::size_of::<[AtomicU64; 2]>();
+    let part = slots.len().div_ceil(threads.max(1)).next_multiple_of(PAGE);
+    if part == 0 {
+        return;
+    }
+    let touch_part = |part: &[[AtomicU64; 2]]| {
+        for slot in part.iter().step_by(PAGE) {
+            slot[0].store(0, Relaxed);
+        }
+    };
+    std::thread::scope(|scope| {
+        let mut parts = slots.chunks(part);
+        let first = parts.next();
+        for p in parts {
+            scope.spawn(move || touch_part(p));
+        }
+        if let Some(p) = first {
+            touch_part(p);
+        }
+    });
 }
 
 /// `n` empty slots, their pages left to the system to zero at their first touch, and on Linux
@@ -854,7 +884,7 @@ impl<'a> Solver<'a> {
                 }
             }
             debug_assert!(grow);
-            self.memo.grow();
+            self.memo.grow(threads);
         }
     }
 
