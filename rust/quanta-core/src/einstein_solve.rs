@@ -16,11 +16,11 @@
 //! the positions that are the same game: its mirror image across the a1-e5 diagonal (which
 //! swaps "right" and "down" and keeps the diagonal), and each side's stones renumbered
 //! `n -> 7 - n` (die `d` then moves what die `7 - d` moved), a lone stone under any number
-//! (see [`Numbered`]); a position's value is the mean of its six rolls' values added in pairs
+//! (see `Numbered`); a position's value is the mean of its six rolls' values added in pairs
 //! `d`, `7 - d`, so that the equivalent positions' values agree bit for bit. A roll selects one
-//! stone or two; each stone's best move is
-//! searched once per position and shared by the rolls that select it, and a step that wins at
-//! once (onto the corner, or onto the opponent's last stone) ends that stone's search.
+//! stone or two; each stone's best move is searched once per position and shared by the rolls
+//! that select it, and a step that wins at once (onto the corner, or onto the opponent's last
+//! stone) ends that stone's search.
 //!
 //! The table is one array that all threads share without locks (see [`Memo`]). An expansion
 //! first asks the processor for the slots of all its children at once, so that their cache
@@ -31,9 +31,10 @@
 //! opposite orders), and share what they find through the table; the first to finish gives
 //! the answer, which is the same whichever thread gives it, since a position's value does not
 //! depend on the order it was found in. The table grows between rounds: when it is three
-//! quarters full the round ends, the table doubles (in place: the largest table's memory is
-//! reserved once, and only what the table uses is ever touched), and a new round starts from
-//! the root, finding in the table what the last one stored.
+//! quarters full the round ends, the table doubles (in place once large: the largest table's
+//! memory is reserved once, only what the table uses is ever touched, and the threads touch
+//! the new part together), and a new round starts from the root, finding in the table what the
+//! last one stored.
 //!
 //! Moves are the engine's: [`TARGET`] for the steps and [`movable_stones`] for which stones a
 //! roll lets move; the root's moves come from [`Game::legal_actions`] in ascending order, and
