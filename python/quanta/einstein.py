@@ -200,13 +200,14 @@ def solve(state, *, timeout: float | None = None, max_nodes: int | None = None,
     after it, the best of that roll's moves (EinStein has no draws, so a move's value is 1 minus
     the opponent's value after it). The search is depth-first, memoised in a transposition
     table of at most ``memory_mb`` megabytes (once full, it stores no more and goes on, still
-    exact, only slower); positions are stored as seen by the side to roll and up to the mirror
-    image across the a1-e5 diagonal. ``threads`` threads (default: one per core) search the
-    tree together, sharing the table; the answer is the same at any thread count, only
-    ``nodes`` varies a little. Endgames are quick: random positions with three stones a side
-    take a few milliseconds at the median and under a second at worst, four a side about half
-    a second at the median (benches/README.md); stones far from their corners take much
-    longer (millions of positions each).
+    exact, only slower); positions are stored as seen by the side to roll, up to the mirror
+    image across the a1-e5 diagonal and to each side's stones renumbered n -> 7 - n (the same
+    game). ``threads`` threads (default: one per core) search the tree together, sharing the
+    table; the answer is the same at any thread count, only ``nodes`` varies a little.
+    Endgames are quick: random positions with three stones a side take a few milliseconds at
+    the median and rarely more than a second (of 200, one took 1.3-2 s), four a side about 0.2
+    s at the median (benches/README.md); stones far from their corners take much longer
+    (millions of positions each).
 
     Works from any position after the setup, with the die rolled or not. Ties between equally
     good moves go to the lowest action. A finished game is answered (``value`` 1 or 0 for the

@@ -12,11 +12,15 @@
 //! Every move takes a stone one step nearer its corner, so the sum of the stones' distances to
 //! their corners strictly decreases and the recursion ends (at most 70 plies deep). A position
 //! is stored as seen by the side to roll, turned half a turn when that is player 1 so that it
-//! always moves towards e5 (one entry serves both sides), and as the smaller of its key and the
-//! key of its mirror image across the a1-e5 diagonal (which swaps "right" and "down" and keeps
-//! the diagonal: the same game). A roll selects one stone or two; each stone's best move is
-//! searched once per position and shared by the rolls that select it, and a step that wins at
-//! once (onto the corner, or onto the opponent's last stone) ends that stone's search.
+//! always moves towards e5 (one entry serves both sides), and as the smallest of the keys of
+//! the positions that are the same game: its mirror image across the a1-e5 diagonal (which
+//! swaps "right" and "down" and keeps the diagonal), and each side's stones renumbered
+//! `n -> 7 - n` (die `d` then moves what die `7 - d` moved), a lone stone under any number
+//! (see `Numbered`); a position's value is the mean of its six rolls' values added in pairs
+//! `d`, `7 - d`, so that the equivalent positions' values agree bit for bit. A roll selects one
+//! stone or two; each stone's best move is searched once per position and shared by the rolls
+//! that select it, and a step that wins at once (onto the corner, or onto the opponent's last
+//! stone) ends that stone's search.
 //!
 //! The table is one array that all threads share without locks (see [`Memo`]). An expansion
 //! first asks the processor for the slots of all its children at once, so that their cache
@@ -26,9 +30,11 @@
 //! orders (the root's moves started at different places, a position's stones taken in
 //! opposite orders), and share what they find through the table; the first to finish gives
 //! the answer, which is the same whichever thread gives it, since a position's value does not
-//! depend on the order it was found in. The table grows between rounds: when it is half full
-//! the round ends, the table doubles, and a new round starts from the root, finding in the
-//! table what the last one stored.
+//! depend on the order it was found in. The table grows between rounds: when it is three
+//! quarters full the round ends, the table doubles (in place once large: the largest table's
+//! memory is reserved once, only what the table uses is ever touched, and the threads touch
+//! the new part together), and a new round starts from the root, finding in the table what the
+//! last one stored.
 //!
 //! Moves are the engine's: [`TARGET`] for the steps and [`movable_stones`] for which stones a
 //! roll lets move; the root's moves come from [`Game::legal_actions`] in ascending order, and
@@ -117,6 +123,116 @@ fn mirror_code(cell: u8) -> u64 {
     MIRROR[cell as usize] as u64
 }
 
+/// One side's stones in a key, five bits a stone (a cell, or 31 for a removed stone): as
+/// numbered and renumbered `n -> 7 - n`, on the board and in its mirror image. The numbers
+/// matter only through which stones a roll lets move, and [`movable_stones`] treats die `d`
+/// and stone `n` as die `7 - d` treats stone `7 - n`: the stones renumbered give the same game
+/// (the die is uniform); and a lone stone moves at every roll, whatever its number. So a side
+/// is keyed by the smaller of its two numberings, a lone stone as stone 1.
+#[derive(Clone)]
+struct Numbered {
+    /// Stone 1 lowest, then stone 6 lowest; the same in the mirror image.
+    board: [u64; 2],
+    mirror: [u64; 2],
+    stones: u32,
+}
+
+/// The keys of a position's children, each from its parent's with a stone or two changed
+/// (what [`Frame::key`] gives, found faster).
+struct ChildKeys {
+    /// The stones of the side to roll next, then of the side that steps, both turned.
+    sides: [Numbered; 2],
+}
+
+impl ChildKeys {
+    fn of(f: &Frame) -> ChildKeys {
+        ChildKeys {
+            sides: [Numbered::of(&turned(f.opp)), Numbered::of(&turned(f.me))],
+        }
+    }
+
+    /// The key after stone `i` of the side to roll in `f` steps to `to` (a step that does not
+    /// win at once).
+    #[inline]
+    fn after(&self, f: &Frame, i: usize, to: u8) -> u64 {
+        let [mut next, mut stepped] = [self.sides[0].clone(), self.sides[1].clone()];
+        stepped.set(i, HOME - to);
+        if let Some(j) = f.opp.iter().position(|&c| c == to) {
+            next.remove(j);
+        } else if let Some(j) = (0..STONES).find(|&j| j != i && f.me[j] == to) {
+            stepped.remove(j);
+        }
+        let plain = next.plain() | (stepped.plain() << 30);
+        let mirrored = next.mirrored() | (stepped.mirrored() << 30);
+        plain.min(mirrored)
+    }
+}
+
+impl Numbered {
+    /// Stone `i + 1` onto `cell` (on the board).
+    #[inline]
+    fn set(&mut self, i: usize, cell: u8) {
+        let (c, m) = (code(cell), mirror_code(cell));
+        let (low, high) = (5 * i, 5 * (STONES - 1 - i));
+        self.board[0] = (self.board[0] & !(31 << low)) | (c << low);
+        self.board[1] = (self.board[1] & !(31 << high)) | (c << high);
+        self.mirror[0] = (self.mirror[0] & !(31 << low)) | (m << low);
+        self.mirror[1] = (self.mirror[1] & !(31 << high)) | (m << high);
+    }
+
+    /// Stone `j + 1` removed.
+    #[inline]
+    fn remove(&mut self, j: usize) {
+        let gone = (31 << (5 * j), 31 << (5 * (STONES - 1 - j)));
+        self.board[0] |= gone.0;
+        self.board[1] |= gone.1;
+        self.mirror[0] |= gone.0;
+        self.mirror[1] |= gone.1;
+        self.stones -= 1;
+    }
+
+    #[inline]
+    fn of(cells: &[u8; STONES]) -> Numbered {
+        let (mut board, mut mirror, mut stones) = ([0, 0], [0, 0], 0);
+        for (i, &cell) in cells.iter().enumerate() {
+            let (c, m) = (code(cell), mirror_code(cell));
+            board[0] |= c << (5 * i);
+            board[1] |= c << (5 * (STONES - 1 - i));
+            mirror[0] |= m << (5 * i);
+            mirror[1] |= m << (5 * (STONES - 1 - i));
+            stones += (cell != GONE) as u32;
+        }
+        Numbered {
+            board,
+            mirror,
+            stones,
+        }
+    }
+
+    /// The key of `fields` (either numbering): the smaller, or a lone stone as stone 1.
+    #[inline]
+    fn least(&self, [numbered, renumbered]: [u64; 2]) -> u64 {
+        const OTHERS: u64 = (1 << 30) - 32;
+        if self.stones == 1 {
+            // The lone stone's field is the only one under 31: and-ing the fields gives it.
+            let x = numbered;
+            OTHERS | (x & (x >> 5) & (x >> 10) & (x >> 15) & (x >> 20) & (x >> 25) & 31)
+        } else {
+            numbered.min(renumbered)
+        }
+    }
+
+    #[inline]
+    fn plain(&self) -> u64 {
+        self.least(self.board)
+    }
+
+    #[inline]
+    fn mirrored(&self) -> u64 {
+        self.least(self.mirror)
+    }
+}
+
 /// A position as the side about to roll sees it, turned so that it heads for e5 like player
 /// 0: `me[n - 1]` and `opp[n - 1]` are the cells of stone n of each side, or `GONE`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -147,15 +263,14 @@ impl Frame {
         }
     }
 
-    /// The table key: 5 bits per stone (`me` in bits 0-29, `opp` in 30-59), the smaller of the
-    /// key of the position and of its mirror image.
+    /// The table key: 5 bits per stone (`me` in bits 0-29, `opp` in 30-59), the smallest of
+    /// the keys of the equivalent positions (see [`Numbered`]): the position and its mirror
+    /// image, each side's stones numbered either way.
+    #[inline]
     fn key(&self) -> u64 {
-        let (mut plain, mut mirrored) = (0, 0);
-        for i in 0..STONES {
-            let (m, o) = (self.me[i], self.opp[i]);
-            plain |= (code(m) << (5 * i)) | (code(o) << (30 + 5 * i));
-            mirrored |= (mirror_code(m) << (5 * i)) | (mirror_code(o) << (30 + 5 * i));
-        }
+        let (me, opp) = (Numbered::of(&self.me), Numbered::of(&self.opp));
+        let plain = me.plain() | (opp.plain() << 30);
+        let mirrored = me.mirrored() | (opp.mirrored() << 30);
         plain.min(mirrored)
     }
 
@@ -186,23 +301,36 @@ impl Frame {
 }
 
 /// The values of the positions expanded so far, which every thread of a solve reads and
-/// writes: open addressing over a power-of-two array of slots, probed linearly. A slot is two
+/// writes: open addressing over a power-of-two table of slots, probed linearly. A slot is two
 /// words: the key (0 for an empty slot: no position has key 0, it would put every stone on
 /// a1) and the value's bits inverted (0 while the value is being written, which reads as a
-/// miss). The array doubles between the rounds of a solve (see [`Solver::solve`]) when half
-/// full, up to [`Memo::capacity`] slots; that last array is filled to 7/8, and past that
-/// nothing more is stored and the search goes on, still exact, only slower.
+/// miss). The table doubles between the rounds of a solve (see [`Solver::solve`]) when three
+/// quarters full, up to [`Memo::capacity`] slots; that last table is filled to 7/8 (with
+/// several threads, a little more: see [`Memo::count`]), and past that nothing more is stored
+/// and the search goes on, still exact, only slower.
+///
+/// Once the table reaches [`Memo::REGION_FROM`] slots, the largest table's memory is reserved
+/// at once (the system gives each page at its first touch) and the table grows within it, so
+/// that a solve touches little more memory than its last table (the pages a process touches
+/// for the first time are what costs most on a virtual machine: see docs/perf/einstein.md);
+/// where the reservation fails, each table is an array of its own.
 struct Memo {
+    /// The table: its first `size` slots; past them, slots not used yet (all zeros).
     slots: Vec<[AtomicU64; 2]>,
+    size: usize,
     used: AtomicUsize,
     largest: usize,
+    /// [`Memo::REGION_FROM`] (smaller in tests).
+    region_from: usize,
 }
 
 /// What [`Memo::insert`] did.
 enum Stored {
-    /// The value is in the table (or was already).
+    /// The value is in the table, in a slot it took: the caller counts it (see [`Memo::count`]).
+    New,
+    /// The value was in the table already.
     Yes,
-    /// The table is half full and may grow: the value was not stored.
+    /// The table is three quarters full and may grow: the value was not stored.
     Grow,
     /// The table is as large and as full as the memory limit allows: the value was not stored.
     Full,
@@ -210,9 +338,14 @@ enum Stored {
 
 impl Memo {
     const FIRST_SLOTS: usize = 1 << 16;
+    /// The size from which the table grows within the reserved memory: a smaller one is an
+    /// array of its own (which the allocator may give again to the next solve, touched
+    /// already, while each reservation is fresh memory).
+    const REGION_FROM: usize = 1 << 18;
 
-    /// The slots of the largest array within `memory_mb`, with the half-size array it grew
-    /// from.
+    /// The slots of the largest table within `memory_mb`, with the half-size array it grew
+    /// from (if the table below [`Memo::REGION_FROM`] was an array of its own, or the
+    /// reservation failed).
     fn capacity(memory_mb: usize) -> usize {
         let bytes = memory_mb.max(1) << 20;
         let most = bytes * 2 / 3 / std::mem::size_of::<[AtomicU64; 2]>();
@@ -224,27 +357,62 @@ impl Memo {
     }
 
     fn new(memory_mb: usize) -> Self {
-        Self::largest(Self::capacity(memory_mb))
+        Self::sized(
+            Self::capacity(memory_mb),
+            Self::FIRST_SLOTS,
+            Self::REGION_FROM,
+        )
     }
 
-    /// A table of at most `largest` slots (a power of two).
-    fn largest(largest: usize) -> Self {
-        debug_assert!(largest.is_power_of_two() && largest >= 8);
+    /// A table of `first` slots that grows to at most `largest` (powers of two).
+    fn sized(largest: usize, first: usize, region_from: usize) -> Self {
+        debug_assert!(largest.is_power_of_two() && first.is_power_of_two() && first >= 8);
+        let size = largest.min(first);
         Memo {
-            slots: zeroed_slots(largest.min(Self::FIRST_SLOTS)),
+            slots: zeroed_slots(size),
+            size,
             used: AtomicUsize::new(0),
             largest,
+            region_from,
         }
     }
 
+    /// Positions stored, as last counted (each thread adds its count now and then: see
+    /// [`Memo::count`]).
     fn len(&self) -> usize {
         self.used.load(Relaxed)
     }
 
-    /// The first slot to probe for `key` (Fibonacci hashing: the top bits of the product).
+    /// Adds `n` slots taken to the count. A thread counts its own and adds them a batch at a
+    /// time (every insert adding to one shared counter would make the threads contend for its
+    /// cache line); the batch is small enough that the count lags by a small part of the
+    /// table, which the limits on filling leave room for.
+    fn count(&self, n: usize) {
+        self.used.fetch_add(n, Relaxed);
+    }
+
+    /// The slots a thread takes before adding them to the count, with `threads` threads (one
+    /// at a time for a thread alone: it contends with no one).
+    fn batch(&self, threads: usize) -> usize {
+        if threads <= 1 {
+            1
+        } else {
+            (self.size / 128 / threads).clamp(1, 256)
+        }
+    }
+
+    /// Stores `key` between rounds (one thread), counting it.
+    fn put(&self, key: u64, value: f64) {
+        if let Stored::New = self.insert(key, value) {
+            self.count(1);
+        }
+    }
+
+    /// The first slot to probe for `key` (Fibonacci hashing: the top bits of the product, so
+    /// that a key's slot in the table twice as large is twice its slot here, or one more).
     #[inline]
     fn home(&self, key: u64) -> usize {
-        let bits = self.slots.len().trailing_zeros();
+        let bits = self.size.trailing_zeros();
         (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - bits)) as usize
     }
 
@@ -255,7 +423,6 @@ impl Memo {
 
     #[inline]
     fn get(&self, key: u64) -> Option<f64> {
-        let mask = self.slots.len() - 1;
         let mut i = self.home(key);
         loop {
             let k = self.slots[i][0].load(Acquire);
@@ -266,55 +433,168 @@ impl Memo {
             if k == 0 {
                 return None;
             }
-            i = (i + 1) & mask;
+            i = (i + 1) & (self.size - 1);
         }
     }
 
     fn insert(&self, key: u64, value: f64) -> Stored {
-        let (used, slots) = (self.len(), self.slots.len());
-        if slots < self.largest && 2 * used >= slots {
+        let (used, slots) = (self.len(), self.size);
+        if slots < self.largest && 4 * used >= 3 * slots {
             return Stored::Grow;
         }
         if 8 * used >= 7 * slots {
             return Stored::Full;
         }
-        let mask = self.slots.len() - 1;
         let mut i = self.home(key);
         loop {
             match self.slots[i][0].compare_exchange(0, key, AcqRel, Acquire) {
                 Ok(_) => {
                     self.slots[i][1].store(!value.to_bits(), Release);
-                    self.used.fetch_add(1, Relaxed);
-                    return Stored::Yes;
+                    return Stored::New;
                 }
                 Err(k) if k == key => return Stored::Yes,
-                Err(_) => i = (i + 1) & mask,
+                Err(_) => i = (i + 1) & (slots - 1),
             }
         }
     }
 
-    /// The table in an array twice as large, between rounds.
-    fn grow(&mut self) {
-        let slots = (2 * self.slots.len()).min(self.largest);
-        let old = std::mem::replace(&mut self.slots, zeroed_slots(slots));
+    /// The table twice as large, between rounds, its new memory first touched by `threads`
+    /// threads (see [`touch`]). Within the reservation: the entries parked at the top of the
+    /// new table, the old one emptied, and each entry put back in order (one whose probe would
+    /// reach the entries still parked waits in a vector until the end). Without it, a new
+    /// array.
+    fn grow(&mut self, threads: usize) {
+        let old = self.size;
+        let size = (2 * old).min(self.largest);
+        // The entries, counted (the threads' counts may lag).
+        let used = self.slots[..old]
+            .iter()
+            .filter(|[key, bits]| key.load(Relaxed) != 0 && bits.load(Relaxed) != 0)
+            .count();
         self.used = AtomicUsize::new(0);
-        for [key, bits] in &old {
-            let (key, bits) = (key.load(Relaxed), bits.load(Relaxed));
+        if self.slots.len() < size {
+            let region = (size >= self.region_from)
+                .then(|| try_zeroed_slots(self.largest))
+                .flatten();
+            let old = std::mem::replace(
+                &mut self.slots,
+                region.unwrap_or_else(|| zeroed_slots(size)),
+            );
+            touch(&self.slots[..size], threads);
+            self.size = size;
+            for [key, bits] in &old {
+                let (key, bits) = (key.load(Relaxed), bits.load(Relaxed));
+                if key != 0 && bits != 0 {
+                    self.put(key, f64::from_bits(!bits));
+                }
+            }
+            return;
+        }
+        // In place: the entries go to the top of the new table (past the old one), then
+        // each goes back to its slot in order; one whose probe would reach the entries still
+        // waiting at the top waits in a vector until the end.
+        let zone = size - used;
+        if zone < old {
+            let mut entries = Vec::with_capacity(used);
+            for [key, bits] in &mut self.slots[..old] {
+                let (key, bits) = (
+                    std::mem::take(key.get_mut()),
+                    std::mem::take(bits.get_mut()),
+                );
+                if key != 0 && bits != 0 {
+                    entries.push((key, bits));
+                }
+            }
+            self.size = size;
+            for (key, bits) in entries {
+                self.put(key, f64::from_bits(!bits));
+            }
+            return;
+        }
+        touch(&self.slots[old..size], threads);
+        let (table, top) = self.slots[..size].split_at_mut(zone);
+        let mut waiting = top.iter_mut();
+        let mut moved = 0;
+        for [key, bits] in &mut table[..old] {
+            let (key, bits) = (
+                std::mem::take(key.get_mut()),
+                std::mem::take(bits.get_mut()),
+            );
             if key != 0 && bits != 0 {
-                self.insert(key, f64::from_bits(!bits));
+                let [k, b] = waiting.next().expect("room for every entry");
+                (*k.get_mut(), *b.get_mut()) = (key, bits);
+                moved += 1;
             }
         }
+        self.size = size;
+        let mut aside = Vec::new();
+        for t in zone..zone + moved {
+            let [key, bits] = &mut self.slots[t];
+            let (key, bits) = (
+                std::mem::take(key.get_mut()),
+                std::mem::take(bits.get_mut()),
+            );
+            let mut i = self.home(key);
+            loop {
+                if i > t {
+                    aside.push((key, bits));
+                    break;
+                }
+                let [k, b] = &mut self.slots[i];
+                if *k.get_mut() == 0 {
+                    (*k.get_mut(), *b.get_mut()) = (key, bits);
+                    break;
+                }
+                i += 1;
+            }
+        }
+        self.used = AtomicUsize::new(moved - aside.len());
+        for (key, bits) in aside {
+            self.put(key, f64::from_bits(!bits));
+        }
     }
+}
+
+/// Writes to every page of `slots` (zeros, over zeros), `threads` threads sharing them: the
+/// system gives a page at its first touch, which can cost more than all else a round does
+/// with the page (docs/perf/einstein.md), and one thread alone would leave the others idle.
+fn touch(slots: &[[AtomicU64; 2]], threads: usize) {
+    const PAGE: usize = 4096 / std::mem::size_of::<[AtomicU64; 2]>();
+    let part = slots.len().div_ceil(threads.max(1)).next_multiple_of(PAGE);
+    if part == 0 {
+        return;
+    }
+    let touch_part = |part: &[[AtomicU64; 2]]| {
+        for slot in part.iter().step_by(PAGE) {
+            slot[0].store(0, Relaxed);
+        }
+    };
+    std::thread::scope(|scope| {
+        let mut parts = slots.chunks(part);
+        let first = parts.next();
+        for p in parts {
+            scope.spawn(move || touch_part(p));
+        }
+        if let Some(p) = first {
+            touch_part(p);
+        }
+    });
 }
 
 /// `n` empty slots, their pages left to the system to zero at their first touch, and on Linux
 /// in huge pages where the system allows (the search's probes land all over the table: with
 /// small pages most of them also miss the address cache).
 fn zeroed_slots(n: usize) -> Vec<[AtomicU64; 2]> {
-    let slots = crate::search::table::zeroed::<[AtomicU64; 2]>(n);
+    let layout = std::alloc::Layout::array::<[AtomicU64; 2]>(n).expect("a table within memory");
+    try_zeroed_slots(n).unwrap_or_else(|| std::alloc::handle_alloc_error(layout))
+}
+
+/// [`zeroed_slots`], or `None` where the allocator has not the memory to reserve.
+fn try_zeroed_slots(n: usize) -> Option<Vec<[AtomicU64; 2]>> {
+    let slots = crate::search::table::try_zeroed::<[AtomicU64; 2]>(n)?;
     #[cfg(target_os = "linux")]
     crate::search::table::advise_huge_pages(&slots);
-    slots
+    Some(slots)
 }
 
 /// Why a round of the search stopped before its answer.
@@ -340,6 +620,19 @@ struct Worker<'s, 'a> {
     meter: Meter<'a>,
     round_over: &'s AtomicBool,
     index: usize,
+    /// Slots this thread took and has not added to the table's count yet, and how many it
+    /// adds at a time (see [`Memo::count`]).
+    uncounted: usize,
+    batch: usize,
+}
+
+/// The mean of the values of the six rolls (`values[d - 1]` for die d), added in pairs of
+/// rolls `d` and `7 - d` so that the sum is the same, bit for bit, with the dice reversed: a
+/// side's stones renumbered `n -> 7 - n` give each roll's value to roll `7 - d` (see
+/// [`Numbered`]), and the two positions share an entry of the table.
+fn mean_of_rolls(values: [f64; 6]) -> f64 {
+    let [one, two, three, four, five, six] = values;
+    ((one + six) + (two + five) + (three + four)) / 6.0
 }
 
 /// For each rolled position of a solve's root, every legal move with its value.
@@ -381,13 +674,15 @@ impl Worker<'_, '_> {
         let mut children: [[Option<(Frame, u64)>; 3]; STONES] = [[None; 3]; STONES];
         let mut best = [0.0f64; STONES];
         let mut won = [false; STONES];
+        let keys = ChildKeys::of(f);
         for i in (0..STONES).filter(|&i| f.me[i] != GONE) {
             for (dir, slot) in children[i].iter_mut().enumerate() {
                 match f.step(i, dir) {
                     Some(Step::Won) => won[i] = true,
                     Some(Step::Next(_)) if won[i] => {}
                     Some(Step::Next(child)) => {
-                        let k = child.key();
+                        let k = keys.after(f, i, TARGET[FORWARD][f.me[i] as usize][dir]);
+                        debug_assert_eq!(k, child.key());
                         self.memo.prefetch(k);
                         *slot = Some((child, k));
                     }
@@ -410,15 +705,20 @@ impl Worker<'_, '_> {
             }
         }
         let alive = alive(&f.me);
-        let sum: f64 = (1..=6)
-            .map(|die| {
-                movable_stones(alive, die)
-                    .map(|n| best[n as usize - 1])
-                    .fold(0.0, f64::max)
-            })
-            .sum();
-        let value = sum / 6.0;
+        let value = mean_of_rolls(std::array::from_fn(|d| {
+            movable_stones(alive, d as u8 + 1)
+                .map(|n| best[n as usize - 1])
+                .fold(0.0, f64::max)
+        }));
         match self.memo.insert(key, value) {
+            Stored::New => {
+                self.uncounted += 1;
+                if self.uncounted >= self.batch {
+                    self.memo.count(self.uncounted);
+                    self.uncounted = 0;
+                }
+                Ok(value)
+            }
             Stored::Yes | Stored::Full => Ok(value),
             Stored::Grow => {
                 self.round_over.store(true, Relaxed);
@@ -527,7 +827,7 @@ impl<'a> Solver<'a> {
     /// its value, and the nodes searched. The search runs in rounds: every thread searches the
     /// whole root, in its own order, sharing the table; the first to finish ends the round
     /// with the answer (every thread would give the same: a position's value does not depend
-    /// on the order it was found in). A round also ends when the table is half full: it grows,
+    /// on the order it was found in). A round also ends when the table is three quarters full: it grows,
     /// and the next round starts again from the root, finding what was found in the table.
     fn search(
         &mut self,
@@ -544,10 +844,13 @@ impl<'a> Solver<'a> {
                 meter: Meter::new(budget.clone(), Some(&total)),
                 round_over: &round_over,
                 index,
+                uncounted: 0,
+                batch: self.memo.batch(threads),
             };
             // An answer or a limit ends the round for the other threads too.
             let run = |mut w: Worker| {
                 let answer = w.root(game, rolled);
+                w.memo.count(w.uncounted);
                 if !matches!(answer, Err(Halt::Round)) {
                     w.round_over.store(true, Relaxed);
                 }
@@ -582,7 +885,7 @@ impl<'a> Solver<'a> {
                 }
             }
             debug_assert!(grow);
-            self.memo.grow();
+            self.memo.grow(threads);
         }
     }
 
@@ -594,7 +897,7 @@ impl<'a> Solver<'a> {
         let rolled = rolled_positions(game, state);
         let (values, nodes, seconds) = self.search(game, &rolled)?;
         let mut best_moves = Vec::with_capacity(rolled.len());
-        let mut sum = 0.0;
+        let mut bests = Vec::with_capacity(rolled.len());
         for ((die, _), moves) in rolled.iter().zip(&values) {
             let mut best = *moves.first().ok_or_else(|| {
                 Error::NotApplicable("einstein: a rolled position without a move".into())
@@ -604,12 +907,16 @@ impl<'a> Solver<'a> {
                     best = (a, v);
                 }
             }
-            sum += best.1;
+            bests.push(best.1);
             best_moves.push((*die, best.0));
         }
-        let value = match state.phase() {
-            Phase::Over(winner) => (winner == state.player()) as u8 as f64,
-            _ => sum / rolled.len() as f64,
+        let value = match (state.phase(), &bests[..]) {
+            (Phase::Over(winner), _) => (winner == state.player()) as u8 as f64,
+            (_, &[rolled]) => rolled,
+            (_, &[one, two, three, four, five, six]) => {
+                mean_of_rolls([one, two, three, four, five, six])
+            }
+            _ => return Err(Error::NotApplicable("einstein: not six rolls".into())),
         };
         Ok(Solution {
             value,
@@ -1038,7 +1345,7 @@ mod tests {
             // A table that holds between a third and seven-eighths of the positions stored.
             let largest = (big.stored() + 1).next_power_of_two() / 2;
             let mut small = Solver::new(&ctx);
-            small.memo = Memo::largest(largest);
+            small.memo = Memo::sized(largest, Memo::FIRST_SLOTS, 16);
             let sol = small.solve(&g, &s).unwrap();
             assert_eq!(small.stored(), largest * 7 / 8);
             assert!((sol.value - whole.value).abs() < 1e-12);
@@ -1063,8 +1370,9 @@ mod tests {
 
     #[test]
     fn rounds_and_threads_change_nothing_but_the_time() {
-        // A table that starts at 16 slots ends a round at every doubling; two and three
-        // threads share it. Values are exact in every case: the same bits, the same moves.
+        // A table that starts at 16 slots ends a round at every doubling, growing within its
+        // reserved memory or into new arrays; two and three threads share it. Values are
+        // exact in every case: the same bits, the same moves.
         let g = game();
         let mut rng = crate::game::row_rng(14, 0);
         for round in 0..12 {
@@ -1073,19 +1381,66 @@ mod tests {
             let plain_values = with(Limits::default(), |ctx| analyze(&g, &s, ctx))
                 .unwrap()
                 .0;
-            for threads in [1, 2, 3] {
+            for (threads, region_from) in [(1, 16), (2, 16), (3, 16), (2, usize::MAX)] {
                 let cancel = AtomicBool::new(false);
                 let ctx = Context::new(Limits::default(), Some(threads), &cancel);
                 let mut solver = Solver::new(&ctx);
-                solver.memo.slots = zeroed_slots(16);
+                solver.memo = Memo::sized(Memo::capacity(1024), 16, region_from);
                 let sol = solver.solve(&g, &s).unwrap();
                 assert_eq!(sol.value, plain_solve.value, "{}", g.notation(&s));
                 assert_eq!(sol.best_moves, plain_solve.best_moves);
                 let mut solver = Solver::new(&ctx);
-                solver.memo.slots = zeroed_slots(16);
+                solver.memo = Memo::sized(Memo::capacity(1024), 16, region_from);
                 assert_eq!(solver.analyze(&g, &s).unwrap().0, plain_values);
             }
         }
+    }
+
+    #[test]
+    fn renumbered_sides_share_their_key_and_value() {
+        let g = game();
+        let mut rng = crate::game::row_rng(15, 0);
+        // Stone n of `side` renumbered 7 - n (on the board, not in the fields after it).
+        let renumber = |text: &str, side: usize| -> String {
+            let (board, rest) = text.split_once(' ').unwrap();
+            let board: String = board
+                .chars()
+                .map(|c| match (side, c) {
+                    (0, '1'..='6') => (b'7' - (c as u8 - b'0')) as char,
+                    (1, 'a'..='f') => (b'a' + b'f' - c as u8) as char,
+                    _ => c,
+                })
+                .collect();
+            format!("{board} {rest}")
+        };
+        for round in 0..24 {
+            let s = random_position(&mut rng, 1 + round % 3, 3 - round % 3);
+            let text = g.notation(&s);
+            for side in [0, 1] {
+                let other = renumber(&text, side);
+                let (a, b) = (at(&text), at(&other));
+                assert_eq!(Frame::of(&a).key(), Frame::of(&b).key(), "{text} / {other}");
+                assert_eq!(
+                    solved(&text).value,
+                    solved(&other).value,
+                    "{text} / {other}"
+                );
+            }
+        }
+        // A lone stone's number does not matter; two stones' numbers do, beyond the reversal.
+        let key = |text: &str| Frame::of(&at(text)).key();
+        assert_eq!(
+            key("...../.a.../...../...1./..... 0 -"),
+            key("...../.a.../...../...4./..... 0 -")
+        );
+        assert_ne!(
+            key("...../.a.../..1../...2./..... 0 -"),
+            key("...../.a.../..1../...3./..... 0 -")
+        );
+        assert_ne!(
+            key("...../.a.../..1../...2./..... 0 -"),
+            key("...../.a.../..2../...1./..... 0 -")
+        );
     }
 
     #[test]

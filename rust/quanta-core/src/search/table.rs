@@ -64,20 +64,24 @@ unsafe impl<const N: usize> Zeroable for [AtomicU64; N] {}
 /// zeros itself, touching every page; large tables taken from `calloc` instead, their pages
 /// zeroed by the system at their first touch, measured no faster: docs/perf/quantum_leap.md.)
 pub fn zeroed<T: Zeroable>(n: usize) -> Vec<T> {
+    let layout = std::alloc::Layout::array::<T>(n).expect("a table within the memory cap");
+    try_zeroed(n).unwrap_or_else(|| std::alloc::handle_alloc_error(layout))
+}
+
+/// `n` values of zeros from the allocator, or `None` if it has not the memory (or the
+/// address space: a large allocation is only reserved, each page taken at its first touch).
+pub fn try_zeroed<T: Zeroable>(n: usize) -> Option<Vec<T>> {
     assert!(std::mem::size_of::<T>() > 0, "a table of zero-sized slots");
     if n == 0 {
-        return Vec::new();
+        return Some(Vec::new());
     }
-    let layout = std::alloc::Layout::array::<T>(n).expect("a table within the memory cap");
+    let layout = std::alloc::Layout::array::<T>(n).ok()?;
     // SAFETY: the layout is that of `n` values of `T` (not zero-sized: `n` > 0 and `T` is
     // not, as asserted); all-zero bits are a valid `T` (`Zeroable`), so the
     // memory holds `n` valid values, and a Vec of capacity `n` frees it with this same layout.
     unsafe {
         let values = std::alloc::alloc_zeroed(layout).cast::<T>();
-        if values.is_null() {
-            std::alloc::handle_alloc_error(layout);
-        }
-        Vec::from_raw_parts(values, n, n)
+        (!values.is_null()).then(|| Vec::from_raw_parts(values, n, n))
     }
 }
 
