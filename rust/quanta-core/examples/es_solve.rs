@@ -1,5 +1,5 @@
 //! Solves EinStein würfelt nicht positions given as notation lines on stdin and prints the
-//! value, nodes and time of each.
+//! value (and its bits), nodes and time of each.
 //!
 //!     cargo run --release --example es_solve < positions.txt
 //!
@@ -32,8 +32,9 @@ fn main() {
         )
         .expect("solve");
         println!(
-            "{:.9} {:>10} {:8.3}s  {}",
+            "{:.9} {:016x} {:>10} {:8.3}s  {}",
             s.value,
+            s.value.to_bits(),
             s.nodes,
             s.seconds,
             line.trim()
