@@ -1637,7 +1637,11 @@ mod tests {
             let mut solver = Solver::new(&ctx);
             let sol = solver.solve(&g, &s).unwrap();
             assert!(!solver.memo.narrow);
-            assert!((sol.value - plain(&g, &s)).abs() < 1e-12, "{}", g.notation(&s));
+            assert!(
+                (sol.value - plain(&g, &s)).abs() < 1e-12,
+                "{}",
+                g.notation(&s)
+            );
         }
     }
 
