@@ -307,22 +307,40 @@ const NARROW_KEY: u64 = (1 << NARROW_KEY_BITS) - 1;
 /// The most stones a side may have for a position to have a narrow key.
 const NARROW_STONES: usize = 3;
 
+/// For each set of fields holding a stone (bit j: field j) with at most [`NARROW_STONES`]
+/// stones, the shifts of those fields in field order, padded with 30 (past every field).
+const PACK: [[u8; NARROW_STONES]; 64] = {
+    let mut shifts = [[30; NARROW_STONES]; 64];
+    let mut present = 0;
+    while present < 64 {
+        let (mut j, mut n) = (0, 0);
+        while j < STONES && n < NARROW_STONES {
+            if present & (1 << j) != 0 {
+                shifts[present][n] = 5 * j as u8;
+                n += 1;
+            }
+            j += 1;
+        }
+        present += 1;
+    }
+    shifts
+};
+
 /// The narrow key of one side's six fields (30 bits of a [`Frame::key`]): which fields hold a
-/// stone, then those stones' cells in field order; exact, since a side has at most
-/// [`NARROW_STONES`] stones.
+/// stone, then, for each of those stones in field order, 31 minus its cell; exact, since a
+/// side has at most [`NARROW_STONES`] stones. Without branches: the fields inverted (a field
+/// without a stone is 31, inverted 0), and the stones' fields picked by [`PACK`].
 #[inline]
 fn narrow_side(fields: u64) -> u64 {
-    let (mut present, mut cells, mut n) = (0, 0, 0);
+    let inverted = !fields & ((1 << 30) - 1);
+    let mut present = 0;
     for j in 0..STONES {
-        let cell = (fields >> (5 * j)) & 31;
-        if cell != 31 {
-            present |= 1 << j;
-            cells |= cell << (5 * n);
-            n += 1;
-        }
+        present |= (((inverted >> (5 * j)) & 31 != 0) as usize) << j;
     }
-    debug_assert!(n <= NARROW_STONES);
-    present | (cells << STONES)
+    debug_assert!(present.count_ones() as usize <= NARROW_STONES);
+    let [a, b, c] = PACK[present];
+    let cell = |shift: u8| (inverted >> shift) & 31;
+    present as u64 | (cell(a) << STONES) | (cell(b) << (STONES + 5)) | (cell(c) << (STONES + 10))
 }
 
 /// The narrow key of a [`Frame::key`] (never 0: the side to roll has a stone).
@@ -379,20 +397,27 @@ impl Values {
         Err(home)
     }
 
-    /// The index of `value`, noted now if the map does not find it; `None` when the array is
-    /// full.
-    fn intern(&self, value: f64) -> Option<u64> {
+    /// Indices a thread takes at a time for the values it notes (so that the threads write
+    /// to different cache lines, and seldom to the count).
+    const BLOCK: usize = 64;
+
+    /// The index of `value`, noted now if the map does not find it, under the next index of
+    /// the thread's `block` (a range of indices it took); `None` when the array is full.
+    fn intern(&self, value: f64, block: &mut std::ops::Range<usize>) -> Option<u64> {
         let bits = value.to_bits();
         let free = match self.find(bits) {
             Ok(index) => return Some(index),
             Err(free) => free,
         };
-        if self.count.load(Relaxed) >= self.values.len() {
-            return None;
+        if block.start >= block.end {
+            if self.count.load(Relaxed) >= self.values.len() {
+                return None;
+            }
+            let start = self.count.fetch_add(Self::BLOCK, Relaxed);
+            *block = start..(start + Self::BLOCK).min(self.values.len());
         }
-        let index = self.count.fetch_add(1, Relaxed);
-        let slot = self.values.get(index)?;
-        slot.store(bits, Relaxed);
+        let index = block.next()?;
+        self.values[index].store(bits, Relaxed);
         self.map[free].store(index as u64 + 1, Release);
         Some(index as u64)
     }
@@ -403,10 +428,38 @@ impl Values {
         let count = (*self.count.get_mut()).min(self.values.len());
         for index in 0..count {
             let bits = *self.values[index].get_mut();
+            // Indices a thread took and did not use hold 0 (the value 0, found or noted).
             if let Err(free) = self.find(bits) {
                 *self.map[free].get_mut() = index as u64 + 1;
             }
         }
+    }
+}
+
+/// A thread's recent values and their indices among a narrow table's [`Values`] (direct
+/// mapped by the value's bits), which saves most look-ups in the shared map: few values
+/// recur often.
+struct ValueCache(Vec<(u64, u64)>, std::ops::Range<usize>);
+
+impl ValueCache {
+    const SLOTS: usize = 1 << 12;
+
+    fn new() -> Self {
+        ValueCache(vec![(0, 0); Self::SLOTS], 0..0)
+    }
+
+    /// The index of `value` in `values` (see [`Values::intern`]).
+    #[inline]
+    fn index(&mut self, values: &Values, value: f64) -> Option<u64> {
+        let bits = value.to_bits();
+        let i = (bits.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 52) as usize;
+        let (cached, index) = self.0[i];
+        if cached == bits && index != 0 {
+            return Some(index - 1);
+        }
+        let index = values.intern(value, &mut self.1)?;
+        self.0[i] = (bits, index + 1);
+        Some(index)
     }
 }
 
@@ -655,7 +708,9 @@ impl Memo {
         }
     }
 
-    fn insert(&self, token: u64, value: f64) -> Stored {
+    /// Stores the value of the position of `token` (a narrow table's value found through
+    /// `cache`: see [`ValueCache`]).
+    fn insert(&self, token: u64, value: f64, cache: &mut ValueCache) -> Stored {
         let (used, slots) = (self.len(), self.size);
         if slots < self.largest && 4 * used >= 3 * slots {
             return Stored::Grow;
@@ -666,7 +721,7 @@ impl Memo {
         if !self.narrow {
             return self.place((token, !value.to_bits()));
         }
-        match self.values.intern(value) {
+        match cache.index(&self.values, value) {
             Some(index) => self.place((token | (index << NARROW_KEY_BITS), 0)),
             None => Stored::Full,
         }
@@ -859,6 +914,7 @@ struct Worker<'s, 'a> {
     /// adds at a time (see [`Memo::count`]).
     uncounted: usize,
     batch: usize,
+    values: ValueCache,
 }
 
 /// The mean of the values of the six rolls (`values[d - 1]` for die d), added in pairs of
@@ -947,7 +1003,7 @@ impl Worker<'_, '_> {
                 .map(|n| best[n as usize - 1])
                 .fold(0.0, f64::max)
         }));
-        match self.memo.insert(key, value) {
+        match self.memo.insert(key, value, &mut self.values) {
             Stored::New => {
                 self.uncounted += 1;
                 if self.uncounted >= self.batch {
@@ -1086,6 +1142,7 @@ impl<'a> Solver<'a> {
                 index,
                 uncounted: 0,
                 batch: self.memo.batch(threads),
+                values: ValueCache::new(),
             };
             // An answer or a limit ends the round for the other threads too.
             let run = |mut w: Worker| {
