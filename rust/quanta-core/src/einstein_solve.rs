@@ -300,186 +300,14 @@ impl Frame {
     }
 }
 
-/// Bits of a narrow slot's key (see [`Memo`]): for each side, which of its six fields hold a
-/// stone (6 bits), then the cells of those stones, at most three (5 bits each).
-const NARROW_KEY_BITS: u32 = 42;
-const NARROW_KEY: u64 = (1 << NARROW_KEY_BITS) - 1;
-/// The most stones a side may have for a position to have a narrow key.
-const NARROW_STONES: usize = 3;
-
-/// For each set of fields holding a stone (bit j: field j) with at most [`NARROW_STONES`]
-/// stones, the shifts of those fields in field order, padded with 30 (past every field).
-const PACK: [[u8; NARROW_STONES]; 64] = {
-    let mut shifts = [[30; NARROW_STONES]; 64];
-    let mut present = 0;
-    while present < 64 {
-        let (mut j, mut n) = (0, 0);
-        while j < STONES && n < NARROW_STONES {
-            if present & (1 << j) != 0 {
-                shifts[present][n] = 5 * j as u8;
-                n += 1;
-            }
-            j += 1;
-        }
-        present += 1;
-    }
-    shifts
-};
-
-/// The narrow key of one side's six fields (30 bits of a [`Frame::key`]): which fields hold a
-/// stone, then, for each of those stones in field order, 31 minus its cell; exact, since a
-/// side has at most [`NARROW_STONES`] stones. Without branches: the fields inverted (a field
-/// without a stone is 31, inverted 0), and the stones' fields picked by [`PACK`].
-#[inline]
-fn narrow_side(fields: u64) -> u64 {
-    let inverted = !fields & ((1 << 30) - 1);
-    let mut present = 0;
-    for j in 0..STONES {
-        present |= (((inverted >> (5 * j)) & 31 != 0) as usize) << j;
-    }
-    debug_assert!(present.count_ones() as usize <= NARROW_STONES);
-    let [a, b, c] = PACK[present];
-    let cell = |shift: u8| (inverted >> shift) & 31;
-    present as u64 | (cell(a) << STONES) | (cell(b) << (STONES + 5)) | (cell(c) << (STONES + 10))
-}
-
-/// The narrow key of a [`Frame::key`] (never 0: the side to roll has a stone).
-#[inline]
-fn narrow_key(key: u64) -> u64 {
-    narrow_side(key & ((1 << 30) - 1)) | (narrow_side(key >> 30) << (NARROW_KEY_BITS / 2))
-}
-
-/// The values a narrow table refers to, each under an index that never changes: an array
-/// (index -> value bits, filled in order) and a small lossy map (value -> index + 1, or 0)
-/// that finds most values again, so that few are stored twice (a value stored twice only
-/// wastes an index). Threads share both without locks: a value is written before its index is
-/// published (in the map, or in a table slot), so whoever reads an index finds its value, and a
-/// value under an index never changes.
-struct Values {
-    values: Vec<AtomicU64>,
-    count: AtomicUsize,
-    map: Vec<AtomicU64>,
-}
-
-impl Values {
-    /// Map slots looked at for a value.
-    const PROBES: usize = 4;
-
-    /// Room for `capacity` values (the pages touched only as used), a map of `map` slots.
-    fn new(capacity: usize, map: usize) -> Self {
-        Values {
-            values: crate::search::table::zeroed(capacity),
-            count: AtomicUsize::new(0),
-            map: crate::search::table::zeroed(map),
-        }
-    }
-
-    #[inline]
-    fn get(&self, index: u64) -> f64 {
-        f64::from_bits(self.values[index as usize].load(Relaxed))
-    }
-
-    /// The index of a value of these bits in the map, or the map slot to note a new one in.
-    #[inline]
-    fn find(&self, bits: u64) -> std::result::Result<u64, usize> {
-        let mask = self.map.len() - 1;
-        let home = (bits.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) as usize & mask;
-        for k in 0..Self::PROBES {
-            let i = (home + k) & mask;
-            let m = self.map[i].load(Acquire);
-            if m == 0 {
-                return Err(i);
-            }
-            if self.values[m as usize - 1].load(Relaxed) == bits {
-                return Ok(m - 1);
-            }
-        }
-        Err(home)
-    }
-
-    /// Indices a thread takes at a time for the values it notes (so that the threads write
-    /// to different cache lines, and seldom to the count).
-    const BLOCK: usize = 64;
-
-    /// The index of `value`, noted now if the map does not find it, under the next index of
-    /// the thread's `block` (a range of indices it took); `None` when the array is full.
-    fn intern(&self, value: f64, block: &mut std::ops::Range<usize>) -> Option<u64> {
-        let bits = value.to_bits();
-        let free = match self.find(bits) {
-            Ok(index) => return Some(index),
-            Err(free) => free,
-        };
-        if block.start >= block.end {
-            if self.count.load(Relaxed) >= self.values.len() {
-                return None;
-            }
-            let start = self.count.fetch_add(Self::BLOCK, Relaxed);
-            *block = start..(start + Self::BLOCK).min(self.values.len());
-        }
-        let index = block.next()?;
-        self.values[index].store(bits, Relaxed);
-        self.map[free].store(index as u64 + 1, Release);
-        Some(index as u64)
-    }
-
-    /// A new map of `slots` slots with the values stored (between rounds).
-    fn remap(&mut self, slots: usize) {
-        self.map = crate::search::table::zeroed(slots);
-        let count = (*self.count.get_mut()).min(self.values.len());
-        for index in 0..count {
-            let bits = *self.values[index].get_mut();
-            // Indices a thread took and did not use hold 0 (the value 0, found or noted).
-            if let Err(free) = self.find(bits) {
-                *self.map[free].get_mut() = index as u64 + 1;
-            }
-        }
-    }
-}
-
-/// A thread's recent values and their indices among a narrow table's [`Values`] (direct
-/// mapped by the value's bits), which saves most look-ups in the shared map: few values
-/// recur often.
-struct ValueCache(Vec<(u64, u64)>, std::ops::Range<usize>);
-
-impl ValueCache {
-    const SLOTS: usize = 1 << 12;
-
-    fn new() -> Self {
-        ValueCache(vec![(0, 0); Self::SLOTS], 0..0)
-    }
-
-    /// The index of `value` in `values` (see [`Values::intern`]).
-    #[inline]
-    fn index(&mut self, values: &Values, value: f64) -> Option<u64> {
-        let bits = value.to_bits();
-        let i = (bits.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 52) as usize;
-        let (cached, index) = self.0[i];
-        if cached == bits && index != 0 {
-            return Some(index - 1);
-        }
-        let index = values.intern(value, &mut self.1)?;
-        self.0[i] = (bits, index + 1);
-        Some(index)
-    }
-}
-
-/// A slot's words as (first, second): in a narrow table (the word, 0), in a wide one (the key,
-/// the value's bits inverted).
-type Raw = (u64, u64);
-
 /// The values of the positions expanded so far, which every thread of a solve reads and
-/// writes: open addressing over a power-of-two table of slots, probed linearly. A slot is
-/// narrow (one word) while each side has at most [`NARROW_STONES`] stones, else wide (two).
-/// A narrow slot holds the position's narrow key (see [`narrow_key`]: 42 bits, exact) and,
-/// above it, the index of its value among the table's [`Values`] (solves meet few distinct
-/// values: 212,447 among the 2.26 M positions of the bench's hardest); 0 is an empty slot, and
-/// a slot is written by one compare-and-swap. A wide slot is two words: the key (0 for an
-/// empty slot: no position has key 0, it would put every stone on a1) and the value's bits
-/// inverted (0 while the value is being written, which reads as a miss). The table doubles
-/// between the rounds of a solve (see [`Solver::solve`]) when three quarters full, up to
-/// [`Memo::capacity`] slots; that last table is filled to 7/8 (with several threads, a little
-/// more: see [`Memo::count`]), and past that (or once a narrow table's values are full) nothing
-/// more is stored and the search goes on, still exact, only slower.
+/// writes: open addressing over a power-of-two table of slots, probed linearly. A slot is two
+/// words: the key (0 for an empty slot: no position has key 0, it would put every stone on
+/// a1) and the value's bits inverted (0 while the value is being written, which reads as a
+/// miss). The table doubles between the rounds of a solve (see [`Solver::solve`]) when three
+/// quarters full, up to [`Memo::capacity`] slots; that last table is filled to 7/8 (with
+/// several threads, a little more: see [`Memo::count`]), and past that nothing more is stored
+/// and the search goes on, still exact, only slower.
 ///
 /// Once the table reaches [`Memo::REGION_FROM`] slots, the largest table's memory is reserved
 /// at once (the system gives each page at its first touch) and the table grows within it, so
@@ -488,15 +316,12 @@ type Raw = (u64, u64);
 /// where the reservation fails, each table is an array of its own.
 struct Memo {
     /// The table: its first `size` slots; past them, slots not used yet (all zeros).
-    slots: Vec<AtomicU64>,
-    narrow: bool,
+    slots: Vec<[AtomicU64; 2]>,
     size: usize,
     used: AtomicUsize,
     largest: usize,
     /// [`Memo::REGION_FROM`] (smaller in tests).
     region_from: usize,
-    /// A narrow table's values (none in a wide one).
-    values: Values,
 }
 
 /// What [`Memo::insert`] did.
@@ -511,129 +336,45 @@ enum Stored {
     Full,
 }
 
-/// Slot `i`'s words in `slots` (one word a slot if `narrow`, else two).
-#[inline]
-fn raw(slots: &[AtomicU64], narrow: bool, i: usize) -> Raw {
-    if narrow {
-        (slots[i].load(Relaxed), 0)
-    } else {
-        (slots[2 * i].load(Relaxed), slots[2 * i + 1].load(Relaxed))
-    }
-}
-
-/// Slot `i`'s words, the slot emptied.
-fn take(slots: &mut [AtomicU64], narrow: bool, i: usize) -> Raw {
-    if narrow {
-        (std::mem::take(slots[i].get_mut()), 0)
-    } else {
-        (
-            std::mem::take(slots[2 * i].get_mut()),
-            std::mem::take(slots[2 * i + 1].get_mut()),
-        )
-    }
-}
-
-fn set(slots: &mut [AtomicU64], narrow: bool, i: usize, (first, second): Raw) {
-    if narrow {
-        *slots[i].get_mut() = first;
-    } else {
-        *slots[2 * i].get_mut() = first;
-        *slots[2 * i + 1].get_mut() = second;
-    }
-}
-
-/// Whether a slot's words hold a position and its value.
-fn occupied(narrow: bool, (first, second): Raw) -> bool {
-    first != 0 && (narrow || second != 0)
-}
-
 impl Memo {
     const FIRST_SLOTS: usize = 1 << 16;
     /// The size from which the table grows within the reserved memory: a smaller one is an
     /// array of its own (which the allocator may give again to the next solve, touched
     /// already, while each reservation is fresh memory).
     const REGION_FROM: usize = 1 << 18;
-    /// The most values a narrow table refers to (the bits above its keys).
-    const VALUE_INDICES: usize = 1 << (64 - NARROW_KEY_BITS);
-    /// The smallest map of a narrow table's values.
-    const FIRST_MAP: usize = 1 << 10;
 
-    /// The room for values of a narrow table of at most `largest` slots.
-    fn value_capacity(largest: usize) -> usize {
-        (largest / 2).min(Self::VALUE_INDICES)
-    }
-
-    /// The slots of a narrow table's map of values, for a table of `size` slots.
-    fn map_slots(size: usize) -> usize {
-        (size / 8).max(Self::FIRST_MAP)
-    }
-
-    /// The most memory a table of at most `largest` slots takes: the largest array with the
-    /// half-size array it grew from, and for a narrow table its values and their map (with
-    /// the half-size map it replaces).
-    fn peak_bytes(largest: usize, narrow: bool) -> usize {
-        let word = std::mem::size_of::<AtomicU64>();
-        if narrow {
-            (largest + largest / 2) * word
-                + Self::value_capacity(largest) * word
-                + (Self::map_slots(largest) * 3 / 2) * word
-        } else {
-            (largest + largest / 2) * 2 * word
-        }
-    }
-
-    /// The slots of the largest table within `memory_mb` (see [`Memo::peak_bytes`]).
-    fn capacity(memory_mb: usize, narrow: bool) -> usize {
+    /// The slots of the largest table within `memory_mb`, with the half-size array it grew
+    /// from (if the table below [`Memo::REGION_FROM`] was an array of its own, or the
+    /// reservation failed).
+    fn capacity(memory_mb: usize) -> usize {
         let bytes = memory_mb.max(1) << 20;
-        let mut slots = (bytes / 8).next_power_of_two();
-        while slots > 8 && Self::peak_bytes(slots, narrow) > bytes {
-            slots /= 2;
+        let most = bytes * 2 / 3 / std::mem::size_of::<[AtomicU64; 2]>();
+        if most.is_power_of_two() {
+            most
+        } else {
+            most.next_power_of_two() / 2
         }
-        slots
     }
 
-    fn new(memory_mb: usize, narrow: bool) -> Self {
+    fn new(memory_mb: usize) -> Self {
         Self::sized(
-            Self::capacity(memory_mb, narrow),
+            Self::capacity(memory_mb),
             Self::FIRST_SLOTS,
             Self::REGION_FROM,
-            narrow,
         )
     }
 
     /// A table of `first` slots that grows to at most `largest` (powers of two).
-    fn sized(largest: usize, first: usize, region_from: usize, narrow: bool) -> Self {
+    fn sized(largest: usize, first: usize, region_from: usize) -> Self {
         debug_assert!(largest.is_power_of_two() && first.is_power_of_two() && first >= 8);
         let size = largest.min(first);
-        let words = if narrow { 1 } else { 2 };
         Memo {
-            slots: zeroed_slots(size * words),
-            narrow,
+            slots: zeroed_slots(size),
             size,
             used: AtomicUsize::new(0),
             largest,
             region_from,
-            values: if narrow {
-                Values::new(Self::value_capacity(largest), Self::map_slots(size))
-            } else {
-                Values::new(0, 1)
-            },
         }
-    }
-
-    /// Whether the positions reachable from `state` have narrow keys.
-    fn fits(state: &EinsteinState) -> bool {
-        stone_counts(state).iter().all(|&n| n <= NARROW_STONES)
-    }
-
-    fn words(&self) -> usize {
-        if self.narrow { 1 } else { 2 }
-    }
-
-    /// What this table keys a position of key `key` (a [`Frame::key`]) by.
-    #[inline]
-    fn token(&self, key: u64) -> u64 {
-        if self.narrow { narrow_key(key) } else { key }
     }
 
     /// Positions stored, as last counted (each thread adds its count now and then: see
@@ -660,45 +401,33 @@ impl Memo {
         }
     }
 
-    /// Stores a slot's words between rounds (one thread), counting them.
-    fn put(&self, raw: Raw) {
-        if let Stored::New = self.place(raw) {
+    /// Stores `key` between rounds (one thread), counting it.
+    fn put(&self, key: u64, value: f64) {
+        if let Stored::New = self.insert(key, value) {
             self.count(1);
         }
     }
 
-    /// The first slot to probe for `token` (Fibonacci hashing: the top bits of the product, so
-    /// that a token's slot in the table twice as large is twice its slot here, or one more).
+    /// The first slot to probe for `key` (Fibonacci hashing: the top bits of the product, so
+    /// that a key's slot in the table twice as large is twice its slot here, or one more).
     #[inline]
-    fn home(&self, token: u64) -> usize {
+    fn home(&self, key: u64) -> usize {
         let bits = self.size.trailing_zeros();
-        (token.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - bits)) as usize
+        (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - bits)) as usize
     }
 
     #[inline]
-    fn prefetch(&self, token: u64) {
-        prefetch(&self.slots[self.home(token) * self.words()]);
+    fn prefetch(&self, key: u64) {
+        prefetch(&self.slots[self.home(key)]);
     }
 
     #[inline]
-    fn get(&self, token: u64) -> Option<f64> {
-        let mut i = self.home(token);
-        if self.narrow {
-            loop {
-                let word = self.slots[i].load(Acquire);
-                if word & NARROW_KEY == token {
-                    return Some(self.values.get(word >> NARROW_KEY_BITS));
-                }
-                if word == 0 {
-                    return None;
-                }
-                i = (i + 1) & (self.size - 1);
-            }
-        }
+    fn get(&self, key: u64) -> Option<f64> {
+        let mut i = self.home(key);
         loop {
-            let k = self.slots[2 * i].load(Acquire);
-            if k == token {
-                let bits = self.slots[2 * i + 1].load(Acquire);
+            let k = self.slots[i][0].load(Acquire);
+            if k == key {
+                let bits = self.slots[i][1].load(Acquire);
                 return (bits != 0).then(|| f64::from_bits(!bits));
             }
             if k == 0 {
@@ -708,9 +437,7 @@ impl Memo {
         }
     }
 
-    /// Stores the value of the position of `token` (a narrow table's value found through
-    /// `cache`: see [`ValueCache`]).
-    fn insert(&self, token: u64, value: f64, cache: &mut ValueCache) -> Stored {
+    fn insert(&self, key: u64, value: f64) -> Stored {
         let (used, slots) = (self.len(), self.size);
         if slots < self.largest && 4 * used >= 3 * slots {
             return Stored::Grow;
@@ -718,48 +445,16 @@ impl Memo {
         if 8 * used >= 7 * slots {
             return Stored::Full;
         }
-        if !self.narrow {
-            return self.place((token, !value.to_bits()));
-        }
-        match cache.index(&self.values, value) {
-            Some(index) => self.place((token | (index << NARROW_KEY_BITS), 0)),
-            None => Stored::Full,
-        }
-    }
-
-    /// Writes a slot's words into the slot of their position, unless it is there already.
-    fn place(&self, raw: Raw) -> Stored {
-        let mask = self.size - 1;
-        if self.narrow {
-            let token = raw.0 & NARROW_KEY;
-            let mut i = self.home(token);
-            loop {
-                match self.slots[i].compare_exchange(0, raw.0, AcqRel, Acquire) {
-                    Ok(_) => return Stored::New,
-                    Err(word) if word & NARROW_KEY == token => return Stored::Yes,
-                    Err(_) => i = (i + 1) & mask,
-                }
-            }
-        }
-        let mut i = self.home(raw.0);
+        let mut i = self.home(key);
         loop {
-            match self.slots[2 * i].compare_exchange(0, raw.0, AcqRel, Acquire) {
+            match self.slots[i][0].compare_exchange(0, key, AcqRel, Acquire) {
                 Ok(_) => {
-                    self.slots[2 * i + 1].store(raw.1, Release);
+                    self.slots[i][1].store(!value.to_bits(), Release);
                     return Stored::New;
                 }
-                Err(k) if k == raw.0 => return Stored::Yes,
-                Err(_) => i = (i + 1) & mask,
+                Err(k) if k == key => return Stored::Yes,
+                Err(_) => i = (i + 1) & (slots - 1),
             }
-        }
-    }
-
-    /// The position a slot's words hold (its token).
-    fn token_of(&self, raw: Raw) -> u64 {
-        if self.narrow {
-            raw.0 & NARROW_KEY
-        } else {
-            raw.0
         }
     }
 
@@ -767,32 +462,30 @@ impl Memo {
     /// threads (see [`touch`]). Within the reservation: the entries parked at the top of the
     /// new table, the old one emptied, and each entry put back in order (one whose probe would
     /// reach the entries still parked waits in a vector until the end). Without it, a new
-    /// array. A narrow table's values keep their indices; their map grows with the table.
+    /// array.
     fn grow(&mut self, threads: usize) {
-        let (old, narrow, words) = (self.size, self.narrow, self.words());
+        let old = self.size;
         let size = (2 * old).min(self.largest);
-        if narrow {
-            self.values.remap(Self::map_slots(size));
-        }
         // The entries, counted (the threads' counts may lag).
-        let used = (0..old)
-            .filter(|&i| occupied(narrow, raw(&self.slots, narrow, i)))
+        let used = self.slots[..old]
+            .iter()
+            .filter(|[key, bits]| key.load(Relaxed) != 0 && bits.load(Relaxed) != 0)
             .count();
         self.used = AtomicUsize::new(0);
-        if self.slots.len() < size * words {
+        if self.slots.len() < size {
             let region = (size >= self.region_from)
-                .then(|| try_zeroed_slots(self.largest * words))
+                .then(|| try_zeroed_slots(self.largest))
                 .flatten();
-            let old_slots = std::mem::replace(
+            let old = std::mem::replace(
                 &mut self.slots,
-                region.unwrap_or_else(|| zeroed_slots(size * words)),
+                region.unwrap_or_else(|| zeroed_slots(size)),
             );
-            touch(&self.slots[..size * words], threads);
+            touch(&self.slots[..size], threads);
             self.size = size;
-            for i in 0..old {
-                let entry = raw(&old_slots, narrow, i);
-                if occupied(narrow, entry) {
-                    self.put(entry);
+            for [key, bits] in &old {
+                let (key, bits) = (key.load(Relaxed), bits.load(Relaxed));
+                if key != 0 && bits != 0 {
+                    self.put(key, f64::from_bits(!bits));
                 }
             }
             return;
@@ -802,45 +495,62 @@ impl Memo {
         // waiting at the top waits in a vector until the end.
         let zone = size - used;
         if zone < old {
-            let entries: Vec<Raw> = (0..old)
-                .map(|i| take(&mut self.slots, narrow, i))
-                .filter(|&entry| occupied(narrow, entry))
-                .collect();
+            let mut entries = Vec::with_capacity(used);
+            for [key, bits] in &mut self.slots[..old] {
+                let (key, bits) = (
+                    std::mem::take(key.get_mut()),
+                    std::mem::take(bits.get_mut()),
+                );
+                if key != 0 && bits != 0 {
+                    entries.push((key, bits));
+                }
+            }
             self.size = size;
-            for entry in entries {
-                self.put(entry);
+            for (key, bits) in entries {
+                self.put(key, f64::from_bits(!bits));
             }
             return;
         }
-        touch(&self.slots[old * words..size * words], threads);
+        touch(&self.slots[old..size], threads);
+        let (table, top) = self.slots[..size].split_at_mut(zone);
+        let mut waiting = top.iter_mut();
         let mut moved = 0;
-        for i in 0..old {
-            let entry = take(&mut self.slots, narrow, i);
-            if occupied(narrow, entry) {
-                set(&mut self.slots, narrow, zone + moved, entry);
+        for [key, bits] in &mut table[..old] {
+            let (key, bits) = (
+                std::mem::take(key.get_mut()),
+                std::mem::take(bits.get_mut()),
+            );
+            if key != 0 && bits != 0 {
+                let [k, b] = waiting.next().expect("room for every entry");
+                (*k.get_mut(), *b.get_mut()) = (key, bits);
                 moved += 1;
             }
         }
         self.size = size;
         let mut aside = Vec::new();
         for t in zone..zone + moved {
-            let entry = take(&mut self.slots, narrow, t);
-            let mut i = self.home(self.token_of(entry));
+            let [key, bits] = &mut self.slots[t];
+            let (key, bits) = (
+                std::mem::take(key.get_mut()),
+                std::mem::take(bits.get_mut()),
+            );
+            let mut i = self.home(key);
             loop {
                 if i > t {
-                    aside.push(entry);
+                    aside.push((key, bits));
                     break;
                 }
-                if raw(&self.slots, narrow, i).0 == 0 {
-                    set(&mut self.slots, narrow, i, entry);
+                let [k, b] = &mut self.slots[i];
+                if *k.get_mut() == 0 {
+                    (*k.get_mut(), *b.get_mut()) = (key, bits);
                     break;
                 }
                 i += 1;
             }
         }
         self.used = AtomicUsize::new(moved - aside.len());
-        for entry in aside {
-            self.put(entry);
+        for (key, bits) in aside {
+            self.put(key, f64::from_bits(!bits));
         }
     }
 }
@@ -848,15 +558,15 @@ impl Memo {
 /// Writes to every page of `slots` (zeros, over zeros), `threads` threads sharing them: the
 /// system gives a page at its first touch, which can cost more than all else a round does
 /// with the page (docs/perf/einstein.md), and one thread alone would leave the others idle.
-fn touch(slots: &[AtomicU64], threads: usize) {
-    const PAGE: usize = 4096 / std::mem::size_of::<AtomicU64>();
+fn touch(slots: &[[AtomicU64; 2]], threads: usize) {
+    const PAGE: usize = 4096 / std::mem::size_of::<[AtomicU64; 2]>();
     let part = slots.len().div_ceil(threads.max(1)).next_multiple_of(PAGE);
     if part == 0 {
         return;
     }
-    let touch_part = |part: &[AtomicU64]| {
-        for word in part.iter().step_by(PAGE) {
-            word.store(0, Relaxed);
+    let touch_part = |part: &[[AtomicU64; 2]]| {
+        for slot in part.iter().step_by(PAGE) {
+            slot[0].store(0, Relaxed);
         }
     };
     std::thread::scope(|scope| {
@@ -871,17 +581,17 @@ fn touch(slots: &[AtomicU64], threads: usize) {
     });
 }
 
-/// `n` empty slots' words, their pages left to the system to zero at their first touch, and on
-/// Linux in huge pages where the system allows (the search's probes land all over the table:
-/// with small pages most of them also miss the address cache).
-fn zeroed_slots(n: usize) -> Vec<AtomicU64> {
-    let layout = std::alloc::Layout::array::<AtomicU64>(n).expect("a table within memory");
+/// `n` empty slots, their pages left to the system to zero at their first touch, and on Linux
+/// in huge pages where the system allows (the search's probes land all over the table: with
+/// small pages most of them also miss the address cache).
+fn zeroed_slots(n: usize) -> Vec<[AtomicU64; 2]> {
+    let layout = std::alloc::Layout::array::<[AtomicU64; 2]>(n).expect("a table within memory");
     try_zeroed_slots(n).unwrap_or_else(|| std::alloc::handle_alloc_error(layout))
 }
 
 /// [`zeroed_slots`], or `None` where the allocator has not the memory to reserve.
-fn try_zeroed_slots(n: usize) -> Option<Vec<AtomicU64>> {
-    let slots = crate::search::table::try_zeroed::<AtomicU64>(n)?;
+fn try_zeroed_slots(n: usize) -> Option<Vec<[AtomicU64; 2]>> {
+    let slots = crate::search::table::try_zeroed::<[AtomicU64; 2]>(n)?;
     #[cfg(target_os = "linux")]
     crate::search::table::advise_huge_pages(&slots);
     Some(slots)
@@ -914,7 +624,6 @@ struct Worker<'s, 'a> {
     /// adds at a time (see [`Memo::count`]).
     uncounted: usize,
     batch: usize,
-    values: ValueCache,
 }
 
 /// The mean of the values of the six rolls (`values[d - 1]` for die d), added in pairs of
@@ -946,8 +655,7 @@ fn rolled_positions(game: &Einstein, state: &EinsteinState) -> Vec<(u8, Einstein
 }
 
 impl Worker<'_, '_> {
-    /// The probability that the side to roll in `f` (table token `key`: see [`Memo::token`])
-    /// wins.
+    /// The probability that the side to roll in `f` (key `key`) wins.
     fn roll(&mut self, f: &Frame, key: u64) -> std::result::Result<f64, Halt> {
         match self.memo.get(key) {
             Some(v) => Ok(v),
@@ -975,9 +683,8 @@ impl Worker<'_, '_> {
                     Some(Step::Next(child)) => {
                         let k = keys.after(f, i, TARGET[FORWARD][f.me[i] as usize][dir]);
                         debug_assert_eq!(k, child.key());
-                        let token = self.memo.token(k);
-                        self.memo.prefetch(token);
-                        *slot = Some((child, token));
+                        self.memo.prefetch(k);
+                        *slot = Some((child, k));
                     }
                     None => {}
                 }
@@ -1003,7 +710,7 @@ impl Worker<'_, '_> {
                 .map(|n| best[n as usize - 1])
                 .fold(0.0, f64::max)
         }));
-        match self.memo.insert(key, value, &mut self.values) {
+        match self.memo.insert(key, value) {
             Stored::New => {
                 self.uncounted += 1;
                 if self.uncounted >= self.batch {
@@ -1021,7 +728,7 @@ impl Worker<'_, '_> {
     }
 
     /// The value of a stone's best step, given the positions its steps lead to (and their
-    /// table tokens): those in the table first, then the others searched.
+    /// keys): those in the table first, then the others searched.
     fn best_step(&mut self, steps: &[Option<(Frame, u64)>; 3]) -> std::result::Result<f64, Halt> {
         let mut best = 0.0f64;
         let mut unknown = [None; 3];
@@ -1053,7 +760,7 @@ impl Worker<'_, '_> {
             Phase::Over(winner) => Ok(if winner == state.player() { 1.0 } else { 0.0 }),
             _ => {
                 let f = Frame::of(&child);
-                Ok(1.0 - self.roll(&f, self.memo.token(f.key()))?)
+                Ok(1.0 - self.roll(&f, f.key())?)
             }
         }
     }
@@ -1098,7 +805,7 @@ impl<'a> Solver<'a> {
     pub fn new(ctx: &Context<'a>) -> Self {
         Solver {
             ctx: ctx.clone(),
-            memo: Memo::new(ctx.limits.memory_mb, true),
+            memo: Memo::new(ctx.limits.memory_mb),
         }
     }
 
@@ -1127,9 +834,6 @@ impl<'a> Solver<'a> {
         game: &Einstein,
         rolled: &[(u8, EinsteinState)],
     ) -> Result<(RootValues, u64, f64)> {
-        if self.memo.narrow && !rolled.iter().all(|(_, s)| Memo::fits(s)) {
-            self.memo = Memo::new(self.ctx.limits.memory_mb, false);
-        }
         let budget = self.ctx.budget("einstein solver");
         let total = AtomicU64::new(0);
         let threads = self.threads();
@@ -1142,7 +846,6 @@ impl<'a> Solver<'a> {
                 index,
                 uncounted: 0,
                 batch: self.memo.batch(threads),
-                values: ValueCache::new(),
             };
             // An answer or a limit ends the round for the other threads too.
             let run = |mut w: Worker| {
@@ -1642,7 +1345,7 @@ mod tests {
             // A table that holds between a third and seven-eighths of the positions stored.
             let largest = (big.stored() + 1).next_power_of_two() / 2;
             let mut small = Solver::new(&ctx);
-            small.memo = Memo::sized(largest, Memo::FIRST_SLOTS, 16, true);
+            small.memo = Memo::sized(largest, Memo::FIRST_SLOTS, 16);
             let sol = small.solve(&g, &s).unwrap();
             assert_eq!(small.stored(), largest * 7 / 8);
             assert!((sol.value - whole.value).abs() < 1e-12);
@@ -1652,52 +1355,15 @@ mod tests {
 
     #[test]
     fn the_table_stays_within_its_memory_even_while_growing() {
-        for memory_mb in [1, 3, 64, 1024, 4096] {
-            for narrow in [true, false] {
-                let slots = Memo::capacity(memory_mb, narrow);
-                assert!(slots.is_power_of_two());
-                // At its largest, with the half-size array it grew from (and the values).
-                let peak = Memo::peak_bytes(slots, narrow);
-                let words = if narrow { 1 } else { 2 };
-                assert!(peak >= (slots + slots / 2) * words * 8);
-                assert!(peak <= memory_mb << 20, "{memory_mb} MB: {peak} bytes");
-                assert!(
-                    Memo::peak_bytes(2 * slots, narrow) > memory_mb << 20,
-                    "{memory_mb} MB: needlessly small"
-                );
-            }
-        }
-    }
-
-    #[test]
-    fn narrow_keys_are_exact() {
-        // Positions with at most three stones a side: distinct keys, distinct narrow keys.
-        let mut rng = crate::game::row_rng(15, 0);
-        let mut seen = std::collections::HashMap::new();
-        for _ in 0..20_000 {
-            let (a, b) = (rng.random_range(1..=3), rng.random_range(1..=3));
-            let key = Frame::of(&random_position(&mut rng, a, b)).key();
-            let narrow = narrow_key(key);
-            assert!(narrow != 0 && narrow <= NARROW_KEY);
-            assert_eq!(*seen.entry(narrow).or_insert(key), key);
-        }
-    }
-
-    #[test]
-    fn more_than_three_stones_a_side_take_wide_slots() {
-        let g = game();
-        let mut rng = crate::game::row_rng(16, 0);
-        let cancel = AtomicBool::new(false);
-        let ctx = Context::new(Limits::default(), Some(2), &cancel);
-        for (a, b) in [(4, 1), (1, 4)] {
-            let s = random_position(&mut rng, a, b);
-            let mut solver = Solver::new(&ctx);
-            let sol = solver.solve(&g, &s).unwrap();
-            assert!(!solver.memo.narrow);
+        for memory_mb in [1, 3, 64, 1024] {
+            let slots = Memo::capacity(memory_mb);
+            assert!(slots.is_power_of_two());
+            // At its largest, with the half-size array it grew from.
+            let peak = (slots + slots / 2) * std::mem::size_of::<[AtomicU64; 2]>();
+            assert!(peak <= memory_mb << 20, "{memory_mb} MB: {peak} bytes");
             assert!(
-                (sol.value - plain(&g, &s)).abs() < 1e-12,
-                "{}",
-                g.notation(&s)
+                2 * peak > memory_mb << 20,
+                "{memory_mb} MB: needlessly small"
             );
         }
     }
@@ -1715,24 +1381,16 @@ mod tests {
             let plain_values = with(Limits::default(), |ctx| analyze(&g, &s, ctx))
                 .unwrap()
                 .0;
-            for (threads, region_from, narrow) in [
-                (1, 16, true),
-                (2, 16, true),
-                (3, 16, true),
-                (2, usize::MAX, true),
-                (1, 16, false),
-                (2, 16, false),
-            ] {
+            for (threads, region_from) in [(1, 16), (2, 16), (3, 16), (2, usize::MAX)] {
                 let cancel = AtomicBool::new(false);
                 let ctx = Context::new(Limits::default(), Some(threads), &cancel);
                 let mut solver = Solver::new(&ctx);
-                let cap = Memo::capacity(1024, narrow);
-                solver.memo = Memo::sized(cap, 16, region_from, narrow);
+                solver.memo = Memo::sized(Memo::capacity(1024), 16, region_from);
                 let sol = solver.solve(&g, &s).unwrap();
                 assert_eq!(sol.value, plain_solve.value, "{}", g.notation(&s));
                 assert_eq!(sol.best_moves, plain_solve.best_moves);
                 let mut solver = Solver::new(&ctx);
-                solver.memo = Memo::sized(cap, 16, region_from, narrow);
+                solver.memo = Memo::sized(Memo::capacity(1024), 16, region_from);
                 assert_eq!(solver.analyze(&g, &s).unwrap().0, plain_values);
             }
         }

@@ -56,8 +56,6 @@ impl<'t> Slot<'t> {
 pub unsafe trait Zeroable {}
 
 // SAFETY: all-zero bits are a valid `AtomicU64` (0).
-unsafe impl Zeroable for AtomicU64 {}
-// SAFETY: as above, for each word.
 unsafe impl Zeroable for Line {}
 // SAFETY: as above, for each element.
 unsafe impl<const N: usize> Zeroable for [AtomicU64; N] {}
