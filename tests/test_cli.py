@@ -2,6 +2,7 @@
 
 import gc
 import json
+import random
 import weakref
 
 import numpy as np
@@ -10,6 +11,7 @@ from click.testing import CliRunner
 
 import quanta
 import quanta.cli
+import quanta.solvers
 from quanta.cli import main
 
 
@@ -140,14 +142,32 @@ def test_analyze_names_games_as_arguments_and_reports_each_solver():
     assert [r["game"] for r in report["playouts"]] == ["einstein", "quantum_leap"]
     assert [r["game"] for r in report["solvers"]] == ["einstein", "quantum_leap (size=3)"]
     for r in report["solvers"]:
-        assert r["positions"] == 6 and 0 <= r["solved"] <= 6
+        assert r["positions"] == 6 and r["exact"] + r["estimates"] + r["undecided"] == 6
         assert r["median_seconds"] <= r["max_seconds"]
+        assert r["value"] == quanta.solvers.SOLVERS[r["game"].split()[0]].value
     # Quantum Leap's side-3 endgames solve at once, each a win (1) or a loss (0) for the
     # player to act: the mean is a share of sixths.
     ql = report["solvers"][1]
-    assert ql["solved"] == 6 and round(6 * ql["mean_value"], 9) in range(7)
+    assert ql["exact"] == 6 and round(6 * ql["mean_value"], 9) in range(7)
     text = CliRunner().invoke(main, ["analyze", "quantum_leap", "-n", "100", "--solves", "3", "-q"])
     assert "solver" in text.output and "quantum_leap (size=3)" in text.output
+    assert quanta.solvers.SOLVERS["quantum_leap"].value in text.output, "what the value means"
+
+
+def test_analyze_counts_undecided_positions_apart_and_gives_them_no_value():
+    # A node budget far too small to decide: every position is undecided, none over time, and
+    # no mean value comes out (an undecided position is not a loss or a 0).
+    result = CliRunner().invoke(main, ["analyze", "einstein", "-n", "100", "--solves", "4",
+                                       "--solve-max-nodes", "1", "--json"])
+    assert result.exit_code == 0, result.output
+    [r] = json.loads(result.output)["solvers"]
+    assert (r["exact"], r["estimates"], r["undecided"]) == (0, 0, 4)
+    assert r["undecided_over_time"] == 0 and r["mean_value"] is None
+    result = CliRunner().invoke(main, ["analyze", "einstein", "-n", "100", "--solves", "3",
+                                       "--solve-timeout", "1e-9", "--json"])
+    [r] = json.loads(result.output)["solvers"]  # a position decided at once may still count
+    assert r["undecided"] == r["undecided_over_time"] >= 1
+    assert r["exact"] + r["undecided"] == 3
 
 
 def test_analyze_counts_a_cooperative_game_as_won_or_lost_by_the_whole_team():
@@ -158,3 +178,108 @@ def test_analyze_counts_a_cooperative_game_as_won_or_lost_by_the_whole_team():
     out = quanta.batch.random_playouts(quanta.game("repair_unit"), 3000, seed=2)
     assert row["wins"] == [float((out["returns"][:, 0] > 0).mean())]
     assert row["draws"] == 0.0, "a team never draws: a loss is not a draw"
+
+
+# ---- quanta solve and quanta play: the library's answers and moves ----
+
+
+def _decision(g: quanta.Game, seed: int, want) -> quanta.State:
+    """The first decision of a seeded random game of ``g`` where ``want(state)`` holds."""
+    rng = random.Random(seed)
+    for _ in range(200):
+        s = g.new_state()
+        while not s.is_terminal:
+            if s.is_chance:
+                outcomes = s.chance_outcomes()
+                s = s.play(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
+            elif want(s):
+                return s
+            else:
+                s = s.play(rng.choice(s.legal_actions()))
+    raise AssertionError("no such position")
+
+
+def _aql_phase(phase: str, most_cards: int = 13):
+    return lambda s: (quanta.a_quantum_leap.phase(s) == phase
+                      and len(quanta.a_quantum_leap.hand(s, s.current_player)) <= most_cards)
+
+
+def _ql_win(s) -> bool:
+    return quanta.quantum_leap.solve(s).win
+
+
+#: Per game: its options, the kind of position, and the library call the computer must agree
+#: with (state, seed) -> action.
+LIBRARY_PLAYERS = {
+    "einstein": ({}, lambda s: True,
+                 lambda s, seed: quanta.einstein.best_move(s, seed=seed, timeout=2.0)),
+    "einstein_card": ({}, lambda s: True, lambda s, seed: quanta.solvers.greedy_move(s, seed)),
+    "quantum_leap": ({"size": 3}, _ql_win,
+                     lambda s, seed: quanta.quantum_leap.solve(s).best_action),
+    "a_quantum_leap higgs": ({}, _aql_phase("higgs"),
+                             lambda s, seed: quanta.a_quantum_leap.best_higgs(s).action),
+    "a_quantum_leap turn": ({}, _aql_phase("play", 4),
+                            lambda s, seed: quanta.a_quantum_leap.best_turn(s).actions[0]),
+    "quincunx": ({"players": 2}, lambda s: True,
+                 lambda s, seed: quanta.solvers.greedy_move(s, seed)),
+    "repair_unit": ({"players": 2}, lambda s: True,
+                    lambda s, seed: quanta.repair_unit.policy(s, seed)),
+}
+
+
+@pytest.mark.parametrize("case", sorted(LIBRARY_PLAYERS))
+@pytest.mark.parametrize("seed", [1, 2])
+def test_the_computer_in_play_makes_the_librarys_move(case, seed):
+    name = case.split()[0]
+    options, want, library = LIBRARY_PLAYERS[case]
+    assert set(LIBRARY_PLAYERS) >= {c for c in quanta.GAMES if c != "a_quantum_leap"}
+    g = quanta.game(name, **options)
+    s = _decision(g, seed, want)
+    me = (s.current_player + 1) % g.num_players  # the computer is to act
+    args = ["play", name, "--as", str(me), "--position", s.notation(), "--seed", str(seed)]
+    args += [x for k, v in options.items() for x in ("-o", f"{k}={v}")]
+    result = CliRunner().invoke(main, args, input="quit\n")
+    assert result.exit_code == 0, result.output
+    said = next(line for line in result.output.splitlines()
+                if line.startswith(f"  player {s.current_player}: "))
+    expected = library(s, random.Random(seed).getrandbits(64))
+    assert said.split(": ", 1)[1] == s.action_to_string(expected, me)
+
+
+SOLITAIRE_PLAYERS = {
+    "quincunx": ({"players": 1}, lambda s, seed: quanta.quincunx.best_move(s, seed=seed)),
+    "repair_unit": ({"players": 1}, lambda s, seed: quanta.repair_unit.policy(s, seed)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SOLITAIRE_PLAYERS))
+def test_a_hint_in_a_solitaire_game_is_the_librarys_move(name):
+    options, library = SOLITAIRE_PLAYERS[name]
+    g = quanta.game(name, **options)
+    s = _decision(g, 3, lambda s: True)
+    args = ["play", name, "--position", s.notation(), "--seed", "9"]
+    args += [x for k, v in options.items() for x in ("-o", f"{k}={v}")]
+    result = CliRunner().invoke(main, args, input="hint\nquit\n")
+    assert result.exit_code == 0, result.output
+    said = next(line for line in result.output.splitlines() if line.startswith("  hint: "))
+    assert said == f"  hint: {s.action_to_string(library(s, random.Random(9).getrandbits(64)))}"
+
+
+def test_solve_answers_an_a_quantum_leap_higgs_position_with_the_best_higgs():
+    s = _decision(quanta.game("a_quantum_leap"), 4, _aql_phase("higgs"))
+    result = CliRunner().invoke(main, ["solve", "a_quantum_leap", s.notation(), "--json"])
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.output)
+    best = quanta.a_quantum_leap.best_higgs(s)
+    assert (out["value"], out["best"], out["exact"]) == (best.points, best.move, True)
+
+
+def test_solve_past_its_limit_is_undecided_with_no_value_and_status_1():
+    notation = "12.../3..../...../....c/...ba 0 -"
+    result = CliRunner().invoke(main, ["solve", "einstein", notation, "--max-nodes", "10",
+                                       "--json"])
+    assert result.exit_code == 1, result.output
+    out = json.loads(result.output)
+    assert out["value"] is None and out["exact"] is False and "node limit" in out["reason"]
+    text = CliRunner().invoke(main, ["solve", "einstein", notation, "--max-nodes", "10"])
+    assert text.exit_code == 1 and "value    undecided: " in text.output

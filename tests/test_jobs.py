@@ -142,7 +142,9 @@ def test_a_solve_job_answers_each_position_and_keeps_bad_rows_with_their_error(t
     assert got[0]["exact"] is True and got[0]["error"] == ""
     assert got[1]["error"].startswith("InvalidNotationError") and got[1]["value"] is None
     assert got[2]["error"] == "InvalidOptionError: the game is over in this position: nothing to solve"
-    assert got[3]["error"].startswith("SearchLimitError") and got[3]["nodes"] >= 1000
+    # Undecided within the limit: no value (never a 0 or a loss), the reason in `error`.
+    assert got[3]["error"].startswith("undecided: einstein solver: node limit reached")
+    assert got[3]["value"] is None and got[3]["exact"] is False and got[3]["nodes"] >= 1000
 
 
 def test_a_solve_job_refuses_bad_arguments_when_it_is_made(tmp_path):

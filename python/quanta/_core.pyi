@@ -28,6 +28,7 @@ __all__ = [
     "a_quantum_leap_hand",
     "a_quantum_leap_hand_shown",
     "a_quantum_leap_pattern",
+    "a_quantum_leap_greedy_move",
     "a_quantum_leap_play_batch",
     "a_quantum_leap_score_placement",
     "a_quantum_leap_scores",
@@ -42,6 +43,7 @@ __all__ = [
     "einstein_play_batch",
     "einstein_solve",
     "game_names",
+    "greedy_move",
     "make_game",
     "quantum_leap_analyze",
     "quantum_leap_cells",
@@ -147,6 +149,7 @@ class State:
 def make_game(name: str, options: dict[str, Any] | None = None) -> Game: ...
 def restore_state(name: str, options: dict[str, Any], notation: str) -> State: ...
 def game_names() -> list[str]: ...
+def greedy_move(state: State, seed: int) -> int | None: ...
 def check_limits(
     timeout: float | None, max_nodes: int | None, memory_mb: int, threads: int | None
 ) -> None: ...
@@ -217,6 +220,7 @@ def a_quantum_leap_best_higgs(
     state: State, timeout: float | None, max_nodes: int | None, memory_mb: int,
     threads: int | None,
 ) -> BestHiggs: ...
+def a_quantum_leap_greedy_move(state: State) -> int: ...
 def a_quantum_leap_play_batch(
     policy: str, players: int, n: int, seed: int, first: int, threads: int | None,
     max_nodes: int | None,

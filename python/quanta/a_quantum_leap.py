@@ -8,8 +8,8 @@ dealer, the points added up).
 State extras (``STATE_METHODS``): ``display()``, ``stacks()``, ``stack(cell)``, ``pattern()``,
 ``hand(player)``, ``hand_shown(player)``, ``stock(player)``, ``second_stock(player)``,
 ``drawn()``, ``scores()``. Module helpers: :func:`score_placement`, :func:`text`, :func:`svg`,
-:func:`status`. Optimisers: :func:`best_turn`, :func:`best_higgs`; games played by a policy:
-:func:`play_batch`.
+:func:`status`, :func:`phase`. Optimisers: :func:`best_turn`, :func:`best_higgs`; the greedy
+policy's decision: :func:`greedy_move`; games played by a policy: :func:`play_batch`.
 
 Rules, notation and action names: docs/rules/a_quantum_leap.md.
 """
@@ -28,11 +28,13 @@ __all__ = [
     "STATE_METHODS",
     "display",
     "drawn",
+    "greedy_move",
     "hand",
     "hand_shown",
     "best_higgs",
     "best_turn",
     "pattern",
+    "phase",
     "play_batch",
     "score_placement",
     "scores",
@@ -106,6 +108,12 @@ def drawn(state) -> str | None:
 def _fields(state) -> list[str]:
     """The eight notation fields."""
     return state.notation().split(" ")
+
+
+def phase(state) -> str:
+    """The phase (docs/rules/a_quantum_leap.md, *Phases*): ``leave``, ``draw``, ``place``,
+    ``higgs``, ``play`` or ``end``."""
+    return _fields(state)[4].split(":")[0]
 
 
 def status(state) -> str:
@@ -295,6 +303,14 @@ def best_higgs(state, *, timeout: float | None = None, max_nodes: int | None = N
     :func:`best_turn` (a state not in phase ``higgs`` raises
     :class:`quanta.NotApplicableError`)."""
     return _core.a_quantum_leap_best_higgs(state, timeout, max_nodes, memory_mb, threads)
+
+
+def greedy_move(state) -> int:
+    """The greedy policy's decision in a stage-two turn (phase ``play``), as ``play_batch``'s
+    ``"greedy"`` plays it: at the turn's first placement the placement that scores the most (the
+    lowest action id among equals), ``pass`` when nothing fits; after a placement, ``end``. A
+    state in another phase raises :class:`quanta.NotApplicableError`."""
+    return _core.a_quantum_leap_greedy_move(state)
 
 
 def play_batch(policy: str, players: int, n: int, *, seed: int = 0, first: int = 0,

@@ -110,22 +110,32 @@ class _Integer(click.IntRange):
     show_default=True,
     help="Seconds per solve.",
 )
+@click.option(
+    "--solve-max-nodes",
+    type=_Integer(1, 2**63 - 1, "2**63-1"),
+    default=None,
+    help="Positions searched per solve [default: no limit].",
+)
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @click.option("--json", "as_json", is_flag=True, help="The figures as JSON, for machines.")
 @click.argument("names", nargs=-1, type=click.Choice(quanta.GAMES))
 def analyze(games: int, seed: int, threads: int | None, game_options: tuple[str, ...],
-            solves: int, solve_timeout: float, quiet: bool, as_json: bool,
-            names: tuple[str, ...]) -> None:
+            solves: int, solve_timeout: float, solve_max_nodes: int | None, quiet: bool,
+            as_json: bool, names: tuple[str, ...]) -> None:
     """Random play of every game (or of the GAMEs named): lengths, results and speed; then
-    each solver on late positions of random games: how many it solves in time, how fast,
-    and their mean value."""
+    each solver on late positions of random games: how many it answers exactly, how many as
+    an estimate, how many it leaves undecided within the limits (of those, how many by the
+    time limit), how fast, their mean value and what the value means."""
     chosen = list(dict.fromkeys(names + game_options)) or list(quanta.GAMES)
     rows = []
     for name in chosen:
         g = quanta.game(name)
         rows.append(_figures(g, *_play(g, games, seed, threads, quiet or as_json)))
-    solved = [_solver_figures(name, solves, seed, solve_timeout, threads, quiet or as_json)
-              for name in chosen if solves and name in _solver_games()]
+    from quanta.solvers import SOLVERS
+
+    limits = {"timeout": solve_timeout, "max_nodes": solve_max_nodes}
+    solved = [_solver_figures(name, solves, seed, limits, threads, quiet or as_json)
+              for name in chosen if solves and name in SOLVERS]
     if as_json:
         click.echo(json.dumps({"playouts": rows, "solvers": solved}, indent=1))
         return
@@ -133,16 +143,7 @@ def analyze(games: int, seed: int, threads: int | None, game_options: tuple[str,
     if solved:
         click.echo("")
         click.echo(_table([_solver_summary(r) for r in solved]))
-
-
-def _solver_games() -> dict:
-    from quanta.jobs import SOLVERS
-
-    return SOLVERS
-
-
-#: The options under which analyze exercises a game's solver (its solvable form).
-_SOLVER_OPTIONS = {"quantum_leap": {"size": 3}, "quincunx": {"players": 1}}
+        click.echo(_value_notes(solved))
 
 
 def _late_position(g: quanta.Game, rng: random.Random):
@@ -161,32 +162,44 @@ def _late_position(g: quanta.Game, rng: random.Random):
             return trail[rng.randrange(2 * len(trail) // 3, len(trail))]
 
 
-def _solver_figures(name: str, n: int, seed: int, timeout: float, threads, quiet: bool) -> dict:
-    g = quanta.game(name, **_SOLVER_OPTIONS.get(name, {}))
-    solver = _solver_games()[name]
+def _solver_figures(name: str, n: int, seed: int, limits: dict, threads, quiet: bool) -> dict:
+    """The game's solver (quanta.solvers.SOLVERS) on ``n`` late positions of random games: how
+    many it answers exactly, how many only as an estimate, how many it leaves undecided (and of
+    those, how many by the time limit), its times and its mean value over the answered ones."""
+    from quanta.solvers import SOLVERS, answer
+
+    solver = SOLVERS[name]
+    g = quanta.game(name, **solver.options)
     rng = random.Random(seed)
-    seconds, values, unsolved = [], [], 0
+    seconds, values = [], []
+    counts = {"exact": 0, "estimate": 0, "undecided": 0, "over time": 0}
     with tqdm(total=n, desc=f"{name} solver", unit="solves", disable=quiet, leave=False) as bar:
         while len(seconds) < n:
             state = _late_position(g, rng)
             try:
-                value, _, answer = solver(state, {"timeout": timeout}, threads)
-            except quanta.SearchLimitError as e:
-                seconds.append(e.seconds)
-                unsolved += 1
+                a = answer(state, threads=threads, **limits)
             except quanta.NotApplicableError:
                 continue  # not the solver's kind of position (e.g. a stage-one turn)
+            seconds.append(a.seconds or 0.0)
+            if a.value is None:
+                counts["undecided"] += 1
+                counts["over time"] += "time limit" in (a.reason or "")
             else:
-                seconds.append(answer.seconds)
-                values.append(value)
-                unsolved += not answer.exact  # an estimate with undecided samples
+                values.append(a.value)
+                counts["exact" if a.exact else "estimate"] += 1
             bar.update()
-    options = ", ".join(f"{k}={v}" for k, v in _SOLVER_OPTIONS.get(name, {}).items())
+    options = ", ".join(f"{k}={v}" for k, v in solver.options.items())
     return {
         "game": name + (f" ({options})" if options else ""),
+        "solver": solver.function,
+        "value": solver.value,
         "positions": n,
-        "solved": n - unsolved,
-        "timeout": timeout,
+        "exact": counts["exact"],
+        "estimates": counts["estimate"],
+        "undecided": counts["undecided"],
+        "undecided_over_time": counts["over time"],
+        "timeout": limits["timeout"],
+        "max_nodes": limits["max_nodes"],
         "median_seconds": float(np.median(seconds)),
         "max_seconds": float(max(seconds)),
         "mean_value": float(np.mean(values)) if values else None,
@@ -196,12 +209,23 @@ def _solver_figures(name: str, n: int, seed: int, timeout: float, threads, quiet
 def _solver_summary(f: dict) -> dict:
     return {
         "solver": f["game"],
-        "positions": f["positions"],
-        "solved in time": f"{f['solved']} ({f['timeout']:g} s each)",
+        "positions": f"{f['positions']} ({f['timeout']:g} s each)",
+        "exact": f["exact"],
+        "estimates": f["estimates"],
+        "undecided": f"{f['undecided']} ({f['undecided_over_time']} over time)",
         "median": f"{1000 * f['median_seconds']:.1f} ms",
         "max": f"{f['max_seconds']:.3f} s",
         "mean value": "-" if f["mean_value"] is None else f"{f['mean_value']:.3f}",
     }
+
+
+def _value_notes(solved: list[dict]) -> str:
+    """What each solver's value means, under its table."""
+    lines = ["value (mean over the exact answers and estimates, none over the undecided):"]
+    lines += [f"  {f['game']}: {f['value']} ({f['solver']})" for f in solved]
+    lines.append("  estimates: a value over the decided samples only; undecided: no value "
+                 "within the limits")
+    return "\n".join(lines)
 
 
 # Games per call of random_playouts: the progress bar's step, and all the memory analyze needs.
@@ -441,36 +465,37 @@ def job_table(name, deals, params, seed, shard_size, **run) -> None:
 @_memory
 @_json
 def solve_command(game, notation, options, timeout, max_nodes, memory_mb, as_json) -> None:
-    """Solve one position of GAME given by NOTATION: its value and the best line."""
-    from quanta.jobs import SOLVERS
+    """Solve one position of GAME given by NOTATION: its value and the best line.
+
+    A search stopped by a limit is undecided: no value, the reason, and exit status 1."""
+    from quanta.solvers import SOLVERS, answer
 
     g = _game_named(game, options)
     if g.name not in SOLVERS:
-        raise click.UsageError(f"{g.name} has no solver; the games with one are "
+        raise click.UsageError(f"{g.name} has no solver yet; the games with one are "
                                f"{sorted(SOLVERS)}")
     try:
         state = g.from_notation(notation)
+        a = answer(state, timeout=timeout, max_nodes=max_nodes, memory_mb=memory_mb)
     except quanta.QuantaError as e:
         raise click.UsageError(str(e)) from None
-    if state.is_terminal:
-        raise click.UsageError("the game is over in this position: nothing to solve")
-    limits = {"timeout": timeout, "max_nodes": max_nodes, "memory_mb": memory_mb}
-    try:
-        value, best, answer = SOLVERS[g.name](state, limits, None)
-    except quanta.SearchLimitError as e:
-        raise _Failed(str(e)) from None
-    except quanta.QuantaError as e:
-        raise click.UsageError(str(e)) from None
-    out = {"game": g.name, "notation": notation, "value": value, "best": best,
-           "nodes": answer.nodes, "seconds": answer.seconds, "exact": answer.exact}
+    out = {"game": g.name, "notation": notation, "value": a.value, "best": a.best,
+           "nodes": a.nodes, "seconds": a.seconds, "exact": a.exact, "reason": a.reason,
+           "value_means": SOLVERS[g.name].value}
     if as_json:
         click.echo(json.dumps(out))
-        return
-    click.echo(_text(state))
-    click.echo(f"value    {value:.6g}   (for the player to act)")
-    click.echo(f"best     {best}")
-    click.echo(f"searched {answer.nodes:,} nodes in {answer.seconds:.3f} s"
-               f"{'' if answer.exact else ' (not exact)'}")
+    else:
+        click.echo(_text(state))
+        if a.value is None:
+            click.echo(f"value    undecided: {a.reason}")
+        else:
+            click.echo(f"value    {a.value:.6g}   ({SOLVERS[g.name].value})")
+            if not a.exact:
+                click.echo(f"         not exact: {a.reason}")
+        click.echo(f"best     {a.best if a.best is not None else '-'}")
+        click.echo(f"searched {a.nodes or 0:,} nodes in {a.seconds or 0:.3f} s")
+    if a.value is None:
+        sys.exit(1)
 
 
 # ---- quanta play ----
@@ -484,47 +509,33 @@ def _text(state, player: int | None = None) -> str:
     return state.observation_string(player)
 
 
-def _bot_action(state, rng: random.Random) -> int:
-    """The move of the best player quanta has for the game: its solver or policy where it
-    has one, a uniformly random legal move otherwise."""
-    name, legal = state.game.name, state.legal_actions()
-    try:
-        if name == "einstein":
-            return quanta.einstein.best_move(state, seed=rng.getrandbits(32), timeout=2.0)
-        if name == "quantum_leap":
-            answer = quanta.quantum_leap.solve(state, timeout=2.0)
-            if answer.win:
-                return answer.best_action
-        if name == "a_quantum_leap" and quanta.a_quantum_leap.pattern(state) is not None:
-            return state.parse_action(quanta.a_quantum_leap.best_turn(state, timeout=2.0)
-                                      .actions[0])
-        if name == "repair_unit":
-            return quanta.repair_unit.policy(state, rng.getrandbits(32))
-        if name == "quincunx":
-            move = quanta.quincunx.greedy_move(state)
-            if move is not None:
-                return move
-    except quanta.QuantaError:
-        pass
-    return rng.choice(legal)
-
-
 @main.command("play")
 @click.argument("game", type=click.Choice(quanta.GAMES))
 @click.option("--as", "seat", type=_Integer(0, 3), default=0, show_default=True,
               help="Your seat.")
 @_option
+@click.option("--position", "notation", default=None, metavar="NOTATION",
+              help="Start from this position (the game's notation) instead of a new game.")
 @click.option("--seed", type=_Integer(0, 2**64 - 1, "2**64-1"), default=0, show_default=True,
-              help="Seed of chance and of the bot.")
-def play_command(game, seat, options, seed) -> None:
-    """Play GAME in the terminal against quanta's best player for it.
+              help="Seed of chance and of the computer's choices.")
+@click.option("--think", type=click.FloatRange(min=0, min_open=True), default=2.0,
+              show_default=True, help="Seconds the computer may search a move.")
+def play_command(game, seat, options, notation, seed, think) -> None:
+    """Play GAME in the terminal against quanta's best player for it (its solver or policy;
+    see quanta.solvers.PLAYERS).
 
-    Type a move in the game's notation; '?' lists your legal moves, 'quit' stops."""
+    Type a move in the game's notation; '?' lists your legal moves, 'hint' shows the move
+    quanta's player would make in your place, 'quit' stops."""
+    from quanta.solvers import computer_move
+
     g = _game_named(game, options)
     if seat >= g.num_players:
         raise click.UsageError(f"--as must be a seat from 0 to {g.num_players - 1} for {g.name}")
+    try:
+        state = g.new_state() if notation is None else g.from_notation(notation)
+    except quanta.QuantaError as e:
+        raise click.UsageError(str(e)) from None
     rng = random.Random(seed)
-    state = g.new_state()
     while not state.is_terminal:
         if state.is_chance:
             outcomes = state.chance_outcomes()
@@ -533,27 +544,29 @@ def play_command(game, seat, options, seed) -> None:
             state = state.play(action)
             continue
         if state.current_player != seat:
-            action = _bot_action(state, rng)
-            click.echo(f"  player {state.current_player}: {state.action_to_string(action)}")
+            action = computer_move(state, seed=rng.getrandbits(64), timeout=think)
+            click.echo(f"  player {state.current_player}: "
+                       f"{state.action_to_string(action, seat)}")
             state = state.play(action)
             continue
         click.echo(_text(state, seat))
         while True:
-            try:
-                typed = click.prompt(f"your move (player {seat})", prompt_suffix="> ").strip()
-            except click.Abort:
-                raise
+            typed = click.prompt(f"your move (player {seat})", prompt_suffix="> ").strip()
             if typed == "quit":
                 return
             if typed == "?":
                 click.echo("  " + ", ".join(state.action_to_string(a)
                                             for a in state.legal_actions()))
                 continue
+            if typed == "hint":
+                hint = computer_move(state, seed=rng.getrandbits(64), timeout=think)
+                click.echo(f"  hint: {state.action_to_string(hint)}")
+                continue
             try:
                 state = state.play(state.parse_action(typed))
                 break
             except quanta.QuantaError as e:
-                click.echo(f"  {e} ('?' lists your moves)")
+                click.echo(f"  {e} ('?' lists your moves, 'hint' suggests one)")
     click.echo(_text(state))
     returns = state.returns()
     click.echo("game over: returns " + ", ".join(f"player {p}: {r:+g}"

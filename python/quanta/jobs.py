@@ -35,7 +35,6 @@ import json
 import os
 import pathlib
 import time
-import types
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator
 
@@ -46,6 +45,7 @@ import quanta
 from . import _core
 from .batch import random_playouts
 from .exceptions import InvalidOptionError, QuantaError
+from .solvers import SOLVERS, answer
 
 __all__ = [
     "Job",
@@ -297,55 +297,9 @@ def _error(e: BaseException) -> str:
     return f"{type(e).__name__}: {e}"
 
 
-def _einstein(state, limits, threads):
-    r = quanta.einstein.solve(state, threads=threads, **limits)
-    return r.value, " ".join(f"{d}:{m}" for d, m in r.best_move_strings.items()), r
-
-
-def _quantum_leap(state, limits, threads):
-    r = quanta.quantum_leap.solve(state, threads=threads, **limits)
-    return float(r.win), r.best_move, r
-
-
-def _quincunx(state, limits, threads):
-    r = quanta.quincunx.solve_expected(state, **limits)
-    return r.p_win, r.best_move, r
-
-
-def _a_quantum_leap(state, limits, threads):
-    r = quanta.a_quantum_leap.best_turn(state, **limits)
-    return float(r.value), " ".join(r.moves), r
-
-
-def _repair_unit(state, limits, threads, samples: int = 32):
-    # The order of the unseen cards is chance: the win probability of a team that would know
-    # it, over `samples` orders (seeded, so the answer is the same every time), the limits
-    # shared out among them; and the policy's move.
-    each = {k: (v / samples if v is not None and k in ("timeout", "max_nodes") else v)
-            for k, v in limits.items()}
-    if each.get("max_nodes") is not None:
-        each["max_nodes"] = max(1, int(each["max_nodes"]))
-    r = quanta.repair_unit.win_probability(state, samples, 0, threads=threads, **each)
-    move = state.action_to_string(quanta.repair_unit.policy(state, 0, samples=8,
-                                                            threads=threads))
-    return r.probability, move, types.SimpleNamespace(nodes=r.nodes, seconds=r.seconds,
-                                                      exact=r.undecided == 0)
-
-
-#: The solver a ``solve`` job uses per game: (state, limits, threads) -> (value, best, answer).
-SOLVERS: dict[str, Callable] = {
-    "a_quantum_leap": _a_quantum_leap,
-    "einstein": _einstein,
-    "quantum_leap": _quantum_leap,
-    "quincunx": _quincunx,
-    "repair_unit": _repair_unit,
-}
-
-
 def _solve_rows(job: Job, index: int, threads: int | None) -> dict:
     p = job.params
     g = quanta.game(p["game"], **p["options"])
-    solver = SOLVERS[p["game"]]
     rows = job.shard_rows(index)
     out: list[dict] = []
     for i in rows:
@@ -356,9 +310,10 @@ def _solve_rows(job: Job, index: int, threads: int | None) -> dict:
             state = g.from_notation(text)
             if state.is_terminal:
                 raise InvalidOptionError("the game is over in this position: nothing to solve")
-            value, best, answer = solver(state, p["limits"], threads)
-            row.update(value=float(value), best=best, nodes=int(answer.nodes),
-                       seconds=float(answer.seconds), exact=bool(answer.exact), error="")
+            a = answer(state, threads=threads, **p["limits"])
+            row.update(value=a.value, best=a.best, nodes=a.nodes, seconds=a.seconds,
+                       exact=a.exact,
+                       error="" if a.value is not None else f"undecided: {a.reason}")
         except QuantaError as e:
             row.update(nodes=getattr(e, "nodes", None), seconds=getattr(e, "seconds", None),
                        error=_error(e))

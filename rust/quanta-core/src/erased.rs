@@ -50,6 +50,9 @@ pub trait DynState: Send + Sync + Debug {
     fn action_to_string_for(&self, action: Action, player: usize) -> Result<String>;
     /// A state `player` cannot tell from this one, drawn with a generator seeded by `seed`.
     fn resample(&self, player: usize, seed: u64) -> Box<dyn DynState>;
+    /// The greedy player's action ([`crate::greedy`]), ties broken by `seed`; `None` when
+    /// nobody is to decide.
+    fn greedy_action(&self, seed: u64) -> Option<Action>;
     fn clone_box(&self) -> Box<dyn DynState>;
     /// Leaves `depth` actions (chance outcomes included) below this state.
     fn perft(&self, depth: u32, cancel: &AtomicBool) -> Result<u64>;
@@ -188,6 +191,9 @@ impl<G: Game + Debug> DynState for Position<G> {
             game: self.game.clone(),
             state: self.game.0.resample(&self.state, player, &mut rng),
         })
+    }
+    fn greedy_action(&self, seed: u64) -> Option<Action> {
+        crate::greedy::greedy_action(&self.game.0, &self.state, &mut Rng::seed_from_u64(seed))
     }
     fn clone_box(&self) -> Box<dyn DynState> {
         Box::new(self.clone())

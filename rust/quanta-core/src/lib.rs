@@ -12,6 +12,7 @@ pub mod einstein_solve;
 pub mod erased;
 pub mod error;
 pub mod game;
+pub mod greedy;
 pub mod options;
 pub mod quantum_leap;
 pub mod quincunx;

@@ -439,6 +439,20 @@ pub fn restore_state(
     make_game(name, Some(options))?.from_notation(notation)
 }
 
+/// The greedy player's action in `state` (any game): the one whose immediate result is best for
+/// the player taking it, ties broken by `seed`; None in a finished game.
+#[pyfunction]
+pub fn greedy_move(state: &Bound<'_, PyAny>, seed: &Bound<'_, PyAny>) -> PyResult<Option<Action>> {
+    let s = crate::games::state(state, "greedy_move")?;
+    let seed = errors::seed(seed, "seed")?;
+    match s.inner.to_move() {
+        quanta_core::ToMove::Chance => Err(crate::errors::NotApplicableError::new_err(
+            "greedy_move needs a decision, not a chance node: play a chance outcome first",
+        )),
+        _ => Ok(s.inner.greedy_action(seed)),
+    }
+}
+
 /// The names of the registered games, sorted.
 #[pyfunction]
 pub fn game_names() -> Vec<&'static str> {
@@ -454,5 +468,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(make_game, m)?)?;
     m.add_function(wrap_pyfunction!(restore_state, m)?)?;
     m.add_function(wrap_pyfunction!(game_names, m)?)?;
+    m.add_function(wrap_pyfunction!(greedy_move, m)?)?;
     Ok(())
 }

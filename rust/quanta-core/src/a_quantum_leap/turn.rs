@@ -561,6 +561,25 @@ fn play_one(game: &AQuantumLeap, policy: Policy, rng: &mut Rng, ctx: &Context) -
     })
 }
 
+/// The greedy policy's decision in a stage-two turn (phase `play`): at the turn's first
+/// placement the placement that scores the most (the lowest id among equals), `pass` when
+/// nothing fits; after a placement, `end`. The choice of [`Policy::Greedy`], one decision at a
+/// time.
+pub fn greedy_move(game: &AQuantumLeap, s: &AQuantumLeapState) -> Result<Action> {
+    if s.phase != Phase::Play {
+        return Err(not_applicable(
+            game,
+            s,
+            "greedy_move applies to a stage-two turn (phase play)",
+        ));
+    }
+    Ok(if s.placed > 0 {
+        END
+    } else {
+        greedy_placement(game, s).unwrap_or(PASS)
+    })
+}
+
 /// Plays `s`'s turn greedily: the placement that scores the most, then `end` (`pass` when
 /// nothing fits). Returns 1 for a turn with a placement, else 0.
 fn greedy_turn(game: &AQuantumLeap, s: &mut AQuantumLeapState) -> u32 {

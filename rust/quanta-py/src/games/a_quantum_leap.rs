@@ -332,6 +332,13 @@ fn a_quantum_leap_best_turn(
     })
 }
 
+/// The greedy policy's decision in a stage-two turn.
+#[pyfunction]
+fn a_quantum_leap_greedy_move(state: &Bound<'_, PyAny>) -> PyResult<Action> {
+    let p = aql(state, "a_quantum_leap.greedy_move")?;
+    turn::greedy_move(&p.game.0, &p.state).map_err(to_py)
+}
+
 /// The dealer's best Higgs.
 #[pyfunction]
 fn a_quantum_leap_best_higgs(
@@ -438,6 +445,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<BestHiggs>()?;
     m.add_function(wrap_pyfunction!(a_quantum_leap_best_turn, m)?)?;
     m.add_function(wrap_pyfunction!(a_quantum_leap_best_higgs, m)?)?;
+    m.add_function(wrap_pyfunction!(a_quantum_leap_greedy_move, m)?)?;
     m.add_function(wrap_pyfunction!(a_quantum_leap_play_batch, m)?)?;
     m.add_function(wrap_pyfunction!(a_quantum_leap_display, m)?)?;
     m.add_function(wrap_pyfunction!(a_quantum_leap_stacks, m)?)?;
