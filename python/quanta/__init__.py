@@ -62,7 +62,16 @@ def _state_dir(state: State) -> list[str]:
 
 
 # (The modules need the names above.)
-from . import a_quantum_leap, batch, einstein, einstein_card, quantum_leap, quincunx, repair_unit  # noqa: E402,E501
+from . import (  # noqa: E402
+    a_quantum_leap,
+    batch,
+    einstein,
+    einstein_card,
+    quantum_leap,
+    quincunx,
+    repair_unit,
+    solvers,
+)
 
 __all__ = [
     "CHANCE",
@@ -86,4 +95,5 @@ __all__ = [
     "quantum_leap",
     "quincunx",
     "repair_unit",
+    "solvers",
 ]
