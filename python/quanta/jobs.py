@@ -172,8 +172,9 @@ def solve(game: str, positions: Iterable[str] | str | os.PathLike, *,
     the win probability in EinStein, 1/0 for a win/loss in Quantum Leap, the chance to fill
     the grid in Quincunx, points less 4 per penalty in A Quantum Leap), ``best`` (the best
     line or move, as action strings), ``nodes``, ``seconds``, ``exact``, ``error`` (empty
-    unless the row failed: malformed notation, a finished position, a solve past its
-    limits)."""
+    unless the row failed: malformed notation, a finished position, a solve past its limits,
+    a Quantum Repair Unit estimate with orders undecided within them; ``value`` and ``best``
+    are then null, and ``exact`` false for a solve past its limits)."""
     g = _game(game, options)
     if g.name not in SOLVERS:
         raise InvalidOptionError(f"{g.name} has no solver; the games with one are "
