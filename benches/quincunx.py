@@ -56,9 +56,11 @@ def solve_table(args) -> list:
                                        one_at_a_time=args.one_at_a_time,
                                        timeout=args.timeout)
         wall = time.perf_counter() - start
+        # lost and score are masked where a deal is undecided: counts and means are over
+        # the solved deals.
         seconds, solved = out["seconds"], out["solved"]
-        won = solved & ~out["lost"]
-        mean = out["score"][solved].mean() if solved.any() else float("nan")
+        won = (~out["lost"]).compressed()
+        mean = out["score"].compressed().mean() if solved.any() else float("nan")
         print(f"| {empty} | {n} | {np.median(seconds) * 1e3:.1f} ms | "
               f"{np.percentile(seconds, 95) * 1e3:.1f} ms | {seconds.max() * 1e3:.1f} ms | "
               f"{solved.mean():.1%} | {won.sum() / max(solved.sum(), 1):.1%} | {mean:.1f} |"
@@ -74,13 +76,16 @@ def fill_table(args) -> None:
     out = solvers.fill_open_batch(args.seed, args.fill_deals, threads=args.threads,
                                   timeout=args.timeout)
     wall = time.perf_counter() - start
-    solved, winnable, seconds = out["solved"], out["winnable"], out["seconds"]
+    # winnable is masked where a deal is undecided: its sums and means are over the answered.
+    solved, seconds = out["solved"], out["seconds"]
+    winnable = out["winnable"].compressed()
     print(f"### Fresh deals that can be filled with the order known ({args.fill_deals} deals, "
           f"seed {args.seed})\n")
     print("| deals | answered | winnable | not winnable | median | p95 | max | max nodes |")
     print("|---:|---:|---:|---:|---:|---:|---:|---:|")
-    print(f"| {len(solved)} | {solved.mean():.1%} | {winnable.sum()} ({winnable.mean():.2%}) | "
-          f"{(solved & ~winnable).sum()} | {np.median(seconds) * 1e6:.0f} µs | "
+    share = winnable.sum() / max(len(winnable), 1)
+    print(f"| {len(solved)} | {solved.mean():.1%} | {winnable.sum()} ({share:.2%}) | "
+          f"{(~winnable).sum()} | {np.median(seconds) * 1e6:.0f} µs | "
           f"{np.percentile(seconds, 95) * 1e6:.0f} µs | {seconds.max() * 1e3:.2f} ms | "
           f"{out['nodes'].max()} | <!-- wall {wall:.1f} s -->")
     print()
@@ -93,8 +98,9 @@ def score_table(out, width: int = 50) -> None:
     if not solved.any():
         print("### Optimal scores of fresh deals: none solved\n")
         return
-    scores = out["score"][solved]
-    won = ~out["lost"][solved]
+    # The solved deals alone (lost and score are masked elsewhere), as plain arrays.
+    scores = np.asarray(out["score"][solved])
+    won = ~np.asarray(out["lost"][solved])
     print(f"### Optimal scores of {solved.sum()} solved fresh deals "
           f"({solved.mean():.1%} of {len(solved)})\n")
     print("| | deals | winnable | mean | min | p5 | p25 | median | p75 | p95 | max |")

@@ -9,7 +9,8 @@ Solves fresh deals ``0 .. --deals - 1`` of ``--seed`` open (``solve_open_batch``
 a time on ``--threads``), ``--chunk`` deals per call, and appends one line per deal to
 ``--file`` (tab separated: deal, solved, lost, score, nodes, seconds, commit), so that a run
 stopped at any point loses at most one chunk and the next run goes on from there. A deal past
-``--max-nodes`` is written unsolved; a later run with a larger cap solves it again (the last
+``--max-nodes`` is written unsolved, its lost and score fields empty (undecided: it claims
+neither a loss nor a score; older lines holding 1 and 0 there read the same); a later run with a larger cap solves it again (the last
 line of a deal is the one that counts). Every solved score is exact: the limit is in nodes,
 not seconds, so what is solved does not depend on the machine's load.
 
@@ -39,7 +40,8 @@ DEFAULT_FILE = pathlib.Path(__file__).parent / "data" / "quincunx_open_scores_se
 
 
 def read(path: pathlib.Path) -> dict[int, dict]:
-    """The last line of each deal in ``path`` (none if the file is missing)."""
+    """The last line of each deal in ``path`` (none if the file is missing). An unsolved
+    deal's ``lost`` and ``score`` are None, whatever its line holds there."""
     rows: dict[int, dict] = {}
     if not path.exists():
         return rows
@@ -47,9 +49,16 @@ def read(path: pathlib.Path) -> dict[int, dict]:
         if not line or line.startswith("deal"):
             continue
         deal, solved, lost, score, nodes, seconds, commit = line.split("\t")
-        rows[int(deal)] = {"solved": solved == "1", "lost": lost == "1", "score": int(score),
-                           "nodes": int(nodes), "seconds": float(seconds), "commit": commit}
+        decided = solved == "1"
+        rows[int(deal)] = {"solved": decided, "lost": lost == "1" if decided else None,
+                           "score": int(score) if decided else None, "nodes": int(nodes),
+                           "seconds": float(seconds), "commit": commit}
     return rows
+
+
+def field(value) -> str:
+    """A lost or score entry of a batch as written to the file: empty when masked."""
+    return "" if value is np.ma.masked else str(int(value))
 
 
 def commit() -> str:
@@ -102,9 +111,9 @@ def collect(args) -> None:
                                            one_at_a_time=True, max_nodes=args.max_nodes)
             with path.open("a") as f:
                 for i in range(n):
-                    f.write(f"{at + i}\t{int(out['solved'][i])}\t{int(out['lost'][i])}\t"
-                            f"{out['score'][i]}\t{out['nodes'][i]}\t{out['seconds'][i]:.3f}\t"
-                            f"{built}\n")
+                    f.write(f"{at + i}\t{int(out['solved'][i])}\t{field(out['lost'][i])}\t"
+                            f"{field(out['score'][i])}\t{out['nodes'][i]}\t"
+                            f"{out['seconds'][i]:.3f}\t{built}\n")
             done += n
             print(f"{done}/{len(left)} deals, {time.perf_counter() - start:.0f} s",
                   file=sys.stderr)
@@ -117,7 +126,11 @@ def table(args) -> None:
         print("### Optimal scores: no deal in the file yet\n")
         return
     pick = [rows[d] for d in deals]
-    out = {key: np.array([r[key] for r in pick]) for key in ("solved", "lost", "score")}
+    solved = np.array([r["solved"] for r in pick])
+    # As solve_open_batch gives them: lost and score masked where the deal is undecided.
+    out = {"solved": solved,
+           "lost": np.ma.masked_array([bool(r["lost"]) for r in pick], mask=~solved),
+           "score": np.ma.masked_array([r["score"] or 0 for r in pick], mask=~solved)}
     seconds = np.array([r["seconds"] for r in pick])
     print(f"Deals 0..{deals[-1]} of seed {args.seed} in {pathlib.Path(args.file).name}: "
           f"{len(deals)} deals, "

@@ -44,8 +44,10 @@ def test_a_run_goes_on_where_the_file_stops_and_skips_deals_past_its_cap(scores,
     scores.collect(args(path, deals=2))
     first = data_lines(path)
     assert [row[0] for row in first] == ["0", "1"]
-    # 500 nodes cannot solve a fresh deal: written unsolved, with the nodes spent.
-    assert all(row[1] == "0" and int(row[4]) >= 500 for row in first)
+    # 500 nodes cannot solve a fresh deal: written unsolved, with the nodes spent, and
+    # undecided: neither a loss nor a score.
+    assert all(row[1] == "0" and row[2:4] == ["", ""] and int(row[4]) >= 500 for row in first)
+    assert all(r["lost"] is None and r["score"] is None for r in scores.read(path).values())
     scores.collect(args(path, deals=3))
     assert [row[0] for row in data_lines(path)] == ["0", "1", "2"]
     # The same cap again: nothing left to do.
@@ -63,7 +65,8 @@ def test_the_last_line_of_a_deal_counts(scores, tmp_path):
                     "0\t1\t0\t203\t3500000\t4.2\tb\n")
     rows = scores.read(path)
     assert rows[0]["solved"] and rows[0]["score"] == 203 and rows[0]["commit"] == "b"
-    assert not rows[1]["solved"]
+    # An unsolved line claims nothing, whatever it holds in lost and score.
+    assert not rows[1]["solved"] and rows[1]["lost"] is None and rows[1]["score"] is None
     assert scores.to_do(rows, 3, 10**6) == [1, 2]
 
 
@@ -71,3 +74,18 @@ def test_deals_to_do_are_grouped_into_consecutive_runs(scores):
     assert scores.runs([0, 1, 2, 5, 6, 9]) == [(0, 3), (5, 2), (9, 1)]
     assert scores.runs([]) == []
 
+
+
+def test_the_score_table_counts_only_solved_deals(scores, tmp_path, capsys):
+    # Deal 1 is undecided: the table's deals, shares and mean leave it out rather than count
+    # it as a loss scoring 0.
+    path = tmp_path / "scores.tsv"
+    path.write_text("\t".join(scores.FIELDS) + "\n"
+                    "0\t1\t0\t200\t10\t0.1\ta\n"
+                    "1\t0\t\t\t500\t0.1\ta\n"
+                    "2\t1\t1\t100\t10\t0.1\ta\n")
+    scores.table(args(path, deals=3, width=50))
+    text = capsys.readouterr().out
+    assert "Past the node cap: 1 deals (1)" in text
+    assert "Optimal scores of 2 solved fresh deals (66.7% of 3)" in text
+    assert "| all | 2 | 50.0% | 150.0 | 100 |" in text

@@ -143,7 +143,7 @@ def test_a_solve_job_answers_each_position_and_keeps_bad_rows_with_their_error(t
     assert got[1]["error"].startswith("InvalidNotationError") and got[1]["value"] is None
     assert got[2]["error"] == "InvalidOptionError: the game is over in this position: nothing to solve"
     # Undecided within the limit: no value (never a 0 or a loss), the reason in `error`.
-    assert got[3]["error"].startswith("undecided: einstein solver: node limit reached")
+    assert got[3]["error"].startswith("SearchLimitError: einstein solver: node limit reached")
     assert got[3]["value"] is None and got[3]["exact"] is False and got[3]["nodes"] >= 1000
 
 
@@ -313,11 +313,23 @@ def test_a_repair_unit_solve_row_is_the_seeded_win_probability_and_the_policys_m
     state = g.new_state()
     while state.is_chance:
         state = state.play(state.legal_actions()[0])
+    # At the deal 2,000 nodes an order decide none of the 32 orders: the row is undecided,
+    # with no value (not the 0 an estimate over no order would give) and no move.
     job = jobs.solve("repair_unit", [state.notation()], max_nodes=64_000)
-    jobs.run(job, tmp_path)
-    [row] = rows(tmp_path)
+    jobs.run(job, tmp_path / "deal")
+    [row] = rows(tmp_path / "deal")
+    assert row["value"] is None and row["best"] is None and row["exact"] is False
+    assert row["error"].startswith("SearchLimitError: ") and "none of the 32" in row["error"]
+    assert row["nodes"] > 0
+    # Later in the game every order is decided: the row holds the seeded probability.
+    while quanta.repair_unit.win_probability(state, 32, 0, max_nodes=2000).undecided:
+        state = state.play(quanta.repair_unit.rule_move(state))
+        while state.is_chance:
+            state = state.play(state.legal_actions()[0])
+    job = jobs.solve("repair_unit", [state.notation()], max_nodes=64_000)
+    jobs.run(job, tmp_path / "late")
+    [row] = rows(tmp_path / "late")
     assert row["error"] == "", row["error"]
     expected = quanta.repair_unit.win_probability(state, 32, 0, max_nodes=2000)
-    assert row["value"] == expected.probability
+    assert row["value"] == expected.probability and row["exact"] is True
     assert row["best"] in [state.action_to_string(a) for a in state.legal_actions()]
-    assert row["exact"] == (expected.undecided == 0)

@@ -256,7 +256,7 @@ def einstein_analyze(
 ) -> list[tuple[int, float]]: ...
 def einstein_best_move(
     state: State, solver_stones: int, seed: int, timeout: float | None, max_nodes: int | None,
-    memory_mb: int,
+    memory_mb: int, threads: int | None,
 ) -> int | None: ...
 def einstein_play_batch(
     seed: int, n: int, first: int, solver_stones: int, threads: int | None,
@@ -359,10 +359,11 @@ def quincunx_solve_open(
 ) -> OpenSolution: ...
 def quincunx_fill_open(
     state: State, pile: list[str], timeout: float | None, max_nodes: int | None,
-    memory_mb: int,
+    memory_mb: int, threads: int | None,
 ) -> FillSolution: ...
 def quincunx_solve_expected(
-    state: State, timeout: float | None, max_nodes: int | None, memory_mb: int
+    state: State, timeout: float | None, max_nodes: int | None, memory_mb: int,
+    threads: int | None,
 ) -> ExpectedSolution: ...
 def quincunx_best_move(
     state: State, samples: int, seed: int, candidates: int | None, effort: int | None,

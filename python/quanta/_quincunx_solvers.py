@@ -16,13 +16,15 @@ penalty (a lost game keeps its turn points; its hand is empty).
 * :func:`solve_open_batch`, :func:`fill_open_batch`, :func:`play_batch` -- the same over many
   fresh deals, in Rust threads.
 
-Limits: ``timeout`` (seconds), ``max_nodes`` and ``memory_mb`` (the transposition tables of
-the call together, their growth included: the samples of :func:`best_move` solved at once
-share it; besides them each solver thread keeps at most about 30 MB of memoised bounds of
-single lines, which depend on ranks alone and serve all its solves); past a limit the solver
-raises :class:`quanta.SearchLimitError` with ``nodes`` and ``seconds``. Bad limits raise
-:class:`quanta.InvalidOptionError`, checked as for every solver. Ctrl-C interrupts any of them;
-the GIL is released while Rust works.
+Limits: every solver takes ``timeout`` (seconds), ``max_nodes``, ``memory_mb`` (the
+transposition tables of the call together, their growth included: the samples of
+:func:`best_move` solved at once share it; besides them each solver thread keeps at most about
+30 MB of memoised bounds of single lines, which depend on ranks alone and serve all its solves)
+and ``threads`` (``None``: every core; :func:`fill_open` and :func:`solve_expected` search on
+one thread and only check it). Past a limit a solver raises :class:`quanta.SearchLimitError`
+with ``nodes`` and ``seconds``; a batch writes the deal as undecided (``solved`` false, its
+``lost`` and ``score`` masked). Bad limits raise :class:`quanta.InvalidOptionError`, checked as
+for every solver. Ctrl-C interrupts any of them; the GIL is released while Rust works.
 """
 
 from __future__ import annotations
@@ -91,7 +93,7 @@ def solve_open(state, pile, *, timeout: float | None = None, max_nodes: int | No
 
 
 def fill_open(state, pile, *, timeout: float | None = None, max_nodes: int | None = None,
-              memory_mb: int = 1024) -> FillSolution:
+              memory_mb: int = 1024, threads: int | None = None) -> FillSolution:
     """Whether some line from ``state`` fills the grid when the pile comes in the order
     ``pile`` (card codes, top first, as for :func:`solve_open`), and one line that does.
 
@@ -101,18 +103,21 @@ def fill_open(state, pile, *, timeout: float | None = None, max_nodes: int | Non
     placement draws depends only on ranks (a neighbour sum of 11 or 20), so positions are
     remembered by the ranks on the grid alone (the cards drawn and the hand's ranks follow from
     them), and cards of one rank in the hand count as one choice. ``memory_mb`` caps that memory.
+    The search runs on one thread (``threads`` is checked like every solver's); past
+    ``timeout``/``max_nodes`` it raises :class:`quanta.SearchLimitError`.
     """
-    return _core.quincunx_fill_open(state, pile, timeout, max_nodes, memory_mb)
+    return _core.quincunx_fill_open(state, pile, timeout, max_nodes, memory_mb, threads)
 
 
 def solve_expected(state, *, timeout: float | None = None, max_nodes: int | None = None,
-                   memory_mb: int = 1024) -> ExpectedSolution:
+                   memory_mb: int = 1024, threads: int | None = None) -> ExpectedSolution:
     """Expectimax over every draw from ``state`` (each draw uniform over the unseen cards):
     the play that fills the grid most often, then scores most on average (see
     :class:`ExpectedSolution`). Exact, so only for late positions: the work grows fast with
     the empty cells and the pile; past ``timeout``/``max_nodes`` it raises
-    :class:`quanta.SearchLimitError`."""
-    return _core.quincunx_solve_expected(state, timeout, max_nodes, memory_mb)
+    :class:`quanta.SearchLimitError`. The search runs on one thread (``threads`` is checked
+    like every solver's)."""
+    return _core.quincunx_solve_expected(state, timeout, max_nodes, memory_mb, threads)
 
 
 def best_move(state, *, samples: int = 8, seed: int = 0, candidates: int | None = 8,
@@ -153,9 +158,14 @@ def solve_open_batch(seed: int, n: int, *, first: int = 0, excuse: bool = False,
     Deal ``i``: the deck shuffled by the generator of row ``i`` (the same at any thread
     count), its first four cards on the corners, the next eight the hand, the rest the pile in
     draw order; with ``empty`` below 12 it is first played by :func:`greedy_move` until that
-    many cells are empty (or the game ends), and solved from there. The limits apply to each deal; a deal past them has ``solved`` false. Returns
-    numpy arrays ``solved``, ``lost`` (bool), ``score`` (int32), ``nodes`` (uint64) and
-    ``seconds`` (float64), one entry per deal."""
+    many cells are empty (or the game ends), and solved from there.
+
+    Returns numpy arrays, one entry per deal: ``solved`` (bool), ``lost`` (bool: no line fills
+    the grid) and ``score`` (int32: the optimal final score) as ``numpy.ma`` masked arrays,
+    ``nodes`` (uint64) and ``seconds`` (float64). The limits apply to each deal: a deal past
+    them is undecided, ``solved`` false and its ``lost`` and ``score`` masked (it claims
+    neither a loss nor a score), so ``out["score"].mean()`` is the mean over the solved deals
+    and ``out["score"].count()`` counts them."""
     return _core.quincunx_solve_open_batch(seed, n, first, excuse, empty, threads,
                                            one_at_a_time, timeout, max_nodes, memory_mb)
 
@@ -164,12 +174,13 @@ def fill_open_batch(seed: int, n: int, *, first: int = 0, excuse: bool = False,
                     threads: int | None = None, timeout: float | None = None,
                     max_nodes: int | None = None, memory_mb: int = 256) -> dict:
     """:func:`fill_open` of fresh deals ``first .. first+n-1`` of ``seed`` (dealt as in
-    :func:`solve_open_batch`), in Rust threads. The limits apply to each deal; a deal past them
-    has ``solved`` false. Returns numpy arrays ``solved``, ``winnable`` (bool), ``nodes``
-    (uint64) and ``seconds`` (float64), one entry per deal."""
+    :func:`solve_open_batch`), in Rust threads. Returns numpy arrays, one entry per deal:
+    ``solved`` (bool), ``winnable`` (bool, a ``numpy.ma`` masked array), ``nodes`` (uint64) and
+    ``seconds`` (float64). The limits apply to each deal: a deal past them is undecided,
+    ``solved`` false and ``winnable`` masked."""
     rows = _core.quincunx_fill_open_batch(seed, n, first, excuse, threads, timeout, max_nodes,
                                           memory_mb)
-    return {"solved": rows["solved"], "winnable": rows["solved"] & ~rows["lost"],
+    return {"solved": rows["solved"], "winnable": ~rows["lost"],
             "nodes": rows["nodes"], "seconds": rows["seconds"]}
 
 
@@ -180,6 +191,7 @@ def play_batch(policy: str, seed: int, n: int, *, first: int = 0, excuse: bool =
     :func:`solve_open_batch`) to the end with ``policy``: ``"greedy"`` (:func:`greedy_move`) or
     ``"best_move"`` (:func:`best_move` with ``samples``, ``candidates`` and ``effort``, seeded
     per deal and turn). The policy never sees the draw order. Returns numpy arrays ``lost``,
-    ``score`` (final), ``nodes`` and ``seconds`` per deal (and ``solved``, always true)."""
+    ``score`` (final; masked arrays as in :func:`solve_open_batch`, with nothing masked),
+    ``nodes`` and ``seconds`` per deal (and ``solved``, always true)."""
     return _core.quincunx_play_batch(policy, seed, n, first, excuse, threads, samples,
                                      candidates, effort)

@@ -105,14 +105,14 @@ class _Integer(click.IntRange):
 )
 @click.option(
     "--solve-timeout",
-    type=click.FloatRange(min=0, min_open=True),
+    type=click.FloatRange(min=0),
     default=1.0,
     show_default=True,
     help="Seconds per solve.",
 )
 @click.option(
     "--solve-max-nodes",
-    type=_Integer(1, 2**63 - 1, "2**63-1"),
+    type=_Integer(0, 2**63 - 1, "2**63-1"),
     default=None,
     help="Positions searched per solve [default: no limit].",
 )
@@ -345,9 +345,10 @@ def _game_named(name: str, options: dict) -> quanta.Game:
 _option = click.option("--option", "-o", "options", multiple=True, callback=_pairs,
                        metavar="KEY=VALUE", help="A game option (repeatable), e.g. -o size=3.")
 _json = click.option("--json", "as_json", is_flag=True, help="JSON, for machines.")
-_timeout = click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=None,
-                        help="Seconds per solve [default: none].")
-_max_nodes = click.option("--max-nodes", type=_Integer(1, 2**63 - 1, "2**63-1"), default=None,
+_timeout = click.option("--timeout", type=click.FloatRange(min=0), default=None,
+                        help="Seconds per solve, 0 or more (0: stop at the first look at "
+                             "the clock) [default: none].")
+_max_nodes = click.option("--max-nodes", type=_Integer(0, 2**63 - 1, "2**63-1"), default=None,
                           help="Positions per solve [default: none].")
 _memory = click.option("--memory-mb", type=_Integer(1, 2**20, "2**20"), default=1024,
                        show_default=True, help="Table memory per solve.")

@@ -238,13 +238,14 @@ def analyze(state, *, timeout: float | None = None, max_nodes: int | None = None
 
 def best_move(state, *, solver_stones: int = SOLVER_STONES, seed: int = 0,
               timeout: float | None = 5.0, max_nodes: int | None = None,
-              memory_mb: int = 512) -> int | None:
+              memory_mb: int = 512, threads: int | None = None) -> int | None:
     """The bot's action in ``state`` (after a roll, or at an arrangement of ``setup="choose"``).
 
     - **Endgame**: once each side has at most ``solver_stones`` stones (default 3), the exact
       solver's best move for the roll (the lowest action among the best), if the solve ends
-      within ``timeout`` seconds (default 5), ``max_nodes`` and ``memory_mb``; past them the
-      heuristic below moves instead.
+      within ``timeout`` seconds (default 5), ``max_nodes`` and ``memory_mb`` on ``threads``
+      threads (``None``: every core; the move is the same at any thread count); past them the
+      heuristic below moves instead (a move, never a claim about the position's value).
     - **Before that, the heuristic**: a move that wins at once (onto the corner, or onto the
       opponent's last stone) if there is one; otherwise, among the moves that leave the opponent
       the fewest of its six rolls with a move that wins at once, one that most increases the
@@ -256,4 +257,5 @@ def best_move(state, *, solver_stones: int = SOLVER_STONES, seed: int = 0,
 
     Returns None in a finished game; before a roll (a chance node) it raises
     :class:`quanta.NotApplicableError`. ``solver_stones=0`` plays the heuristic alone."""
-    return _core.einstein_best_move(state, solver_stones, seed, timeout, max_nodes, memory_mb)
+    return _core.einstein_best_move(state, solver_stones, seed, timeout, max_nodes, memory_mb,
+                                    threads)

@@ -172,8 +172,9 @@ def solve(game: str, positions: Iterable[str] | str | os.PathLike, *,
     the win probability in EinStein, 1/0 for a win/loss in Quantum Leap, the chance to fill
     the grid in Quincunx, points less 4 per penalty in A Quantum Leap), ``best`` (the best
     line or move, as action strings), ``nodes``, ``seconds``, ``exact``, ``error`` (empty
-    unless the row failed: malformed notation, a finished position, a solve past its
-    limits)."""
+    unless the row failed: malformed notation, a finished position, a solve past its limits,
+    a Quantum Repair Unit estimate with orders undecided within them; ``value`` and ``best``
+    are then null, and ``exact`` false for a solve past its limits)."""
     g = _game(game, options)
     if g.name not in SOLVERS:
         raise InvalidOptionError(f"{g.name} has no solver; the games with one are "
@@ -195,11 +196,13 @@ def table(name: str, deals: int | None = None, *, seed: int = 0, shard_size: int
       order known (:func:`quanta.quincunx.solve_open_batch`); params ``excuse`` (False),
       ``empty`` (12: the fresh deal; fewer plays the deal greedily until that many cells are
       empty), ``timeout``, ``max_nodes``, ``memory_mb`` (256). Rows: ``deal``, ``solved``,
-      ``lost``, ``score``, ``nodes``, ``seconds``.
+      ``lost``, ``score``, ``nodes``, ``seconds``; a deal past the limits is undecided:
+      ``solved`` false, ``lost`` and ``score`` null.
     - ``quantum_leap``: ``deals`` Quantum Leap boards dealt at random and solved
       (:func:`quanta.quantum_leap.solve`); params ``size`` (3), ``setup`` ("A"),
       ``timeout``, ``max_nodes``, ``memory_mb`` (1024). Rows: ``deal``, ``notation``, ``win``
-      (the player to act wins), ``best``, ``nodes``, ``seconds``, ``error``.
+      (the player to act wins), ``best``, ``nodes``, ``seconds``, ``error``; a deal past the
+      limits has ``win`` and ``best`` null and its ``SearchLimitError`` in ``error``.
     - ``repair_unit_open``: ``deals`` fresh Quantum Repair Unit deals solved with the card
       order known (:func:`quanta.repair_unit.open_batch`); params ``players`` (1),
       ``timeout`` (1.0 s a deal), ``max_nodes``, ``memory_mb`` (256). Rows: ``deal``,
@@ -210,7 +213,8 @@ def table(name: str, deals: int | None = None, *, seed: int = 0, shard_size: int
       ``board`` (its smallest member's board), ``weight`` (the deals in the class; all deals
       are equally likely), ``white_wins`` (White, the first player, wins: setup A after
       Black's ``no swap``, setup B from the start), ``black_swap_wins`` (setup A: Black wins
-      by the best swap decision; empty for B), ``nodes``, ``seconds``, ``error``.
+      by the best swap decision; empty for B), ``nodes``, ``seconds``, ``error`` (a class past
+      the limits keeps ``white_wins`` null and says so there).
       :func:`first_player_wins` reads the exact probabilities off the table."""
     if name not in TABLES:
         raise InvalidOptionError(f"table must be one of {sorted(TABLES)}, not {name!r}")
@@ -313,9 +317,10 @@ def _solve_rows(job: Job, index: int, threads: int | None) -> dict:
             a = answer(state, threads=threads, **p["limits"])
             row.update(value=a.value, best=a.best, nodes=a.nodes, seconds=a.seconds,
                        exact=a.exact,
-                       error="" if a.value is not None else f"undecided: {a.reason}")
+                       error="" if a.value is not None else f"SearchLimitError: {a.reason}")
         except QuantaError as e:
             row.update(nodes=getattr(e, "nodes", None), seconds=getattr(e, "seconds", None),
+                       exact=False if isinstance(e, quanta.SearchLimitError) else None,
                        error=_error(e))
         out.append(row)
     return _columns(out)
@@ -440,6 +445,7 @@ def _every_deal_rows(job: Job, index: int, threads: int | None) -> dict:
         row: dict[str, Any] = {"deal": i, "board": board, "weight": int(counts[i]),
                                "white_wins": None, "black_swap_wins": None, "nodes": 0,
                                "seconds": 0.0, "error": ""}
+        # An undecided class holds no answer: its wins stay null, its work is counted.
         try:
             if p["setup"] == "A":
                 at_swap = g.from_notation(f"{board} swap")
@@ -454,7 +460,9 @@ def _every_deal_rows(job: Job, index: int, threads: int | None) -> dict:
             row.update(white_wins=white.win, nodes=row["nodes"] + white.nodes,
                        seconds=row["seconds"] + white.seconds)
         except QuantaError as e:
-            row.update(error=_error(e))
+            row.update(white_wins=None, black_swap_wins=None, error=_error(e),
+                       nodes=row["nodes"] + getattr(e, "nodes", 0),
+                       seconds=row["seconds"] + getattr(e, "seconds", 0.0))
         out.append(row)
     return _columns(out)
 
@@ -503,6 +511,8 @@ _SOLVE_COLUMNS = {"position": "int64", "notation": "string", "value": "float64",
                   "best": "string", "nodes": "int64", "seconds": "float64", "exact": "bool",
                   "error": "string"}
 _TABLE_COLUMNS = {
+    "quincunx_open": {"deal": "int64", "solved": "bool", "lost": "bool", "score": "int32",
+                      "nodes": "uint64", "seconds": "float64"},
     "quantum_leap": {"deal": "int64", "notation": "string", "win": "bool", "best": "string",
                      "nodes": "int64", "seconds": "float64", "error": "string"},
     "quantum_leap_every_deal": {"deal": "int64", "board": "string", "weight": "int64",

@@ -75,7 +75,7 @@ def _quantum_leap(state, limits: dict, threads) -> Answer:
 
 
 def _quincunx(state, limits: dict, threads) -> Answer:
-    r = quanta.quincunx.solve_expected(state, **limits)
+    r = quanta.quincunx.solve_expected(state, threads=threads, **limits)
     return Answer(r.p_win, r.best_move, r.nodes, r.seconds, r.exact)
 
 
@@ -101,14 +101,15 @@ def _repair_unit(state, limits: dict, threads) -> Answer:
     if each.get("max_nodes") is not None:
         each["max_nodes"] = max(1, each["max_nodes"] // samples)
     r = quanta.repair_unit.win_probability(state, samples, 0, threads=threads, **each)
+    decided = samples - r.undecided
+    if decided == 0 or r.probability is None:
+        return Answer(None, None, r.nodes, r.seconds, False,
+                      f"repair_unit: none of the {samples} sampled orders was decided within "
+                      f"the limits")
     move = state.action_to_string(quanta.repair_unit.policy(state, 0, samples=8,
                                                             threads=threads))
-    if r.probability is None:
-        return Answer(None, move, r.nodes, r.seconds, False,
-                      f"every one of the {samples} sampled orders was undecided within the "
-                      f"limits")
     reason = None if r.undecided == 0 else (
-        f"an estimate over the {samples - r.undecided} of {samples} sampled orders decided "
+        f"repair_unit: an estimate over the {decided} of {samples} sampled orders decided "
         f"within the limits")
     return Answer(r.probability, move, r.nodes, r.seconds, r.undecided == 0, reason)
 

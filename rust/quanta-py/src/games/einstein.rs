@@ -140,6 +140,7 @@ fn solver_stones(value: &Bound<'_, PyAny>) -> PyResult<usize> {
 
 /// The bot's action (see `quanta.einstein.best_move`).
 #[pyfunction]
+#[allow(clippy::too_many_arguments)]
 fn einstein_best_move(
     py: Python<'_>,
     state: &Bound<'_, PyAny>,
@@ -148,12 +149,12 @@ fn einstein_best_move(
     timeout: &Bound<'_, PyAny>,
     max_nodes: &Bound<'_, PyAny>,
     memory_mb: &Bound<'_, PyAny>,
+    threads: &Bound<'_, PyAny>,
 ) -> PyResult<Option<Action>> {
     let p = position::<Einstein>(state, "einstein.best_move")?;
     let stones = self::solver_stones(solver_stones)?;
     let seed = errors::seed(seed, "seed")?;
-    let none = py.None().into_bound(py);
-    let request = errors::request(timeout, max_nodes, memory_mb, &none)?;
+    let request = errors::request(timeout, max_nodes, memory_mb, threads)?;
     run_detached(py, |cancel| {
         let ctx = request.context(cancel);
         let mut s = solver::Solver::new(&ctx);

@@ -287,6 +287,7 @@ fn quincunx_solve_open(
 }
 
 #[pyfunction]
+#[allow(clippy::too_many_arguments)]
 fn quincunx_fill_open(
     py: Python<'_>,
     state: &Bound<'_, PyAny>,
@@ -294,9 +295,11 @@ fn quincunx_fill_open(
     timeout: &Bound<'_, PyAny>,
     max_nodes: &Bound<'_, PyAny>,
     memory_mb: &Bound<'_, PyAny>,
+    threads: &Bound<'_, PyAny>,
 ) -> PyResult<FillSolution> {
     let pos = solitaire(state, "quincunx.fill_open")?;
-    let request = errors::request(timeout, max_nodes, memory_mb, &py.None().into_bound(py))?;
+    // The search runs on one thread; `threads` is checked like every solver's.
+    let request = errors::request(timeout, max_nodes, memory_mb, threads)?;
     let order = order(pile)?;
     let f = run_detached(py, |cancel| {
         qx::fill_open(&pos, &order, &request.context(cancel))
@@ -317,9 +320,11 @@ fn quincunx_solve_expected(
     timeout: &Bound<'_, PyAny>,
     max_nodes: &Bound<'_, PyAny>,
     memory_mb: &Bound<'_, PyAny>,
+    threads: &Bound<'_, PyAny>,
 ) -> PyResult<ExpectedSolution> {
     let pos = solitaire(state, "quincunx.solve_expected")?;
-    let request = errors::request(timeout, max_nodes, memory_mb, &py.None().into_bound(py))?;
+    // The search runs on one thread; `threads` is checked like every solver's.
+    let request = errors::request(timeout, max_nodes, memory_mb, threads)?;
     let e = run_detached(py, |cancel| {
         qx::solve_expected(&pos, &request.context(cancel))
     })?;
@@ -409,8 +414,15 @@ fn quincunx_greedy_move(state: &Bound<'_, PyAny>) -> PyResult<Option<Action>> {
     Ok(qx::greedy_move(&solitaire(state, "quincunx.greedy_move")?))
 }
 
-/// Batch rows as a dict of numpy arrays.
-fn rows_to_py<'py>(py: Python<'py>, rows: Vec<qx::Row>) -> PyResult<Bound<'py, PyDict>> {
+/// Batch rows as a dict of numpy arrays: `solved`, `nodes`, `seconds`, and the outcome
+/// columns `lost` and (where the batch asks it) `score` as `numpy.ma` masked arrays, masked
+/// where the deal is undecided (past its limits): an undecided deal claims neither a loss nor
+/// a score.
+fn rows_to_py<'py>(
+    py: Python<'py>,
+    rows: Vec<qx::Row>,
+    with_score: bool,
+) -> PyResult<Bound<'py, PyDict>> {
     fn column<'py, T: numpy::Element>(
         py: Python<'py>,
         rows: &[qx::Row],
@@ -418,16 +430,33 @@ fn rows_to_py<'py>(py: Python<'py>, rows: Vec<qx::Row>) -> PyResult<Bound<'py, P
     ) -> Bound<'py, numpy::PyArray1<T>> {
         rows.iter().map(field).collect::<Vec<_>>().into_pyarray(py)
     }
+    let undecided = column(py, &rows, |r| !r.solved());
+    // A masked entry's data is never read; it is set to the type's zero.
+    let masked = |data: Bound<'py, PyAny>| -> PyResult<Bound<'py, PyAny>> {
+        let kwargs = PyDict::new(py);
+        kwargs.set_item("mask", &undecided)?;
+        py.import("numpy.ma")?
+            .call_method("masked_array", (data,), Some(&kwargs))
+    };
     let out = PyDict::new(py);
-    out.set_item("solved", column(py, &rows, |r| r.solved))?;
-    out.set_item("lost", column(py, &rows, |r| r.lost))?;
-    out.set_item("score", column(py, &rows, |r| r.score))?;
+    out.set_item("solved", column(py, &rows, |r| r.solved()))?;
+    out.set_item(
+        "lost",
+        masked(column(py, &rows, |r| r.lost.unwrap_or(false)).into_any())?,
+    )?;
+    if with_score {
+        out.set_item(
+            "score",
+            masked(column(py, &rows, |r| r.score.unwrap_or(0)).into_any())?,
+        )?;
+    }
     out.set_item("nodes", column(py, &rows, |r| r.nodes))?;
     out.set_item("seconds", column(py, &rows, |r| r.seconds))?;
     Ok(out)
 }
 
-/// Open solves of deals `first..first+n` of `seed`: arrays solved, lost, score, nodes, seconds.
+/// Open solves of deals `first..first+n` of `seed`: arrays solved, lost, score (masked where
+/// undecided), nodes, seconds.
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
 fn quincunx_solve_open_batch<'py>(
@@ -464,11 +493,11 @@ fn quincunx_solve_open_batch<'py>(
             &request.context(cancel),
         )
     })?;
-    rows_to_py(py, rows)
+    rows_to_py(py, rows, true)
 }
 
-/// Fill questions of deals `first..first+n` of `seed`: arrays solved, lost, score, nodes,
-/// seconds.
+/// Fill questions of deals `first..first+n` of `seed`: arrays solved, lost (no line fills the
+/// grid; masked where undecided), nodes, seconds.
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
 fn quincunx_fill_open_batch<'py>(
@@ -488,7 +517,7 @@ fn quincunx_fill_open_batch<'py>(
     let rows = run_detached(py, |cancel| {
         qx::fill_open_batch(seed, first, n, excuse, &request.context(cancel))
     })?;
-    rows_to_py(py, rows)
+    rows_to_py(py, rows, false)
 }
 
 /// Deals `first..first+n` of `seed` played to the end by `policy` ("greedy" or "best_move").
@@ -530,7 +559,7 @@ fn quincunx_play_batch<'py>(
     let rows = run_detached(py, |cancel| {
         qx::play_batch(policy, seed, first, n, excuse, &request.context(cancel))
     })?;
-    rows_to_py(py, rows)
+    rows_to_py(py, rows, true)
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

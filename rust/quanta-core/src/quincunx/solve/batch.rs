@@ -64,12 +64,21 @@ pub fn advance_greedily(pos: &mut Solitaire, order: &[Card], empty: u32) -> Vec<
 /// One row of a batch: the outcome of one deal.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Row {
-    /// False when the deal hit its per-deal limit (`lost` and `score` then mean nothing).
-    pub solved: bool,
-    pub lost: bool,
-    pub score: i32,
+    /// Whether the game is lost (no full grid); `None` when the deal hit its per-deal limit
+    /// (undecided).
+    pub lost: Option<bool>,
+    /// The final score; `None` when the deal is undecided, or when the batch asks no score
+    /// ([`fill_open_batch`]).
+    pub score: Option<i32>,
     pub nodes: u64,
     pub seconds: f64,
+}
+
+impl Row {
+    /// Whether the deal was decided within its limits.
+    pub fn solved(&self) -> bool {
+        self.lost.is_some()
+    }
 }
 
 /// Runs `one` on deals `first..first + n` of `seed` through the row kernel, each with the
@@ -88,7 +97,7 @@ fn batch(
 }
 
 /// Solves deals `first..first + n` of `seed` open (each within `limits`; a deal that hits
-/// them is a row with `solved = false`), from the deal itself (`empty` = 12) or after greedy
+/// them is an undecided row), from the deal itself (`empty` = 12) or after greedy
 /// play down to `empty` empty cells. The deals are solved in parallel, or with
 /// `one_at_a_time` one after another, each solve on all the threads (for the time one solve
 /// takes alone).
@@ -113,9 +122,8 @@ pub fn solve_open_batch(
         within_limits(
             Instant::now(),
             solve_open_here(&pos, &order, limits, cancel).map(|s| Row {
-                solved: true,
-                lost: s.lost,
-                score: s.score,
+                lost: Some(s.lost),
+                score: Some(s.score),
                 nodes: s.nodes,
                 seconds: s.seconds,
             }),
@@ -123,14 +131,13 @@ pub fn solve_open_batch(
     })
 }
 
-/// A batch row from one deal's answer: a deal past its limits (started at `start`) is a row
-/// with `solved = false`; other errors stop the batch.
+/// A batch row from one deal's answer: a deal past its limits (started at `start`) is an
+/// undecided row (no outcome, no score); other errors stop the batch.
 fn within_limits(start: Instant, row: Result<Row>) -> Result<Row> {
     match row {
         Err(Error::SearchLimit { nodes, .. }) => Ok(Row {
-            solved: false,
-            lost: true,
-            score: 0,
+            lost: None,
+            score: None,
             nodes,
             seconds: start.elapsed().as_secs_f64(),
         }),
@@ -139,8 +146,8 @@ fn within_limits(start: Instant, row: Result<Row>) -> Result<Row> {
 }
 
 /// Asks [`fill_open`] of fresh deals `first..first + n` of `seed` (each within `limits`; a
-/// deal that hits them is a row with `solved = false`): `lost` when no line fills the grid
-/// (`score` is 0: the question has no score).
+/// deal that hits them is an undecided row): `lost` when no line fills the grid (`score` is
+/// `None`: the question has no score).
 pub fn fill_open_batch(
     seed: u64,
     first: u64,
@@ -154,9 +161,8 @@ pub fn fill_open_batch(
         within_limits(
             Instant::now(),
             fill_open_here(&pos, &order, limits, cancel).map(|f| Row {
-                solved: true,
-                lost: f.line.is_none(),
-                score: 0,
+                lost: Some(f.line.is_none()),
+                score: None,
                 nodes: f.nodes,
                 seconds: f.seconds,
             }),
@@ -226,9 +232,8 @@ pub fn play_batch(
             }
         }
         Ok(Row {
-            solved: true,
-            lost: pos.lost(),
-            score: pos.final_score(),
+            lost: Some(pos.lost()),
+            score: Some(pos.final_score()),
             nodes,
             seconds: start.elapsed().as_secs_f64(),
         })

@@ -726,3 +726,31 @@ fn line_bonus_bounds() {
     // 2 . . 2 with two more 2s: 2 2 2 2 completes a set of four once.
     assert_eq!(line_bonus(key([2, 15, 15, 2], &[(2, 1), (9, 3)])), 0);
 }
+
+#[test]
+fn batch_rows_past_their_limits_claim_no_outcome() {
+    // One node is far too few for any fresh deal: every row is undecided, with neither a
+    // loss nor a score; with no limit the same deals are decided.
+    let cancel = AtomicBool::new(false);
+    let tight = Limits {
+        max_nodes: Some(1),
+        ..Limits::default()
+    };
+    let ctx = Context::new(tight, Some(1), &cancel);
+    for rows in [
+        solve_open_batch(0, 0, 3, false, 12, false, &ctx).unwrap(),
+        fill_open_batch(0, 0, 3, false, &ctx).unwrap(),
+    ] {
+        assert_eq!(rows.len(), 3);
+        for row in rows {
+            assert!(!row.solved());
+            assert_eq!((row.lost, row.score), (None, None));
+            assert!(row.nodes > 1);
+        }
+    }
+    let ctx = Context::new(Limits::default(), Some(1), &cancel);
+    let fills = fill_open_batch(0, 0, 3, false, &ctx).unwrap();
+    assert!(fills.iter().all(|r| r.solved() && r.score.is_none()));
+    let solves = solve_open_batch(0, 0, 1, false, 4, false, &ctx).unwrap();
+    assert!(solves[0].solved() && solves[0].score.is_some());
+}

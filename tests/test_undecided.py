@@ -1,0 +1,278 @@
+"""A search stopped by a limit is undecided: no solver, batch or job table passes a number off
+as the answer. With limits too small to decide a position that needs real search, a solver
+raises SearchLimitError (with the nodes and seconds spent), a batch masks the deal's outcome,
+and a job row keeps its value null and says why. Bots (best_move, policy) still move, but only
+as they would without the solver's answer. Every solver takes the same four limits, and
+``timeout=0`` means the same in Python and on the command line."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+import quanta
+from quanta import InvalidOptionError, NotApplicableError, SearchLimitError, jobs
+from quanta import a_quantum_leap as aql
+from quanta import einstein as ein
+from quanta import quantum_leap as ql
+from quanta import quincunx as qx
+from quanta import repair_unit as ru
+from quanta.cli import main
+
+from helpers import random_step
+
+# ---- positions that need real search ----
+
+#: EinStein, four stones a side, player 1 to roll: millions of positions.
+EINSTEIN = quanta.game("einstein").from_notation("..32./....d/e.6.c/...f./...5. 1 -")
+EINSTEIN_ROLLED = EINSTEIN.play(EINSTEIN.parse_action("roll 1"))
+
+
+def reached(game, wanted, seed: int = 0):
+    """The first decision state of random play from ``game``'s start (seeded) for which
+    ``wanted`` holds."""
+    rng = random.Random(seed)
+    while True:
+        s = game.new_state()
+        while not s.is_terminal:
+            if not s.is_chance and wanted(s):
+                return s
+            s = random_step(s, rng)
+
+
+def applies(solver):
+    """Whether ``solver`` applies to a state (its limits aside)."""
+    def wanted(s) -> bool:
+        try:
+            solver(s, max_nodes=0)
+        except NotApplicableError:
+            return False
+        except SearchLimitError:
+            pass
+        return True
+    return wanted
+
+
+def dealt(game):
+    """``game``'s start with every chance outcome the first one."""
+    s = game.new_state()
+    while s.is_chance:
+        s = s.play(s.legal_actions()[0])
+    return s
+
+
+QUANTUM_LEAP = reached(quanta.game("quantum_leap", size=5, setup="B"), lambda s: True)
+#: A random deal (dealt lowest first, no line fills the grid, which the fill search sees at
+#: once), and a shuffled draw order.
+SOLITAIRE = reached(quanta.game("quincunx", players=1), lambda s: True)
+PILE = random.Random(1).sample(SOLITAIRE.pile(), len(SOLITAIRE.pile()))
+REPAIR = dealt(quanta.game("repair_unit"))
+AQL = quanta.game("a_quantum_leap", players=4)
+AQL_PLAY = reached(AQL, lambda s: applies(aql.best_turn)(s) and len(aql.hand(s, s.current_player)) >= 8)
+AQL_HIGGS = reached(AQL, applies(aql.best_higgs))
+
+#: Every public solver, on a position it cannot decide in one node.
+SOLVERS = {
+    "einstein.solve": lambda **kw: ein.solve(EINSTEIN, **kw),
+    "einstein.analyze": lambda **kw: ein.analyze(EINSTEIN, **kw),
+    "quantum_leap.solve": lambda **kw: ql.solve(QUANTUM_LEAP, **kw),
+    "quantum_leap.analyze": lambda **kw: ql.analyze(QUANTUM_LEAP, **kw),
+    "quincunx.solve_open": lambda **kw: qx.solve_open(SOLITAIRE, PILE, **kw),
+    "quincunx.fill_open": lambda **kw: qx.fill_open(SOLITAIRE, PILE, **kw),
+    "quincunx.solve_expected": lambda **kw: qx.solve_expected(SOLITAIRE, **kw),
+    "quincunx.best_move": lambda **kw: qx.best_move(SOLITAIRE, samples=2, **kw),
+    "a_quantum_leap.best_turn": lambda **kw: aql.best_turn(AQL_PLAY, **kw),
+    "a_quantum_leap.best_higgs": lambda **kw: aql.best_higgs(AQL_HIGGS, **kw),
+    "repair_unit.solve_open": lambda **kw: ru.solve_open(REPAIR, REPAIR.unseen(), **kw),
+}
+#: The bots: they always move, the solver's answer used only when it came within the limits.
+BOTS = {
+    "einstein.best_move": lambda **kw: ein.best_move(EINSTEIN_ROLLED, solver_stones=6, **kw),
+    "repair_unit.policy": lambda **kw: ru.policy(REPAIR, **kw),
+}
+
+
+def assert_undecided(call) -> SearchLimitError:
+    """``call`` raises SearchLimitError carrying the work done; any answer fails."""
+    try:
+        answer = call()
+    except SearchLimitError as e:
+        assert e.nodes >= 1 and e.seconds >= 0
+        assert "limit reached" in str(e)
+        return e
+    pytest.fail(f"an answer came out of a search past its limits: {answer!r}")
+
+
+@pytest.mark.parametrize("solver", SOLVERS)
+def test_a_solver_past_its_node_limit_gives_no_answer(solver):
+    e = assert_undecided(lambda: SOLVERS[solver](max_nodes=1, threads=1))
+    assert "node limit" in str(e)
+
+
+#: These positions take fewer nodes than the searches make between two looks at the clock (a
+#: thousand or so): even with no time they are answered, exactly.
+QUICK = {"quincunx.fill_open", "a_quantum_leap.best_higgs", "repair_unit.solve_open"}
+
+
+@pytest.mark.parametrize("solver", sorted(set(SOLVERS) - QUICK))
+def test_a_solver_with_no_time_gives_no_answer(solver):
+    # timeout=0: the search stops at its first look at the clock.
+    e = assert_undecided(lambda: SOLVERS[solver](timeout=0))
+    assert "time limit" in str(e)
+
+
+@pytest.mark.parametrize("solver", [*SOLVERS, *BOTS])
+@pytest.mark.parametrize("threads", [1, 2, None])
+def test_every_solver_takes_the_four_limits(solver, threads):
+    calls = {**SOLVERS, **BOTS}
+    with pytest.raises(InvalidOptionError, match="^threads must be an integer from 1 to 1024"):
+        calls[solver](threads=0)
+    with pytest.raises(InvalidOptionError, match="^timeout must be a number of seconds >= 0"):
+        calls[solver](timeout=-1, threads=threads)
+    with pytest.raises(InvalidOptionError, match="^memory_mb must be"):
+        calls[solver](memory_mb=0, threads=threads)
+    with pytest.raises(InvalidOptionError, match="^max_nodes must be"):
+        calls[solver](max_nodes=-1, threads=threads)
+
+
+def test_einstein_best_move_past_its_limits_moves_as_the_heuristic_alone():
+    # The solver is not let out of its limits: the bot moves as it would without it.
+    heuristic = ein.best_move(EINSTEIN_ROLLED, solver_stones=0, seed=3)
+    for threads in [1, 2]:
+        assert ein.best_move(EINSTEIN_ROLLED, solver_stones=6, seed=3, max_nodes=1,
+                             threads=threads) == heuristic
+
+
+def test_repair_unit_policy_past_its_limits_plays_the_rule_move():
+    # Every sample past the limits counts as not survived: no action scores, and the tie goes
+    # to the rule's move, not to whatever a cut search saw first.
+    rng = random.Random(4)
+    s, checked = REPAIR, 0
+    while not s.is_terminal:
+        if not s.is_chance:
+            assert ru.policy(s, 1, max_nodes=1, threads=1) == ru.rule_move(s)
+            checked += 1
+        s = s.play(ru.rule_move(s)) if not s.is_chance else random_step(s, rng)
+    assert checked > 5
+
+
+def test_threads_change_no_answer_of_the_single_threaded_solvers():
+    # A late position: the solitaire played greedily down to three empty cells.
+    def late(s) -> bool:
+        return sum(c is None for row in qx.grid(s) for c in row) <= 3
+    s = reached(quanta.game("quincunx", players=1), late)
+    order = s.pile()
+    for threads in [1, 2]:
+        assert qx.fill_open(s, order, threads=threads).winnable == \
+            qx.fill_open(s, order).winnable
+        one, other = qx.solve_expected(s, threads=1), qx.solve_expected(s, threads=threads)
+        assert (one.p_win, one.score, one.best_action) == \
+            (other.p_win, other.score, other.best_action)
+
+
+# ---- batches ----
+
+
+def test_undecided_deals_of_the_open_batches_claim_neither_a_loss_nor_a_score():
+    out = qx.solve_open_batch(0, 3, max_nodes=1, threads=1)
+    assert not out["solved"].any() and (out["nodes"] > 1).all()
+    for column in ("lost", "score"):
+        assert isinstance(out[column], np.ma.MaskedArray) and out[column].mask.all()
+        assert out[column].count() == 0
+    fill = qx.fill_open_batch(0, 3, max_nodes=1, threads=1)
+    assert not fill["solved"].any() and fill["winnable"].mask.all()
+    # Decided deals are not masked: the mask is exactly the undecided.
+    decided = qx.fill_open_batch(0, 3, threads=1)
+    assert decided["solved"].all() and decided["winnable"].count() == 3
+
+
+def test_an_open_batch_mixing_decided_and_undecided_deals_masks_only_the_undecided():
+    # Deals 0-7 played down to six empty cells need from 14 to 2,127 nodes.
+    out = qx.solve_open_batch(0, 8, empty=6, max_nodes=200, threads=1)
+    solved = out["solved"]
+    assert solved.any() and not solved.all(), "pick a cap between the deals' needs"
+    assert (out["lost"].mask == ~solved).all() and (out["score"].mask == ~solved).all()
+    assert out["score"].count() == solved.sum()
+    for i in np.flatnonzero(solved):
+        one = qx.solve_open_batch(0, 1, first=int(i), empty=6, threads=1)
+        assert one["score"][0] == out["score"][i] and one["lost"][0] == out["lost"][i]
+
+
+# ---- job tables ----
+
+
+def read(job, out):
+    jobs.run(job, out, threads=1)
+    return jobs.read(out).to_pydict()
+
+
+def test_an_undecided_quincunx_open_row_is_null(tmp_path):
+    rows = read(jobs.table("quincunx_open", 2, max_nodes=1, shard_size=1), tmp_path)
+    assert rows["solved"] == [False, False]
+    assert rows["lost"] == [None, None] and rows["score"] == [None, None]
+    assert all(n > 1 for n in rows["nodes"])
+
+
+def test_an_undecided_quantum_leap_row_is_null(tmp_path):
+    rows = read(jobs.table("quantum_leap", 2, size=5, setup="B", max_nodes=1), tmp_path)
+    assert rows["win"] == [None, None] and rows["best"] == [None, None]
+    assert all(e.startswith("SearchLimitError: ") for e in rows["error"])
+    assert all(n > 1 for n in rows["nodes"])
+
+
+def test_an_undecided_class_of_every_deal_is_null(tmp_path):
+    rows = read(jobs.table("quantum_leap_every_deal", size=2, setup="B", max_nodes=1),
+                tmp_path)
+    undecided = [e != "" for e in rows["error"]]
+    assert any(undecided)
+    for i, out in enumerate(undecided):
+        assert (rows["white_wins"][i] is None) == out
+        if out:
+            assert rows["error"][i].startswith("SearchLimitError: ")
+            assert rows["black_swap_wins"][i] is None and rows["nodes"][i] > 1
+    with pytest.raises(InvalidOptionError, match="unsolved rows"):
+        jobs.first_player_wins(jobs.read(tmp_path))
+
+
+@pytest.mark.parametrize(("game", "options", "state"), [
+    ("einstein", {}, EINSTEIN),
+    ("quantum_leap", {"size": 5, "setup": "B"}, QUANTUM_LEAP),
+    ("quincunx", {"players": 1}, SOLITAIRE),
+    ("a_quantum_leap", {"players": 4}, AQL_PLAY),
+    ("repair_unit", {}, REPAIR),
+])
+def test_an_undecided_solve_row_is_null_and_says_why(tmp_path, game, options, state):
+    rows = read(jobs.solve(game, [state.notation()], options=options, max_nodes=1), tmp_path)
+    assert rows["value"] == [None] and rows["best"] == [None]
+    assert rows["exact"] == [False]
+    assert rows["error"][0].startswith("SearchLimitError: ")
+    assert rows["nodes"][0] >= 1
+
+
+# ---- timeout=0 on both sides ----
+
+
+def test_timeout_zero_is_a_limit_in_python_and_on_the_command_line():
+    with pytest.raises(SearchLimitError, match="time limit"):
+        ql.solve(QUANTUM_LEAP, timeout=0)
+    notation = QUANTUM_LEAP.notation()
+    result = CliRunner().invoke(main, ["solve", "quantum_leap", notation, "-o", "size=5",
+                                       "-o", "setup=B", "--timeout", "0"])
+    assert result.exit_code == 1, result.output
+    assert "time limit reached" in result.output
+
+
+def test_a_negative_timeout_is_refused_in_python_and_on_the_command_line():
+    with pytest.raises(InvalidOptionError, match="timeout must be a number of seconds >= 0"):
+        ql.solve(QUANTUM_LEAP, timeout=-0.5)
+    with pytest.raises(InvalidOptionError, match="timeout must be a number of seconds >= 0"):
+        jobs.solve("quantum_leap", [QUANTUM_LEAP.notation()], options={"size": 5},
+                   timeout=-0.5)
+    for command in (["solve", "quantum_leap", QUANTUM_LEAP.notation(), "-o", "size=5",
+                     "-o", "setup=B", "--timeout", "-0.5"],
+                    ["analyze", "--games", "1", "--solve-timeout", "-0.5"]):
+        result = CliRunner().invoke(main, command)
+        assert result.exit_code == 2 and "timeout" in result.output
