@@ -1,0 +1,5 @@
+"""``python -m quanta``: the ``quanta`` command."""
+
+from quanta.cli import main
+
+main()
