@@ -10,17 +10,41 @@ and ``num_actions``), ``is_chance``, ``legal_actions()``, ``_action_string(actio
 from __future__ import annotations
 
 import operator
+from typing import TYPE_CHECKING, Protocol
 
 from quanta.exceptions import IllegalMoveError
+
+
+class ReferenceGame(Protocol):
+    """What :class:`ReferenceState` reads of its game."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def num_actions(self) -> int: ...
 
 
 class ReferenceState:
     __slots__ = ()
 
+    if TYPE_CHECKING:
+        # Provided by each game's state class (see the module docstring).
+        _game: ReferenceGame
+
+        @property
+        def is_chance(self) -> bool: ...
+
+        def legal_actions(self) -> list[int]: ...
+
+        def _action_string(self, action: int) -> str: ...
+
+        def notation(self) -> str: ...
+
     def _is_legal(self, action: int) -> bool:
         return action in self.legal_actions()
 
-    def _check_legal(self, action) -> int:
+    def _check_legal(self, action: int) -> int:
         """``action`` as an int if it is legal here; IllegalMoveError otherwise."""
         name = self._game.name
         if isinstance(action, bool):
@@ -38,14 +62,14 @@ class ReferenceState:
             raise IllegalMoveError(f"{name}: action {action} is not legal in {self.notation()}")
         return action
 
-    def chance_outcomes(self) -> list:
+    def chance_outcomes(self) -> list[tuple[int, float]]:
         """[(action, probability)] at a chance node (every outcome equally likely), [] elsewhere."""
         if not self.is_chance:
             return []
         actions = self.legal_actions()
         return [(a, 1.0 / len(actions)) for a in actions]
 
-    def action_to_string(self, action) -> str:
+    def action_to_string(self, action: int) -> str:
         """The readable form of a legal action."""
         return self._action_string(self._check_legal(action))
 
