@@ -48,9 +48,9 @@ def cells(state) -> list:
     return _core.quantum_leap_cells(state)
 
 
-def cell_names(size: int) -> list:
+def cell_names(size: int) -> list[str]:
     """The names of the cells of the board of side ``size``, by cell number (a1, a2, ...)."""
-    names = []
+    names: list[str] = []
     for i in range(2 * size - 1):
         length = size + i if i < size else 3 * size - 2 - i
         names.extend(f"{_ROW_LETTERS[i]}{position}" for position in range(1, length + 1))
