@@ -115,7 +115,7 @@ _ORANGE_TINT = "#fbe3cc"  # a1, player 1's target
 _GRID = "#555555"
 
 
-def svg(state, size: int = 250) -> str:
+def svg(state, size: float = 250) -> str:
     """A self-contained SVG picture of the position (about ``size`` pixels wide): the grid with
     its coordinates, the two target corners tinted in the colour of the player aiming at them,
     player 0's stones blue and player 1's orange (each with its number), and a status caption.

@@ -139,7 +139,7 @@ def _card(x: float, y: float, w: float, h: float, name: str | None, player: int)
     return out
 
 
-def svg(state, size: int = 250, viewer: int | None = None) -> str:
+def svg(state, size: float = 250, viewer: int | None = None) -> str:
     """A self-contained SVG picture: EinStein's board (about ``size`` pixels wide), under it a
     row per player with the last card they played and their hand as ``viewer`` may see it
     (``None``, the default: nobody's hand unless ``open_hands``; 0 or 1: that player's own
