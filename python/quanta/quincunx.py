@@ -48,7 +48,8 @@ class Card(NamedTuple):
     """One card of the Decktet: its index, code, name, rank (0 for the Excuse) and suit
     letters (deck order; empty for the Excuse)."""
 
-    index: int
+    # The card's place in the deck; the field hides tuple.index, which no card needs.
+    index: int  # type: ignore[assignment]
     code: str
     name: str
     rank: int
