@@ -585,7 +585,7 @@ def _part(index: int) -> str:
     return f"part-{index:05d}.parquet"
 
 
-def _write_atomically(path: pathlib.Path, write: Callable[[pathlib.Path], None]) -> None:
+def _write_atomically(path: pathlib.Path, write: Callable[[pathlib.Path], object]) -> None:
     """Writes through a hidden temporary file renamed into place: a reader (or a run started
     again after a kill) sees the whole file or none of it."""
     tmp = path.with_name(f".{path.name}.tmp")
