@@ -165,6 +165,7 @@ def _solver_figures(name: str, n: int, seed: int, timeout: float, threads, quiet
     g = quanta.game(name, **_SOLVER_OPTIONS.get(name, {}))
     solver = _solver_games()[name]
     rng = random.Random(seed)
+    seconds: list[float]
     seconds, values, unsolved = [], [], 0
     with tqdm(total=n, desc=f"{name} solver", unit="solves", disable=quiet, leave=False) as bar:
         while len(seconds) < n:
@@ -490,10 +491,12 @@ def _bot_action(state, rng: random.Random) -> int:
     name, legal = state.game.name, state.legal_actions()
     try:
         if name == "einstein":
-            return quanta.einstein.best_move(state, seed=rng.getrandbits(32), timeout=2.0)
+            move = quanta.einstein.best_move(state, seed=rng.getrandbits(32), timeout=2.0)
+            if move is not None:  # None only in a finished game
+                return move
         if name == "quantum_leap":
             answer = quanta.quantum_leap.solve(state, timeout=2.0)
-            if answer.win:
+            if answer.win and answer.best_action is not None:
                 return answer.best_action
         if name == "a_quantum_leap" and quanta.a_quantum_leap.pattern(state) is not None:
             return state.parse_action(quanta.a_quantum_leap.best_turn(state, timeout=2.0)
