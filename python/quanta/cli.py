@@ -13,7 +13,8 @@ import time
 
 import click
 import numpy as np
-from tqdm import tqdm
+# tqdm ships no type information (unused-ignore: where types-tqdm is installed).
+from tqdm import tqdm  # type: ignore[import-untyped, unused-ignore]
 
 import quanta
 from quanta.batch import random_playouts
