@@ -1,6 +1,7 @@
 """Type stubs of the Rust extension ``quanta._core`` (checked against the module by
 ``tests/test_stubs.py`` with ``mypy.stubtest``)."""
 
+from collections.abc import Sequence
 from typing import Any, final
 
 import numpy as np
@@ -167,7 +168,7 @@ def a_quantum_leap_hand_shown(state: State, player: int) -> bool: ...
 def a_quantum_leap_stack(state: State, cell: str | tuple[int, int]) -> list[str]: ...
 def a_quantum_leap_drawn(state: State) -> str | None: ...
 def a_quantum_leap_score_placement(
-    display: list[list[str | None]], card: str, cell: str | tuple[int, int],
+    display: Sequence[Sequence[str | None]], card: str, cell: str | tuple[int, int],
     pattern: str | None, rule: str | None,
 ) -> tuple[int, int, int, int, str, str | None]: ...
 
@@ -346,15 +347,15 @@ def quincunx_pile(state: State) -> list[str]: ...
 def quincunx_scores(state: State) -> list[int]: ...
 def quincunx_lost(state: State) -> bool: ...
 def quincunx_score_placement(
-    grid: list[list[str | None]], card: str, cell: tuple[int, int], solitaire: bool
+    grid: Sequence[Sequence[str | None]], card: str, cell: tuple[int, int], solitaire: bool
 ) -> tuple[int, int, int, int, int, int]: ...
 def quincunx_deck() -> list[tuple[str, str, int, str]]: ...
 def quincunx_solve_open(
-    state: State, pile: list[str], timeout: float | None, max_nodes: int | None,
+    state: State, pile: Sequence[str], timeout: float | None, max_nodes: int | None,
     memory_mb: int, threads: int | None,
 ) -> OpenSolution: ...
 def quincunx_fill_open(
-    state: State, pile: list[str], timeout: float | None, max_nodes: int | None,
+    state: State, pile: Sequence[str], timeout: float | None, max_nodes: int | None,
     memory_mb: int,
 ) -> FillSolution: ...
 def quincunx_solve_expected(
@@ -414,7 +415,7 @@ class RepairUnitWinProbability:
 
 def repair_unit_unseen(state: State) -> list[str]: ...
 def repair_unit_solve_open(
-    state: State, order: list[str], timeout: float | None, max_nodes: int | None,
+    state: State, order: Sequence[str], timeout: float | None, max_nodes: int | None,
     memory_mb: int, threads: int | None,
 ) -> RepairUnitOpenSolution: ...
 def repair_unit_win_probability(
