@@ -1,5 +1,8 @@
-"""`quanta/_core.pyi` matches the Rust extension exactly: every class, function, property and
-signature (mypy.stubtest); what the stub names and the module lacks, or the reverse, fails."""
+"""The whole installed package type-checks and matches its stubs (mypy.stubtest over `quanta`):
+`quanta/_core.pyi` names exactly the classes, functions, properties and signatures of the Rust
+extension, and the Python modules pass mypy under the settings of pyproject.toml's [tool.mypy]
+(every public module fully annotated). What a stub names and the module lacks, or the reverse,
+or a type error anywhere in the package, fails."""
 
 from __future__ import annotations
 
@@ -11,15 +14,19 @@ import pytest
 
 import quanta
 
-ALLOWLIST = pathlib.Path(__file__).with_name("stubtest_allowlist.txt")
+TESTS = pathlib.Path(__file__).parent
+ALLOWLIST = TESTS / "stubtest_allowlist.txt"
+CONFIG = TESTS.parent / "pyproject.toml"
 
 
-def test_the_stub_of_the_extension_matches_the_module(tmp_path):
+def test_the_package_type_checks_and_matches_its_stubs(tmp_path):
     pytest.importorskip("mypy.stubtest")
     package = pathlib.Path(quanta.__file__).parent
     assert (package / "_core.pyi").exists(), "the stub ships with the package"
+    assert (package / "py.typed").exists(), "the package says it is typed"
     result = subprocess.run(
-        [sys.executable, "-m", "mypy.stubtest", "quanta._core", "--allowlist", str(ALLOWLIST)],
+        [sys.executable, "-m", "mypy.stubtest", "quanta", "--allowlist", str(ALLOWLIST),
+         "--mypy-config-file", str(CONFIG)],
         # An empty working directory: mypy must find the installed package, and nothing there
         # (a checkout's python/, or the standard library beside site-packages) may shadow it.
         capture_output=True, text=True, cwd=tmp_path,

@@ -29,7 +29,11 @@ for every solver. Ctrl-C interrupts any of them; the GIL is released while Rust 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from . import _core
+from ._core import State
+from .batch import Arrays
 
 __all__ = [
     "ExpectedSolution",
@@ -68,7 +72,8 @@ FillSolution = _core.FillSolution
 ExpectedSolution = _core.ExpectedSolution
 
 
-def solve_open(state, pile, *, timeout: float | None = None, max_nodes: int | None = None,
+def solve_open(state: State, pile: Sequence[str], *,
+               timeout: float | None = None, max_nodes: int | None = None,
                memory_mb: int = 1024, threads: int | None = None) -> OpenSolution:
     """The best line from ``state`` when the pile comes in the order ``pile`` (card codes, the
     top first; a permutation of ``state.pile()``, else :class:`quanta.InvalidNotationError`).
@@ -92,7 +97,8 @@ def solve_open(state, pile, *, timeout: float | None = None, max_nodes: int | No
     return _core.quincunx_solve_open(state, pile, timeout, max_nodes, memory_mb, threads)
 
 
-def fill_open(state, pile, *, timeout: float | None = None, max_nodes: int | None = None,
+def fill_open(state: State, pile: Sequence[str], *,
+              timeout: float | None = None, max_nodes: int | None = None,
               memory_mb: int = 1024, threads: int | None = None) -> FillSolution:
     """Whether some line from ``state`` fills the grid when the pile comes in the order
     ``pile`` (card codes, top first, as for :func:`solve_open`), and one line that does.
@@ -109,7 +115,7 @@ def fill_open(state, pile, *, timeout: float | None = None, max_nodes: int | Non
     return _core.quincunx_fill_open(state, pile, timeout, max_nodes, memory_mb, threads)
 
 
-def solve_expected(state, *, timeout: float | None = None, max_nodes: int | None = None,
+def solve_expected(state: State, *, timeout: float | None = None, max_nodes: int | None = None,
                    memory_mb: int = 1024, threads: int | None = None) -> ExpectedSolution:
     """Expectimax over every draw from ``state`` (each draw uniform over the unseen cards):
     the play that fills the grid most often, then scores most on average (see
@@ -120,7 +126,7 @@ def solve_expected(state, *, timeout: float | None = None, max_nodes: int | None
     return _core.quincunx_solve_expected(state, timeout, max_nodes, memory_mb, threads)
 
 
-def best_move(state, *, samples: int = 8, seed: int = 0, candidates: int | None = 8,
+def best_move(state: State, *, samples: int = 8, seed: int = 0, candidates: int | None = 8,
               effort: int | None = 2000, threads: int | None = None,
               timeout: float | None = None, max_nodes: int | None = None,
               memory_mb: int = 256) -> int | None:
@@ -141,7 +147,7 @@ def best_move(state, *, samples: int = 8, seed: int = 0, candidates: int | None 
                                     max_nodes, memory_mb)
 
 
-def greedy_move(state) -> int | None:
+def greedy_move(state: State) -> int | None:
     """The baseline policy: the placement with the most immediate points; ties go to the one
     that draws more cards, then to the lowest action number. ``None`` when the game is over."""
     return _core.quincunx_greedy_move(state)
@@ -150,7 +156,7 @@ def greedy_move(state) -> int | None:
 def solve_open_batch(seed: int, n: int, *, first: int = 0, excuse: bool = False,
                      empty: int = 12, threads: int | None = None, one_at_a_time: bool = False,
                      timeout: float | None = None, max_nodes: int | None = None,
-                     memory_mb: int = 256) -> dict:
+                     memory_mb: int = 256) -> Arrays:
     """Solves fresh deals ``first .. first+n-1`` of ``seed`` open, in Rust threads: several
     deals at a time, or with ``one_at_a_time`` one deal after another, each solve on all the
     ``threads`` (its ``seconds`` are then those of a solve alone on them).
@@ -172,7 +178,7 @@ def solve_open_batch(seed: int, n: int, *, first: int = 0, excuse: bool = False,
 
 def fill_open_batch(seed: int, n: int, *, first: int = 0, excuse: bool = False,
                     threads: int | None = None, timeout: float | None = None,
-                    max_nodes: int | None = None, memory_mb: int = 256) -> dict:
+                    max_nodes: int | None = None, memory_mb: int = 256) -> Arrays:
     """:func:`fill_open` of fresh deals ``first .. first+n-1`` of ``seed`` (dealt as in
     :func:`solve_open_batch`), in Rust threads. Returns numpy arrays, one entry per deal:
     ``solved`` (bool), ``winnable`` (bool, a ``numpy.ma`` masked array), ``nodes`` (uint64) and
@@ -186,7 +192,7 @@ def fill_open_batch(seed: int, n: int, *, first: int = 0, excuse: bool = False,
 
 def play_batch(policy: str, seed: int, n: int, *, first: int = 0, excuse: bool = False,
                threads: int | None = None, samples: int = 8, candidates: int | None = 8,
-               effort: int | None = 2000) -> dict:
+               effort: int | None = 2000) -> Arrays:
     """Plays fresh deals ``first .. first+n-1`` of ``seed`` (dealt as in
     :func:`solve_open_batch`) to the end with ``policy``: ``"greedy"`` (:func:`greedy_move`) or
     ``"best_move"`` (:func:`best_move` with ``samples``, ``candidates`` and ``effort``, seeded

@@ -28,9 +28,10 @@ def pixels(name: str, value: object, above: float = 0.0) -> float:
     shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
     # (NaN is not equal to itself; comparing, unlike float(), works for ints of any size.)
     if isinstance(value, numbers.Real) and not isinstance(value, bool) and value == value:
-        if above < value <= MAX_PIXELS:
+        # (typeshed's numbers.Real declares only < and <=, so mypy cannot read float < Real.)
+        if above < value <= MAX_PIXELS:  # type: ignore[operator]
             return float(value)
-        if value > MAX_PIXELS:
+        if value > MAX_PIXELS:  # type: ignore[operator]
             raise InvalidOptionError(
                 f"{name} must be a number of pixels up to {num(MAX_PIXELS)}, not {shown}"
             )

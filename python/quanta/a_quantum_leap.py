@@ -16,10 +16,13 @@ Rules, notation and action names: docs/rules/a_quantum_leap.md.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from . import _core, _svg
+from ._core import State
 from ._svg import FONT, num
+from .batch import Arrays
 
 __all__ = [
     "BestHiggs",
@@ -55,68 +58,68 @@ _SUIT_SIGNS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
 # ---- reading a state ----
 
 
-def display(state) -> list[list[str | None]]:
+def display(state: State) -> list[list[str | None]]:
     """The top cards as 3 rows of 3 codes (row 1 first), None where a cell is empty."""
     return _core.a_quantum_leap_display(state)
 
 
-def stacks(state) -> list[list[int]]:
+def stacks(state: State) -> list[list[int]]:
     """The stack heights as 3 rows of 3."""
     return _core.a_quantum_leap_stacks(state)
 
 
-def pattern(state) -> str | None:
+def pattern(state: State) -> str | None:
     """The pattern (``opening``, ``free``, ``ascending``, ...), None before stage two."""
     return _core.a_quantum_leap_pattern(state)
 
 
-def hand(state, player: int) -> list[str]:
+def hand(state: State, player: int) -> list[str]:
     """``player``'s hand as codes, in card-index order."""
     return _core.a_quantum_leap_hand(state, player)
 
 
-def scores(state) -> list[int]:
+def scores(state: State) -> list[int]:
     """Every player's points (in a match, the totals so far); the same values as ``returns()``."""
     return _core.a_quantum_leap_scores(state)
 
 
-def stack(state, cell) -> list[str]:
+def stack(state: State, cell: str | tuple[int, int]) -> list[str]:
     """The codes of the cards on ``cell`` (``"b2"`` or ``(row, col)``), bottom to top."""
     return _core.a_quantum_leap_stack(state, cell)
 
 
-def stock(state, player: int) -> list[str]:
+def stock(state: State, player: int) -> list[str]:
     """``player``'s (first) stock as codes in card-index order: a set, its order is chance."""
     return _core.a_quantum_leap_stock(state, player)
 
 
-def second_stock(state, player: int) -> list[str]:
+def second_stock(state: State, player: int) -> list[str]:
     """Two players: ``player``'s second stock while it is not taken up, else ``[]``."""
     return _core.a_quantum_leap_second_stock(state, player)
 
 
-def hand_shown(state, player: int) -> bool:
+def hand_shown(state: State, player: int) -> bool:
     """Whether ``player``'s hand lies face up (after a pass, until they place again)."""
     return _core.a_quantum_leap_hand_shown(state, player)
 
 
-def drawn(state) -> str | None:
+def drawn(state: State) -> str | None:
     """The card drawn in stage one and waiting for its cell, None at other times."""
     return _core.a_quantum_leap_drawn(state)
 
 
-def _fields(state) -> list[str]:
+def _fields(state: State) -> list[str]:
     """The eight notation fields."""
     return state.notation().split(" ")
 
 
-def phase(state) -> str:
+def phase(state: State) -> str:
     """The phase (docs/rules/a_quantum_leap.md, *Phases*): ``leave``, ``draw``, ``place``,
     ``higgs``, ``play`` or ``end``."""
     return _fields(state)[4].split(":")[0]
 
 
-def status(state) -> str:
+def status(state: State) -> str:
     """One line saying what happens next, e.g. ``"game 1/1: player 0 draws"``,
     ``"game 1/1: player 0 places 7S on an outer cell"``, ``"game 1/1: player 0 places the
     Higgs"``, ``"game 1/1: player 1 to play (2 placed this turn)"``, ``"game 1/3: the suit
@@ -143,7 +146,7 @@ def status(state) -> str:
     return f"game {game}: player {player} to play ({placed} placed this turn)"
 
 
-def text(state) -> str:
+def text(state: State) -> str:
     """A readable display: each cell's top card with its stack height, the hands (``*`` when
     shown after a pass) and points, the pattern, then the status line."""
     tops, heights = display(state), stacks(state)
@@ -169,7 +172,7 @@ _RED = "#c0262d"
 _BLACK = "#222222"
 
 
-def svg(state, cell: float = 70) -> str:
+def svg(state: State, cell: float = 70) -> str:
     """A self-contained SVG picture of the position: the 3x3 display with each cell's top card
     (rank and suit sign, red or black) and stack height, the centre b2 (the Higgs) tinted, and
     captions with the pattern, the points and the status. ``cell`` is the side of a cell in
@@ -226,12 +229,13 @@ class Placement:
     ``rule`` it follows (None for the Higgs)."""
 
     points: int
-    bonuses: dict = field(default_factory=dict)
+    bonuses: dict[str, int] = field(default_factory=dict)
     pattern: str = "opening"
     rule: str | None = None
 
 
-def score_placement(display, card: str, cell, pattern: str | None, rule: str | None = None
+def score_placement(display: Sequence[Sequence[str | None]], card: str, cell: str | tuple[int, int],
+                    pattern: str | None, rule: str | None = None
                     ) -> Placement:
     """Scores placing ``card`` (a code such as ``"5H"``) on ``cell`` (``(row, col)`` or a name
     such as ``"b2"``) of ``display`` (3 rows of 3 top-card codes or None, as
@@ -262,7 +266,7 @@ BestTurn = _core.BestTurn
 BestHiggs = _core.BestHiggs
 
 
-def best_turn(state, *, timeout: float | None = None, max_nodes: int | None = None,
+def best_turn(state: State, *, timeout: float | None = None, max_nodes: int | None = None,
               memory_mb: int = 1024, threads: int | None = None) -> BestTurn:
     """The exact best way for the player to act (stage two, phase ``play``) to play the rest
     of the turn.
@@ -292,7 +296,7 @@ def best_turn(state, *, timeout: float | None = None, max_nodes: int | None = No
     return _core.a_quantum_leap_best_turn(state, timeout, max_nodes, memory_mb, threads)
 
 
-def best_higgs(state, *, timeout: float | None = None, max_nodes: int | None = None,
+def best_higgs(state: State, *, timeout: float | None = None, max_nodes: int | None = None,
                memory_mb: int = 1024, threads: int | None = None) -> BestHiggs:
     """The dealer's best Higgs (phase ``higgs``): the card of the hand whose bonuses score the
     most on b2, the lowest card among equals. Only the Higgs's own points count, not what it
@@ -305,7 +309,7 @@ def best_higgs(state, *, timeout: float | None = None, max_nodes: int | None = N
     return _core.a_quantum_leap_best_higgs(state, timeout, max_nodes, memory_mb, threads)
 
 
-def greedy_move(state) -> int:
+def greedy_move(state: State) -> int:
     """The greedy policy's decision in a stage-two turn (phase ``play``), as ``play_batch``'s
     ``"greedy"`` plays it: at the turn's first placement the placement that scores the most (the
     lowest action id among equals), ``pass`` when nothing fits; after a placement, ``end``. A
@@ -314,7 +318,7 @@ def greedy_move(state) -> int:
 
 
 def play_batch(policy: str, players: int, n: int, *, seed: int = 0, first: int = 0,
-               threads: int | None = None, max_nodes: int | None = None) -> dict:
+               threads: int | None = None, max_nodes: int | None = None) -> Arrays:
     """Plays games ``first .. first + n - 1`` of ``seed`` with ``players`` players (one game
     each, no match), every seat by ``policy``:
 

@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
-import numpy as np
+from typing import Any, TypeAlias
+
+import numpy.typing as npt
 
 from . import _core
 from ._core import Game
 
+#: What a batch returns: numpy arrays by column name, one entry per game.
+Arrays: TypeAlias = dict[str, npt.NDArray[Any]]
+
 
 def random_playouts(
     game: Game, n: int, *, seed: int = 0, threads: int | None = None, first: int = 0
-) -> dict[str, np.ndarray]:
+) -> Arrays:
     """Plays ``n`` games from the start with uniformly random moves (chance by its odds).
 
     Returns ``{"returns": float64 array (n, players), "length": int32 array (n,)}``, where
@@ -27,4 +32,4 @@ def random_playouts(
     return _core.random_playouts(game, n, seed, threads, first)
 
 
-__all__ = ["random_playouts"]
+__all__ = ["Arrays", "random_playouts"]

@@ -13,7 +13,8 @@ import time
 
 import click
 import numpy as np
-from tqdm import tqdm
+# tqdm ships no type information (unused-ignore: where types-tqdm is installed).
+from tqdm import tqdm  # type: ignore[import-untyped, unused-ignore]
 
 import quanta
 from quanta.batch import random_playouts
@@ -171,7 +172,8 @@ def _solver_figures(name: str, n: int, seed: int, limits: dict, threads, quiet: 
     solver = SOLVERS[name]
     g = quanta.game(name, **solver.options)
     rng = random.Random(seed)
-    seconds, values = [], []
+    seconds: list[float] = []
+    values: list[float] = []
     counts = {"exact": 0, "estimate": 0, "undecided": 0, "over time": 0}
     with tqdm(total=n, desc=f"{name} solver", unit="solves", disable=quiet, leave=False) as bar:
         while len(seconds) < n:

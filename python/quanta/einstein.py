@@ -15,8 +15,10 @@ section).
 from __future__ import annotations
 
 import numpy as np
+import numpy.typing as npt
 
 from . import _core, _svg
+from ._core import State
 from ._svg import FONT, num
 
 __all__ = [
@@ -37,7 +39,7 @@ _COLUMNS = "abcde"
 _P1_LETTERS = "abcdef"
 
 
-def _parse(state):
+def _parse(state: State) -> tuple[list[list[int]], int, str]:
     """(cells as 5x5 list of ints, player field, die field) from ``state.notation()``."""
     rows_field, player_field, die_field = state.notation().split(" ")
     return _cells(rows_field), int(player_field), die_field
@@ -60,13 +62,13 @@ def _cells(rows_field: str) -> list[list[int]]:
     return cells
 
 
-def board(state) -> np.ndarray:
+def board(state: State) -> npt.NDArray[np.int8]:
     """The board as a 5x5 ``int8`` array indexed ``[row, col]`` (row 0 at the top): player 0's
     stones are +1..+6, player 1's -1..-6, empty cells 0."""
     return _core.einstein_board(state)
 
 
-def status(state) -> str:
+def status(state: State) -> str:
     """One line saying what happens next, e.g. ``"player 0 to move, rolled 4"``,
     ``"player 1 to roll"``, ``"player 0 to arrange its stones"`` (``setup="choose"``),
     ``"random setup of player 0's stones"`` (``setup="random"``) or ``"player 0 wins"``."""
@@ -84,7 +86,7 @@ def status(state) -> str:
     return f"player {player} to move, rolled {die}"
 
 
-def text(state) -> str:
+def text(state: State) -> str:
     """A readable board: column letters a-e on top, row numbers 1-5 on the left, stones as in the
     notation (``1``-``6`` player 0, ``a``-``f`` player 1, ``.`` empty), then the status line."""
     cells, _, _ = _parse(state)
@@ -115,7 +117,7 @@ _ORANGE_TINT = "#fbe3cc"  # a1, player 1's target
 _GRID = "#555555"
 
 
-def svg(state, size: int = 250) -> str:
+def svg(state: State, size: float = 250) -> str:
     """A self-contained SVG picture of the position (about ``size`` pixels wide): the grid with
     its coordinates, the two target corners tinted in the colour of the player aiming at them,
     player 0's stones blue and player 1's orange (each with its number), and a status caption.
@@ -191,7 +193,7 @@ Solution = _core.EinsteinSolution
 SOLVER_STONES = 3
 
 
-def solve(state, *, timeout: float | None = None, max_nodes: int | None = None,
+def solve(state: State, *, timeout: float | None = None, max_nodes: int | None = None,
           memory_mb: int = 1024, threads: int | None = None) -> Solution:
     """Solves ``state`` exactly: the probability that the player to move (or about to roll) wins
     when both sides play optimally, and a best move for each roll still to come.
@@ -225,7 +227,7 @@ def solve(state, *, timeout: float | None = None, max_nodes: int | None = None,
     return _core.einstein_solve(state, timeout, max_nodes, memory_mb, threads)
 
 
-def analyze(state, *, timeout: float | None = None, max_nodes: int | None = None,
+def analyze(state: State, *, timeout: float | None = None, max_nodes: int | None = None,
             memory_mb: int = 1024, threads: int | None = None) -> dict[int, float]:
     """The value of every legal action of a position after the setup, ``{action: value}``.
 
@@ -236,7 +238,7 @@ def analyze(state, *, timeout: float | None = None, max_nodes: int | None = None
     return dict(_core.einstein_analyze(state, timeout, max_nodes, memory_mb, threads))
 
 
-def best_move(state, *, solver_stones: int = SOLVER_STONES, seed: int = 0,
+def best_move(state: State, *, solver_stones: int = SOLVER_STONES, seed: int = 0,
               timeout: float | None = 5.0, max_nodes: int | None = None,
               memory_mb: int = 512, threads: int | None = None) -> int | None:
     """The bot's action in ``state`` (after a roll, or at an arrangement of ``setup="choose"``).

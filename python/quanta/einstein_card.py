@@ -18,8 +18,10 @@ Rules, notation, action names and every ruling: docs/rules/einstein_card.md.
 from __future__ import annotations
 
 import numpy as np
+import numpy.typing as npt
 
 from . import _svg
+from ._core import State
 from ._svg import FONT, num
 from .einstein import _board_lines, _board_svg, _cells
 from .exceptions import InvalidOptionError
@@ -34,7 +36,7 @@ CARDS: dict[str, str] = {
 }  # fmt: skip
 
 
-def _fields(state) -> list[str]:
+def _fields(state: State) -> list[str]:
     """rows, player, phase, hands, heaps, discards."""
     return state.notation().split(" ")
 
@@ -49,28 +51,28 @@ def _side(field: str, player: int) -> str:
     return field.split("|")[player]
 
 
-def board(state) -> np.ndarray:
+def board(state: State) -> npt.NDArray[np.int8]:
     """The board as a 5x5 ``int8`` array indexed ``[row, col]``: player 0's stones +1..+6,
     player 1's -1..-6, empty cells 0 (as :func:`quanta.einstein.board`)."""
     return np.array(_cells(_fields(state)[0]), dtype=np.int8)
 
 
-def hand(state, player: int) -> list[str]:
+def hand(state: State, player: int) -> list[str]:
     """``player``'s hand as card names, in card order (the whole state: hidden or not)."""
     return _names(_side(_fields(state)[3], player))
 
 
-def heap(state, player: int) -> list[str]:
+def heap(state: State, player: int) -> list[str]:
     """The cards left in ``player``'s heap, in card order."""
     return _names(_side(_fields(state)[4], player))
 
 
-def discards(state, player: int) -> list[str]:
+def discards(state: State, player: int) -> list[str]:
     """The cards ``player`` has played, in order."""
     return _names(_side(_fields(state)[5], player))
 
 
-def status(state) -> str:
+def status(state: State) -> str:
     """One line saying what happens next, e.g. ``"player 0 to play a card"``, ``"player 1 to
     name a stone of player 0 (Murphy Light)"``, ``"player 0 to pick j (Heisenberg rolled 4)"``
     or ``"player 1 wins"`` / ``"draw: every card played"``."""
@@ -103,7 +105,7 @@ def status(state) -> str:
     }[kind]
 
 
-def text(state) -> str:
+def text(state: State) -> str:
     """A readable position: the board as in :func:`quanta.einstein.text`, each player's hand,
     heap size and discards (everything: the whole state), then the status line."""
     lines = _board_lines(_cells(_fields(state)[0]))
@@ -139,7 +141,7 @@ def _card(x: float, y: float, w: float, h: float, name: str | None, player: int)
     return out
 
 
-def svg(state, size: int = 250, viewer: int | None = None) -> str:
+def svg(state: State, size: float = 250, viewer: int | None = None) -> str:
     """A self-contained SVG picture: EinStein's board (about ``size`` pixels wide), under it a
     row per player with the last card they played and their hand as ``viewer`` may see it
     (``None``, the default: nobody's hand unless ``open_hands``; 0 or 1: that player's own

@@ -73,8 +73,9 @@ _FORMAT = 1
 
 def _parquet():
     try:
-        import pyarrow
-        import pyarrow.parquet
+        # pyarrow ships no type information (unused-ignore: where pyarrow-stubs is installed).
+        import pyarrow  # type: ignore[import-untyped, unused-ignore]
+        import pyarrow.parquet  # type: ignore[import-untyped, unused-ignore]
     except ImportError:
         raise ImportError(
             "quanta.jobs writes Parquet with pyarrow: pip install 'quanta[jobs]'"
@@ -550,7 +551,7 @@ def _part(index: int) -> str:
     return f"part-{index:05d}.parquet"
 
 
-def _write_atomically(path: pathlib.Path, write: Callable[[pathlib.Path], None]) -> None:
+def _write_atomically(path: pathlib.Path, write: Callable[[pathlib.Path], object]) -> None:
     """Writes through a hidden temporary file renamed into place: a reader (or a run started
     again after a kill) sees the whole file or none of it."""
     tmp = path.with_name(f".{path.name}.tmp")
@@ -602,7 +603,7 @@ def run(job: Job, out: str | os.PathLike, *, executor: concurrent.futures.Execut
         _write_atomically(out / _part(index), lambda p: pq.write_table(shard, p))
         rows += shard.num_rows
 
-    from tqdm import tqdm
+    from tqdm import tqdm  # type: ignore[import-untyped, unused-ignore]  # as in quanta.cli
 
     with tqdm(total=job.shards, initial=job.shards - len(todo), unit="shards",
               disable=not progress, leave=False) as bar:

@@ -19,6 +19,7 @@ import math
 from xml.sax.saxutils import escape
 
 from . import _core, _svg
+from ._core import State
 from ._svg import FONT, num
 
 __all__ = [
@@ -36,36 +37,37 @@ __all__ = [
 _ROW_LETTERS = "abcdefghijklm"
 
 
-def _parse(state):
+def _parse(state: State) -> tuple[list[str], str]:
     """(rows as a list of strings, side field) from ``state.notation()``."""
     rows_field, side = state.notation().split(" ")
     return rows_field.split("/"), side
 
 
-def cells(state) -> list:
+def cells(state: State) -> list[str]:
     """The contents of every cell, by cell number: ``'w'`` (white stone), ``'b'`` (black stone),
     ``'.'`` (empty) or ``'?'`` (not dealt yet)."""
     return _core.quantum_leap_cells(state)
 
 
-def cell_names(size: int) -> list:
+def cell_names(size: int) -> list[str]:
     """The names of the cells of the board of side ``size``, by cell number (a1, a2, ...)."""
-    names = []
+    names: list[str] = []
     for i in range(2 * size - 1):
         length = size + i if i < size else 3 * size - 2 - i
         names.extend(f"{_ROW_LETTERS[i]}{position}" for position in range(1, length + 1))
     return names
 
 
-def _setup(state) -> str:
+def _setup(state: State) -> str:
     """The game's ``setup`` option ("A" when it cannot be read)."""
     try:
-        return state.game.options.get("setup", "A")
+        setup = state.game.options.get("setup", "A")
+        return setup if isinstance(setup, str) else "A"
     except AttributeError:
         return "A"
 
 
-def status(state) -> str:
+def status(state: State) -> str:
     """One line saying what happens next: ``"White to move"``, ``"Black to move"``, ``"Black to
     swap or not"``, ``"dealing: next cell c2"``, ``"dealing: the empty cell"`` or, in a finished
     game, ``"White wins"`` / ``"Black wins"``."""
@@ -83,7 +85,7 @@ def status(state) -> str:
     return "White to move" if side == "w" else "Black to move"
 
 
-def text(state) -> str:
+def text(state: State) -> str:
     """A readable board: one line per row with its letter, rows indented so the hexagon shows,
     cells as in the notation (``w`` white, ``b`` black, ``.`` empty, ``?`` not dealt yet), then
     the status line. Size 2, ``ww/.bb/wb w``::
@@ -114,7 +116,7 @@ _BLACK_STONE = "#222222"
 _NEXT = "#c0392b"  # outline of the next cell to deal
 
 
-def svg(state, radius: float = 21.0) -> str:
+def svg(state: State, radius: float = 21.0) -> str:
     """A self-contained SVG picture of the position: the hexhex board of pointy-top hexagons
     (each ``radius`` pixels from centre to corner; about 350 px wide for size 5), the centre cell
     a little darker, white and black stones as circles, empty cells bare, cells not dealt yet
@@ -216,7 +218,7 @@ STATE_METHODS = {"cells": cells}
 Solution = _core.Solution
 
 
-def solve(state, *, timeout: float | None = None, max_nodes: int | None = None,
+def solve(state: State, *, timeout: float | None = None, max_nodes: int | None = None,
           memory_mb: int = 1024, threads: int | None = None) -> Solution:
     """Solves ``state`` exactly: does the player to act win with perfect play, and how.
 
@@ -246,7 +248,7 @@ def solve(state, *, timeout: float | None = None, max_nodes: int | None = None,
     return _core.quantum_leap_solve(state, timeout, max_nodes, memory_mb, threads)
 
 
-def analyze(state, *, timeout: float | None = None, max_nodes: int | None = None,
+def analyze(state: State, *, timeout: float | None = None, max_nodes: int | None = None,
             memory_mb: int = 1024, threads: int | None = None) -> dict[int, bool]:
     """The value of every legal action of a decision node: ``{action: wins}``, where ``wins``
     says whether the action wins for the player who takes it. Limits and ``threads`` as in

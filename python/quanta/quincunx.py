@@ -16,11 +16,13 @@ Rules, notation and action names: docs/rules/quincunx.md.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 from xml.sax.saxutils import escape
 
 from . import _core, _svg
+from ._core import State
 from ._svg import FONT, num
 from .exceptions import IllegalMoveError
 
@@ -48,7 +50,8 @@ class Card(NamedTuple):
     """One card of the Decktet: its index, code, name, rank (0 for the Excuse) and suit
     letters (deck order; empty for the Excuse)."""
 
-    index: int
+    # The card's place in the deck; the field hides tuple.index, which no card needs.
+    index: int  # type: ignore[assignment]
     code: str
     name: str
     rank: int
@@ -65,38 +68,38 @@ _BY_CODE = {card.code: card for card in CARDS}
 # ---- reading a state ----
 
 
-def _fields(state) -> list[str]:
+def _fields(state: State) -> list[str]:
     """The six notation fields: grid, hands, pile, scores, turn, round."""
     return state.notation().split(" ")
 
 
-def grid(state) -> list[list[str | None]]:
+def grid(state: State) -> list[list[str | None]]:
     """The grid as rows top to bottom, each a list of card codes or None (empty)."""
     return _core.quincunx_grid(state)
 
 
-def hand(state, player: int) -> list[str]:
+def hand(state: State, player: int) -> list[str]:
     """``player``'s cards as codes, in card-index order."""
     return _core.quincunx_hand(state, player)
 
 
-def pile(state) -> list[str]:
+def pile(state: State) -> list[str]:
     """The cards nobody has seen (undealt, or left to draw), as codes in card-index order."""
     return _core.quincunx_pile(state)
 
 
-def scores(state) -> list[int]:
+def scores(state: State) -> list[int]:
     """Per player: the totals of the finished rounds (hand penalties included) plus this round's
     turn points (no penalty yet)."""
     return _core.quincunx_scores(state)
 
 
-def lost(state) -> bool:
+def lost(state: State) -> bool:
     """True for a solitaire game lost: the hand ran out before the grid was full."""
     return _core.quincunx_lost(state)
 
 
-def status(state) -> str:
+def status(state: State) -> str:
     """One line saying what happens next, e.g. ``"round 1/1: player 0 to place"``,
     ``"round 1/1: player 1 draws 2 cards"`` (or ``a card``), ``"round 2/3: dealing"`` or
     ``"game over: player 0 wins with 31"`` (solitaire: ``"game over: won, 12 points"`` or
@@ -121,7 +124,7 @@ def status(state) -> str:
     return f"round {round_text}: player {player} to place"
 
 
-def text(state) -> str:
+def text(state: State) -> str:
     """A readable position: the grid with card codes (column letters on top, row numbers on
     the left, ``.`` for an empty cell), each hand and score, the pile's size and the status."""
     rows = grid(state)
@@ -158,7 +161,7 @@ def _cards(count: int) -> str:
     return f"{count} card" if count == 1 else f"{count} cards"
 
 
-def svg(state, cell: float = 64.0) -> str:
+def svg(state: State, cell: float = 64.0) -> str:
     """A self-contained SVG picture: the grid with coordinates, each card as a tile showing its
     rank (A, 2-9, C), its name and its suit letters in the suits' colours; below, each hand's
     size and score, in solitaire the hand itself (a small tile per card, with its code), and
@@ -266,7 +269,7 @@ class Placement:
         }
 
 
-def _cell(cell) -> tuple:
+def _cell(cell: str | tuple[int, int]) -> tuple[int, int]:
     """(row, col) from a cell given as (row, col) or as a name such as ``"c3"``."""
     if not isinstance(cell, str):
         return cell
@@ -276,7 +279,8 @@ def _cell(cell) -> tuple:
     raise IllegalMoveError(f"quincunx: {cell!r} is not a cell name such as 'c3'")
 
 
-def score_placement(grid, card: str, cell, *, solitaire: bool = False) -> Placement:
+def score_placement(grid: Sequence[Sequence[str | None]], card: str, cell: str | tuple[int, int],
+                    *, solitaire: bool = False) -> Placement:
     """What placing ``card`` (a code such as ``"7WY"``) on the empty ``cell`` of ``grid`` scores.
 
     ``grid`` is a 4x4 or 5x5 list of rows, each entry a card code or None; ``cell`` is

@@ -20,10 +20,13 @@ Rules, notation, action names and every ruling: docs/rules/repair_unit.md.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from xml.sax.saxutils import escape
 
 from . import _core, _svg
+from ._core import State
 from ._svg import FONT, num
+from .batch import Arrays
 
 __all__ = [
     "OpenSolution",
@@ -52,14 +55,15 @@ OpenSolution = _core.RepairUnitOpenSolution
 WinProbability = _core.RepairUnitWinProbability
 
 
-def unseen(state) -> list[str]:
+def unseen(state: State) -> list[str]:
     """The codes of the cards whose places the team does not know (the deck below its known
     top and above the cards put under it; before and during the deal, the undealt cards), in
     card order (``AS AH AD AC 2S ...``)."""
     return _core.repair_unit_unseen(state)
 
 
-def solve_open(state, order, *, timeout: float | None = None, max_nodes: int | None = None,
+def solve_open(state: State, order: Sequence[str], *,
+               timeout: float | None = None, max_nodes: int | None = None,
                memory_mb: int = 1024, threads: int | None = None) -> OpenSolution:
     """Whether the team can win from ``state`` when the unseen cards come in ``order`` (card
     codes, first drawn first, the deal included; a permutation of ``state.unseen()``, else
@@ -76,7 +80,8 @@ def solve_open(state, order, *, timeout: float | None = None, max_nodes: int | N
     return _core.repair_unit_solve_open(state, order, timeout, max_nodes, memory_mb, threads)
 
 
-def win_probability(state, samples: int = 1000, seed: int = 0, *, timeout: float | None = None,
+def win_probability(state: State, samples: int = 1000, seed: int = 0, *,
+                    timeout: float | None = None,
                     max_nodes: int | None = None, memory_mb: int = 256,
                     threads: int | None = None) -> WinProbability:
     """The chance that a team knowing the order would win from ``state``: :func:`solve_open`
@@ -90,7 +95,7 @@ def win_probability(state, samples: int = 1000, seed: int = 0, *, timeout: float
     )
 
 
-def policy(state, seed: int = 0, *, samples: int = 16, horizon: int = 10,
+def policy(state: State, seed: int = 0, *, samples: int = 16, horizon: int = 10,
            max_nodes: int | None = 20_000, timeout: float | None = None, memory_mb: int = 64,
            threads: int | None = None) -> int:
     """A move for the real game, where the order of the unseen cards is unknown, by
@@ -108,7 +113,7 @@ def policy(state, seed: int = 0, *, samples: int = 16, horizon: int = 10,
     return action
 
 
-def rule_move(state) -> int:
+def rule_move(state: State) -> int:
     """A simple rule-based player's move, looking only at the turn's forecast front and the
     target: before the move, a front face-up card that would not match the target is tunnelled
     when the face-down card there would match; a Queen brings a face-down card matching the
@@ -121,7 +126,7 @@ def rule_move(state) -> int:
 
 def open_batch(players: int = 1, n: int = 1000, *, seed: int = 0, first: int = 0,
                threads: int | None = None, timeout: float | None = 1.0,
-               max_nodes: int | None = None, memory_mb: int = 256) -> dict:
+               max_nodes: int | None = None, memory_mb: int = 256) -> Arrays:
     """:func:`solve_open` from the start over ``n`` fresh deals (deal ``i``: the whole pack in
     the order a generator seeded from ``(seed, first + i)`` shuffles it), in Rust threads: a
     dict of arrays ``winnable`` (int8: 1 won, 0 lost, -1 past a limit), ``nodes``, ``seconds``
@@ -133,7 +138,7 @@ def open_batch(players: int = 1, n: int = 1000, *, seed: int = 0, first: int = 0
 
 def play_batch(players: int = 1, player: str = "rule", n: int = 1000, *, seed: int = 0,
                first: int = 0, samples: int = 16, horizon: int = 10,
-               max_nodes: int | None = 20_000, threads: int | None = None) -> dict:
+               max_nodes: int | None = 20_000, threads: int | None = None) -> Arrays:
     """Plays ``n`` fresh games with ``player`` (``"policy"`` as :func:`policy` with
     ``samples``, ``horizon`` and ``max_nodes``, ``"rule"`` as :func:`rule_move`, ``"random"``:
     uniformly random legal actions), the cards of game ``i`` drawn from a generator seeded from
@@ -146,11 +151,11 @@ def play_batch(players: int = 1, player: str = "rule", n: int = 1000, *, seed: i
 # ---- reading a state (from its notation: docs/rules/repair_unit.md, *Notation*) ----
 
 
-def _fields(state) -> list[str]:
+def _fields(state: State) -> list[str]:
     return state.notation().split(" ")
 
 
-def _forecasts(state) -> list[list[tuple[str | None, str | None]]]:
+def _forecasts(state: State) -> list[list[tuple[str | None, str | None]]]:
     """Per forecast, front first: (face-down card, face-up card) per position."""
     out = []
     for row in _fields(state)[0].split("|"):
@@ -162,7 +167,7 @@ def _forecasts(state) -> list[list[tuple[str | None, str | None]]]:
     return out
 
 
-def status(state) -> str:
+def status(state: State) -> str:
     """One line: ``"dealing"``, ``"won"``, ``"lost"``, or whose turn and what is decided next,
     e.g. ``"forecast A: tunnel or go on (before the draw)"``."""
     turn = _fields(state)[6]
@@ -186,7 +191,7 @@ def status(state) -> str:
     return f"forecast {forecast}: {what} ({where})"
 
 
-def text(state) -> str:
+def text(state: State) -> str:
     """A readable position: each forecast front first (``down+up`` per position, ``-`` not
     dealt), the target, the drawn card, the deck (known top, ``*n`` unseen cards, the cards put
     under it), the removed and recycled cards, and the status line::
@@ -212,7 +217,8 @@ _SUIT_SIGNS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
 _TABLE = "#2e7d4f"
 
 
-def _card(x: float, y: float, w: float, code: str | None, face_up: bool, label: str = "") -> list:
+def _card(x: float, y: float, w: float, code: str | None, face_up: bool, label: str = ""
+          ) -> list[str]:
     """A card at (x, y): face up with its rank and suit, face down (its known code small, as
     the team remembers it) or an empty outline (``code`` None)."""
     h = w * 1.4
@@ -241,7 +247,7 @@ def _card(x: float, y: float, w: float, code: str | None, face_up: bool, label: 
     ]
 
 
-def svg(state, card: float = 40.0) -> str:
+def svg(state: State, card: float = 40.0) -> str:
     """A self-contained SVG picture: each forecast as a row from the target outwards (face-down
     cards blue with their remembered code, face-up cards overlapping them), the target, the
     drawn card, the deck (its known top, the count of unseen cards, the known cards under it)

@@ -190,16 +190,17 @@ def computer_move(state, *, seed: int = 0, timeout: float = 2.0) -> int:
                                  + ("a chance node" if state.is_chance else "a finished game"))
     name = state.game.name
     rng = random.Random(seed)
+    move: int | None = None  # the library's functions answer None only in a finished game
     if name == "einstein":
-        return quanta.einstein.best_move(state, seed=seed, timeout=timeout)
+        move = quanta.einstein.best_move(state, seed=seed, timeout=timeout)
     if name == "quantum_leap":
         try:
             r = quanta.quantum_leap.solve(state, timeout=timeout)
-            if r.win:
-                return r.best_action
+            move = r.best_action if r.win else None
         except SearchLimitError:
             pass
-        return rng.choice(state.legal_actions())
+        if move is None:
+            return rng.choice(state.legal_actions())
     if name == "a_quantum_leap":
         phase = quanta.a_quantum_leap.phase(state)
         if phase == "higgs":
@@ -212,10 +213,10 @@ def computer_move(state, *, seed: int = 0, timeout: float = 2.0) -> int:
         return rng.choice(state.legal_actions())  # an outer cell of stage one
     if name == "quincunx":
         if state.game.num_players == 1:
-            return quanta.quincunx.best_move(state, seed=seed)
+            move = quanta.quincunx.best_move(state, seed=seed)
     if name == "repair_unit":
-        return quanta.repair_unit.policy(state, seed)
-    return greedy_move(state, seed)
+        move = quanta.repair_unit.policy(state, seed)
+    return move if move is not None else greedy_move(state, seed)
 
 
 def greedy_move(state, seed: int = 0) -> int:

@@ -164,7 +164,7 @@ def bonuses(tops, card: int, cell: int) -> dict:
     after = list(tops)
     after[cell] = card
     triples = runs = 0
-    in_triple = set()
+    in_triple: set[int] = set()
     for line in LINES:
         if cell not in line or any(after[c] is None for c in line):
             continue
@@ -199,7 +199,7 @@ class Placement:
 
 
 @functools.lru_cache(maxsize=None)
-def _legal_rules(pattern: str, placed: int, below: int) -> tuple:
+def _legal_rules(pattern: str, placed: int, below: int) -> tuple[str, ...]:
     """The rules ``pattern`` allows that a rank ``placed`` on a rank ``below`` follows."""
     return tuple(r for r in ALLOWED[pattern] if fits(r, placed, below))
 
@@ -249,7 +249,7 @@ def score_placement(display, card, cell, pattern, rule=None) -> Placement:
         raise InvalidOptionError(f"{NAME}: the display must be 3 rows of 3 cells") from None
     if len(rows) != 3 or any(len(r) != 3 for r in rows):
         raise InvalidOptionError(f"{NAME}: the display must be 3 rows of 3 cells")
-    tops = []
+    tops: list[int | None] = []
     for entry in (e for r in rows for e in r):
         if entry is None:
             tops.append(None)
@@ -279,21 +279,22 @@ def score_placement(display, card, cell, pattern, rule=None) -> Placement:
         if rule is not None:
             raise IllegalMoveError(f"{NAME}: the Higgs follows no placing rule")
         return _score(tops, placed, x, None, None)
-    if tops[x] is None:
+    top = tops[x]
+    if top is None:
         raise IllegalMoveError(f"{NAME}: {cell_name(x)} is empty: a card goes on top of a card")
-    legal = _legal_rules(pattern, rank(placed), rank(tops[x]))
+    legal = _legal_rules(pattern, rank(placed), rank(top))
     if not legal:
         raise IllegalMoveError(
-            f"{NAME}: {card} may not go on {card_code(tops[x])} under pattern {pattern}")
+            f"{NAME}: {card} may not go on {card_code(top)} under pattern {pattern}")
     if rule is None:
         if len(legal) > 1:
             raise IllegalMoveError(
-                f"{NAME}: {card} on {card_code(tops[x])} under pattern {pattern} needs a rule: "
+                f"{NAME}: {card} on {card_code(top)} under pattern {pattern} needs a rule: "
                 f"{' or '.join(legal)}")
         rule = legal[0]
     elif rule not in legal:
         raise IllegalMoveError(
-            f"{NAME}: {card} on {card_code(tops[x])} does not follow {rule} "
+            f"{NAME}: {card} on {card_code(top)} does not follow {rule} "
             f"under pattern {pattern}")
     return _score(tops, placed, x, pattern, rule)
 
@@ -379,7 +380,7 @@ class AQuantumLeapGame:
 def _start_of_game(g: AQuantumLeapGame, game_number: int, scores) -> "AQuantumLeapState":
     """A new game: empty display; with three players the suit left out is drawn first,
     otherwise each player's stock(s) are dealt and the dealer draws."""
-    empty = (frozenset(),) * g.players
+    empty: tuple[frozenset[int], ...] = (frozenset(),) * g.players
     if g.players == 3:
         return AQuantumLeapState(g, game_number, ((),) * 9, empty, empty, empty,
                                  (False,) * g.players, None, "leave", 0, None, 0, 0, scores)
@@ -416,6 +417,20 @@ class AQuantumLeapState(ReferenceState):
 
     __slots__ = ("_game", "_number", "_stacks", "_hands", "_stocks", "_seconds", "_shown",
                  "_pattern", "_phase", "_player", "_drawn", "_placed", "_passes", "_scores")
+    _game: AQuantumLeapGame
+    _number: int
+    _stacks: tuple[tuple[int, ...], ...]
+    _hands: tuple[frozenset[int], ...]
+    _stocks: tuple[frozenset[int], ...]
+    _seconds: tuple[frozenset[int], ...]
+    _shown: tuple[bool, ...]
+    _pattern: str | None
+    _phase: str
+    _player: int
+    _drawn: int | None
+    _placed: int
+    _passes: int
+    _scores: tuple[int, ...]
 
     def __init__(self, game, number, stacks, hands, stocks, seconds, shown, pattern, phase,
                  player, drawn, placed, passes, scores) -> None:
@@ -587,6 +602,7 @@ class AQuantumLeapState(ReferenceState):
             return self._replace(stocks=stocks, phase="place", drawn=card)
         if phase == "place":
             stacks = list(self._stacks)
+            assert self._drawn is not None, "a card is drawn in phase place"
             stacks[action - CELL_BASE] = (self._drawn,)
             filled = sum(1 for c in OUTER if stacks[c])
             if filled < 8:
@@ -668,7 +684,7 @@ class AQuantumLeapState(ReferenceState):
 
     # ---- action strings ----
 
-    def _rules_for(self, card: int, cell: int) -> list:
+    def _rules_for(self, card: int, cell: int) -> tuple[str, ...]:
         return _legal_rules(self._pattern, rank(card), rank(self._tops()[cell]))
 
     def _action_string(self, action: int, player=None) -> str:
@@ -724,6 +740,7 @@ class AQuantumLeapState(ReferenceState):
         if phase in ("draw", "higgs"):
             return f"{phase}:{p}"
         if phase == "place":
+            assert self._drawn is not None, "a card is drawn in phase place"
             card = "?" if viewer is not None and viewer != p else card_code(self._drawn)
             return f"place:{p}:{card}"
         return f"play:{p}:{self._placed}"
@@ -795,6 +812,7 @@ class AQuantumLeapState(ReferenceState):
         if self._phase != "place" or self._player == p:
             return self
         q = self._player
+        assert self._drawn is not None, "a card is drawn in phase place"
         pool = sorted(self._stocks[q] | {self._drawn})
         card = random.Random(seed).choice(pool)
         stocks = list(self._stocks)
@@ -875,7 +893,7 @@ def _parse_notation(g: AQuantumLeapGame, text) -> AQuantumLeapState:
     rows = display_f.split("/")
     if len(rows) != 3 or any(len(r.split(",")) != 3 for r in rows):
         raise bad("the display needs 3 rows of 3 cells ('/' between rows, ',' between cells)")
-    stacks = []
+    stacks: list[tuple[int, ...]] = []
     for cell_text in (c for r in rows for c in r.split(",")):
         if cell_text == ".":
             stacks.append(())
@@ -1179,7 +1197,7 @@ def best_turn(state) -> BestTurn:
     # turn from that position. Options at one position differ in their first action, and the
     # rest after it is the best rest from the position it leads to, so comparing these
     # triples (-value, cards, first action) is comparing the whole sequences as documented.
-    memo = {}
+    memo: dict[tuple, tuple[int, int, int, int, bool]] = {}
 
     def position(s: AQuantumLeapState) -> tuple:
         return (bytes(s._tops()), s._hands[p], s._pattern, min(s._placed, 5))
@@ -1207,6 +1225,7 @@ def best_turn(state) -> BestTurn:
                     option = (-(points - 4 * penalty), cards, action, points, penalty)
                 if best is None or option[:3] < best[:3]:
                     best = option
+            assert best is not None, "END or PASS is legal in every stage-two position"
             memo[key] = best
         return memo[key]
 
@@ -1240,4 +1259,5 @@ def best_higgs(state) -> BestHiggs:
         points, _ = _gains(state, state.play(action), p)
         if best is None or points > best.points:
             best = BestHiggs(action, card_code(action - HIGGS_BASE), points)
+    assert best is not None, "the dealer holds the Higgs candidates in phase higgs"
     return best

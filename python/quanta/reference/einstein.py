@@ -182,7 +182,7 @@ def parse_rows(rows_field: str, bad) -> tuple:
     if len(rows) != SIZE:
         raise bad(f"expected {SIZE} rows separated by '/', found {len(rows)}")
     cells = []
-    seen = {0: set(), 1: set()}
+    seen: dict[int, set[int]] = {0: set(), 1: set()}
     for row_number, row_text in enumerate(rows, start=1):
         if len(row_text) != SIZE:
             raise bad(f"row {row_number} ({row_text!r}) must have {SIZE} characters")
@@ -276,6 +276,11 @@ class EinsteinState(ReferenceState):
     """
 
     __slots__ = ("_game", "_cells", "_in_setup", "_player", "_die")
+    _game: EinsteinGame
+    _cells: tuple[int, ...]
+    _in_setup: bool
+    _player: int
+    _die: int | None
 
     def __init__(self, game: EinsteinGame, cells, in_setup: bool, player: int, die) -> None:
         object.__setattr__(self, "_game", game)
@@ -337,6 +342,7 @@ class EinsteinState(ReferenceState):
 
     def movable_stones(self) -> list:
         """The numbers of the stones the player may move with the rolled die (play phase only)."""
+        assert self._die is not None, "the die is rolled in the play phase"
         return nearest_stones(self.stones(self._player), self._die)
 
     def legal_actions(self) -> list:

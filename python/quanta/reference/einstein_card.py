@@ -95,6 +95,13 @@ class EinsteinCardState(ReferenceState):
     and each discard pile as the codes in play order."""
 
     __slots__ = ("_game", "_cells", "_player", "_phase", "_hands", "_heaps", "_discards")
+    _game: EinsteinCardGame
+    _cells: tuple[int, ...]
+    _player: int
+    _phase: str
+    _hands: tuple[str, ...]
+    _heaps: tuple[str, ...]
+    _discards: tuple[str, ...]
 
     def __init__(self, game, cells, player, phase, hands, heaps, discards) -> None:
         object.__setattr__(self, "_game", game)

@@ -56,9 +56,9 @@ class Geometry:
     def __init__(self, size: int) -> None:
         n = size
         self.size = n
-        self.coords = []  # cell number -> (q, r)
-        self.rows = []  # row i -> its cell numbers, left to right
-        self.names = []  # cell number -> name such as "e5"
+        self.coords: list[tuple[int, int]] = []  # cell number -> (q, r)
+        self.rows: list[list[int]] = []  # row i -> its cell numbers, left to right
+        self.names: list[str] = []  # cell number -> name such as "e5"
         for i in range(2 * n - 1):
             r = i - (n - 1)
             row = []
@@ -155,7 +155,6 @@ class QuantumLeapGame:
     (random deal of a full board, one black stone more, no swap).
     """
 
-    name = NAME
     num_players = 2
 
     def __init__(self, size: int = 5, setup: str = "A") -> None:
@@ -219,6 +218,9 @@ class QuantumLeapState(ReferenceState):
     """
 
     __slots__ = ("_game", "_cells", "_side")
+    _game: QuantumLeapGame
+    _cells: tuple[str, ...]
+    _side: str
 
     def __init__(self, game: QuantumLeapGame, cells, side: str) -> None:
         object.__setattr__(self, "_game", game)

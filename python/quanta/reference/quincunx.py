@@ -47,7 +47,8 @@ SUIT_NAMES = {"M": "Moons", "S": "Suns", "W": "Waves", "L": "Leaves", "Y": "Wyrm
 
 
 class Card(NamedTuple):
-    index: int
+    # The card's place in the deck; the field hides tuple.index, which no card needs.
+    index: int  # type: ignore[assignment]
     code: str
     rank: int  # Ace 1, numerals 2-9, Crown 10, Excuse 0 (no rank)
     name: str
@@ -225,7 +226,7 @@ def _score(cells, side: int, diagonals: bool, card: int, cell: int) -> Placement
     def walk(d_row: int, d_col: int, step: int) -> list:
         """The positions reached from the placed card going (d_row, d_col), one cell at a time,
         while each card's rank is the previous one's plus ``step``."""
-        reached = []
+        reached: list[tuple[int, int]] = []
         rank = placed.rank
         r, c = row + d_row, col + d_col
         while True:
@@ -447,6 +448,14 @@ class QuincunxState(ReferenceState):
     """
 
     __slots__ = ("_game", "_grid", "_hands", "_scores", "_phase", "_player", "_pending", "_round")
+    _game: QuincunxGame
+    _grid: tuple[int | None, ...]
+    _hands: tuple[frozenset[int], ...]
+    _scores: tuple[int, ...]
+    _phase: str
+    _player: int
+    _pending: int
+    _round: int
 
     def __init__(self, game: QuincunxGame, grid, hands, scores, phase: str, player: int,
                  pending: int, round_number: int) -> None:
@@ -783,7 +792,7 @@ def _parse_notation(g: QuincunxGame, text) -> QuincunxState:
     rows = grid_field.split("/")
     if len(rows) != g.side:
         raise bad(f"the grid needs {g.side} rows separated by '/'")
-    grid = []
+    grid: list[int | None] = []
     for row in rows:
         entries = row.split(",")
         if len(entries) != g.side:

@@ -74,22 +74,24 @@ class RepairUnitState(ReferenceState):
         "_game", "down", "up", "target", "drawn", "top", "unknown", "queue", "removed",
         "recycled", "active", "step", "pending", "tunnelled",
     )  # fmt: skip
+    _game: RepairUnitGame
 
     def __init__(self, g: RepairUnitGame):
         self._game = g
         # down[f][i] / up[f][i]: position i (0 = front) of forecast f; None = no card.
-        self.down = [[None] * g.length for _ in range(g.forecasts)]
-        self.up = [[None] * g.length for _ in range(g.forecasts)]
-        self.target = None
-        self.drawn = None
-        self.top = None  # the deck's top, once a Jack showed it
+        self.down: list[list[str | None]] = [[None] * g.length for _ in range(g.forecasts)]
+        self.up: list[list[str | None]] = [[None] * g.length for _ in range(g.forecasts)]
+        self.target: str | None = None
+        self.drawn: str | None = None
+        self.top: str | None = None  # the deck's top, once a Jack showed it
         self.unknown = set(CODES)  # the cards nobody has seen
-        self.queue = []  # the cards put under the deck, next first
-        self.removed = set()
-        self.recycled = set()  # cards that have been under the deck once
+        self.queue: list[str] = []  # the cards put under the deck, next first
+        self.removed: set[str] = set()
+        self.recycled: set[str] = set()  # cards that have been under the deck once
         self.active = 0
         self.step = "deal"  # deal, start, draw, move, end, won, lost
-        self.pending = None  # None, "drawn", "peek" or the position (int) of a tunnelled card
+        # None, "drawn", "peek" or the position (int) of a tunnelled card
+        self.pending: str | int | None = None
         self.tunnelled = False
 
     def copy(self) -> RepairUnitState:
@@ -263,15 +265,18 @@ class RepairUnitState(ReferenceState):
             if self.pending == "drawn":
                 self.drawn = None
             else:
+                assert isinstance(self.pending, int), "the effect card lies face up here"
                 self.up[a][self.pending] = None
             self.put_under(card)
         elif KING_AT <= action < KING_DRAWN:
             k = action - KING_AT
-            card, self.up[k // 3][k % 3] = self.up[k // 3][k % 3], None
-            self.put_under(card)
+            sent, self.up[k // 3][k % 3] = self.up[k // 3][k % 3], None
+            assert sent is not None, "the King sends a face-up card under the deck"
+            self.put_under(sent)
         elif action == KING_DRAWN:
-            card, self.drawn = self.drawn, None
-            self.put_under(card)
+            sent, self.drawn = self.drawn, None
+            assert sent is not None, "the King sends the drawn card under the deck"
+            self.put_under(sent)
         else:
             k = action - QUEEN_SWAP
             i, f, j = k // 12, k // 3 % 4, k % 3
@@ -358,8 +363,8 @@ class RepairUnitState(ReferenceState):
             places = []
             for i in range(g.length):
                 place = self.down[f][i] or "-"
-                if self.up[f][i] is not None:
-                    place += "+" + self.up[f][i]
+                if (up := self.up[f][i]) is not None:
+                    place += "+" + up
                 places.append(place)
             rows.append(",".join(places))
         deck = ([self.top] if self.top else []) + (
@@ -374,7 +379,7 @@ class RepairUnitState(ReferenceState):
                 turn += ":t"
             if self.pending in ("drawn", "peek"):
                 turn += ":" + self.pending
-            elif self.pending is not None:
+            elif isinstance(self.pending, int):
                 turn += ":" + place_name(self.active, self.pending)
         return " ".join([
             "|".join(rows), self.target or "-", self.drawn or "-", ",".join(deck) or "-",
