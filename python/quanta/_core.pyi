@@ -35,6 +35,7 @@ __all__ = [
     "a_quantum_leap_stack",
     "a_quantum_leap_stacks",
     "a_quantum_leap_stock",
+    "check_fits",
     "check_limits",
     "einstein_analyze",
     "einstein_best_move",
@@ -61,6 +62,7 @@ __all__ = [
     "quincunx_solve_expected",
     "quincunx_solve_open",
     "quincunx_solve_open_batch",
+    "quote",
     "random_playouts",
     "repair_unit_open_batch",
     "repair_unit_play_batch",
@@ -150,9 +152,11 @@ def game_names() -> list[str]: ...
 def check_limits(
     timeout: float | None, max_nodes: int | None, memory_mb: int, threads: int | None
 ) -> None: ...
+def check_fits(name: str, n: int, rows: str, row_bytes: int, advice: str) -> None: ...
 def random_playouts(
     game: Game, n: int, seed: int, threads: int | None, first: int
 ) -> dict[str, npt.NDArray[Any]]: ...
+def quote(value: Any) -> str: ...
 
 # ---- a_quantum_leap ----
 
