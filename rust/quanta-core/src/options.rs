@@ -56,9 +56,8 @@ impl<'a> OptionReader<'a> {
             Some(OptionValue::Str(s)) => {
                 choices.iter().copied().find(|c| c == s).ok_or_else(|| {
                     Error::InvalidOption(format!(
-                        "{}: option {} must be one of {choices:?}, not {}",
+                        "{}: option {name} must be one of {choices:?}, not {}",
                         self.game,
-                        quoted(name),
                         quoted(s)
                     ))
                 })
