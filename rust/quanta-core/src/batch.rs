@@ -157,7 +157,7 @@ fn room_for<T>(n: usize, name: &str, games: usize, players: usize) -> Result<Vec
 /// Games played at a time by [`random_playouts`]: the rows of one call of [`map_rows`], whose
 /// per-game vectors are copied into the results before the next piece, so that a call needs
 /// about the memory of its results and no more.
-const PIECE: usize = 1 << 16;
+const PIECE: usize = 1 << 18;
 
 /// Plays `n` uniformly random games from the start: games `first..first + n` of the sequence
 /// seeded by `seed` (see [`map_rows`]). `n` games whose results would not fit in memory are
