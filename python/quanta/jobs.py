@@ -729,8 +729,12 @@ def run(job: Job, out: str | os.PathLike, *, executor: concurrent.futures.Execut
     ``executor``: None runs the shards here, one after another, each on ``threads`` Rust
     threads (None: every core); any ``concurrent.futures.Executor`` (a process pool, or Dask's
     from :func:`dask_executor`) runs them where it likes, each on ``threads``. Started again on
-    the same ``out`` (after a crash or ``kill -9``), it skips the finished shards; a directory
-    holding another job raises :class:`quanta.InvalidOptionError`. ``progress`` shows a bar.
+    the same ``out`` (after a crash or ``kill -9``), it skips the finished shards and redoes
+    any part file it finds cut short or corrupted (counted in ``Report.redone``); a directory
+    holding another job raises :class:`quanta.InvalidOptionError`. The job, the executor and
+    the threads are checked before ``out`` is made, and a run stopped before its first part
+    removes what it made, so a corrected call runs on the same ``out``. ``progress`` shows a
+    bar.
     """
     _, pq = _parquet()
     if not isinstance(job, Job):
