@@ -205,3 +205,69 @@ def test_numpy_bools_are_bools_and_never_integers():
         QL.play(np.True_)  # an action is an integer, not a bool
     with pytest.raises(InvalidOptionError, match="threads must be"):
         ql.solve(QL, threads=np.True_)
+
+
+# ---- counts that cannot fit, and messages that never grow with the input ----
+
+
+def test_a_count_whose_results_cannot_fit_in_memory_is_refused_before_anything_is_allocated():
+    g = quanta.game("einstein")
+    # 2**40 games of two players: 22 TB of returns and lengths, more than any machine here has.
+    with pytest.raises(InvalidOptionError, match=r"^n: 1,099,511,627,776 games need 22\.0 TB") as e:
+        random_playouts(g, 2**40)
+    message = str(e.value)
+    assert "at most" in message and "games fit" in message, message
+    assert "first=" in message and "quanta.jobs.playouts" in message, "says what to do instead"
+    assert random_playouts(g, 3, seed=1)["length"].shape == (3,), "the process goes on"
+
+
+BIG = "x" * 1_000_000
+
+
+def _message(call) -> str:
+    with pytest.raises(quanta.QuantaError) as e:
+        call()
+    return str(e.value)
+
+
+def _positions(name):
+    """The start of the game, and positions a few random moves in, as notations."""
+    g = quanta.game(name)
+    rng = np.random.default_rng(3)
+    out, s = [], g.new_state()
+    for _ in range(30):
+        out.append(s)
+        if s.is_terminal:
+            break
+        s = s.play(int(rng.choice(s.legal_actions())))
+    return g, out[::10]
+
+
+@pytest.mark.parametrize("name", quanta.GAMES)
+def test_a_million_character_input_comes_back_as_a_short_message(name):
+    g, states = _positions(name)
+    messages = [_message(lambda: g.from_notation(BIG)),
+                _message(lambda: states[0].parse_action(BIG)),
+                _message(lambda: quanta.game(name, bogus=BIG)),
+                _message(lambda: quanta.game(name, **{BIG: 1})),
+                _message(lambda: quanta.game(BIG))]
+    messages += [_message(lambda: quanta.game(name, **{option: BIG})) for option in g.options]
+    for s in states:  # every field of real notations, one at a time, made huge
+        fields = s.notation().split(" ")
+        for i in range(len(fields)):
+            notation = " ".join([*fields[:i], BIG + fields[i], *fields[i + 1:]])
+            messages.append(_message(lambda: g.from_notation(notation)))
+    for message in messages:
+        assert len(message) < 400, message[:500]
+    assert "(1,000,000 characters)" in messages[0], "the cut says how long the input was"
+
+
+def test_python_messages_quote_through_the_same_helper():
+    from quanta.exceptions import quoted
+
+    assert quoted("a2b3") == "'a2b3'"
+    assert quoted(BIG) == '"' + "x" * 79 + '…" (1,000,000 characters)'
+    assert quoted(list(range(10**5))) == repr(list(range(22)))[:-1] + ", … (688,890 characters)"
+    assert len(_message(lambda: quanta.einstein_card.svg(
+        quanta.game("einstein_card").new_state(), viewer=BIG))) < 400
+    assert len(_message(lambda: qx.score_placement([[None] * 4] * 4, "7WY", BIG))) < 400

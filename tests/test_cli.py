@@ -283,3 +283,61 @@ def test_solve_past_its_limit_is_undecided_with_no_value_and_status_1():
     assert out["value"] is None and out["exact"] is False and "node limit" in out["reason"]
     text = CliRunner().invoke(main, ["solve", "einstein", notation, "--max-nodes", "10"])
     assert text.exit_code == 1 and "value    undecided: " in text.output
+
+
+# ---- quanta job: files and addresses it cannot use are one line, status 2 ----
+
+
+def _one_error_line(result) -> str:
+    assert result.exit_code == 2, result.output
+    assert isinstance(result.exception, SystemExit), "a usage error, not a crash"
+    assert "Traceback" not in result.output
+    lines = [line for line in result.output.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("Error: "), result.output
+    return lines[0]
+
+
+def test_job_solve_refuses_a_file_that_is_not_utf8_in_one_line(tmp_path):
+    pytest.importorskip("pyarrow")
+    file = tmp_path / "positions.txt"
+    file.write_bytes("...../.a.../...../...1./..... 0 -\n".encode() + b"caf\xe9\n")
+    result = CliRunner().invoke(main, ["job", "solve", "einstein", str(file), "--out",
+                                       str(tmp_path / "out")])
+    line = _one_error_line(result)
+    assert "positions.txt" in line and "not UTF-8" in line and "byte 37" in line
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("address", ["not an address", "tcp://", "tcp://127.0.0.1:1"])
+def test_job_refuses_a_scheduler_it_cannot_reach_in_one_line(address, tmp_path, monkeypatch):
+    pytest.importorskip("distributed")
+    from quanta import jobs
+
+    monkeypatch.setattr(jobs, "SCHEDULER_TIMEOUT", 1.0)  # the test's own, shorter wait
+    result = CliRunner().invoke(main, ["job", "playouts", "einstein", "--games", "10",
+                                       "--scheduler", address, "--out", str(tmp_path / "out")])
+    line = _one_error_line(result)
+    assert repr(address) in line
+    assert ("within 1 s" if address.endswith(":1") else "scheduler must be") in line
+    assert not (tmp_path / "out").exists()
+
+
+def test_job_scheduler_help_states_the_connect_timeout():
+    result = CliRunner().invoke(main, ["job", "playouts", "--help"])
+    assert "within 10 s" in " ".join(result.output.split())
+    from quanta import jobs
+
+    assert jobs.SCHEDULER_TIMEOUT == 10.0
+
+
+def test_a_refused_job_leaves_no_directory_and_the_corrected_command_runs(tmp_path):
+    pytest.importorskip("pyarrow")
+    out = str(tmp_path / "table")
+    args = ["job", "table", "quincunx_open", "--deals", "4", "--shard-size", "2", "-p",
+            "empty=5", "--out", out, "-q"]
+    result = CliRunner().invoke(main, [*args, "-p", "excuse=maybe"])
+    assert "excuse must be True or False" in _one_error_line(result)
+    assert not (tmp_path / "table").exists()
+    result = CliRunner().invoke(main, [*args, "-p", "excuse=false", "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["ran"] == 2

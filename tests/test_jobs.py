@@ -333,3 +333,153 @@ def test_a_repair_unit_solve_row_is_the_seeded_win_probability_and_the_policys_m
     expected = quanta.repair_unit.win_probability(state, 32, 0, max_nodes=2000)
     assert row["value"] == expected.probability and row["exact"] is True
     assert row["best"] in [state.action_to_string(a) for a in state.legal_actions()]
+
+
+    assert row["exact"] == (expected.undecided == 0)
+
+
+# ---- inputs that never hurt, results that heal ----
+
+
+def test_a_playout_shard_too_big_for_memory_is_refused_when_the_job_is_made():
+    with pytest.raises(InvalidOptionError, match=r"^shard_size: .* games fit: give a smaller "
+                                                 r"shard_size"):
+        jobs.playouts("einstein", 2**40, shard_size=2**40)
+    assert jobs.playouts("einstein", 2**40).shards == -(-2**40 // 10**6), "the default fits"
+
+
+def test_a_huge_bad_parameter_comes_back_as_a_short_message(tmp_path):
+    big = "x" * 1_000_000
+    for call in (lambda: jobs.table("quincunx_open", 10, excuse=big),
+                 lambda: jobs.table(big, 10),
+                 lambda: jobs.playouts(big, 10),
+                 lambda: jobs.playouts("einstein", 10, options={"setup": big}),
+                 lambda: jobs.playouts("einstein", big)):
+        with pytest.raises(InvalidOptionError) as e:
+            call()
+        assert len(str(e.value)) < 400, str(e.value)[:500]
+    jobs.run(jobs.solve("einstein", [big]), tmp_path)
+    [row] = rows(tmp_path)
+    assert row["error"].startswith("InvalidNotationError") and len(row["error"]) < 400
+
+
+def test_the_rows_of_a_cooperative_game_say_whether_the_team_won(monkeypatch):
+    g = quanta.game("repair_unit", players=2)
+    assert g.info.utility == "cooperative"
+    job = jobs.playouts("repair_unit", 3000, options={"players": 2}, seed=5, shard_size=3000)
+    shard = jobs.run_shard(job, 0).to_pydict()
+    assert "winner" not in shard, "no seat wins alone in a cooperative game"
+    seed = int(np.random.SeedSequence(5, spawn_key=(0,)).generate_state(1, np.uint64)[0])
+    direct = quanta.batch.random_playouts(g, 3000, seed=seed)
+    assert shard["won"] == (direct["returns"][:, 0] > 0).tolist()
+    assert (direct["returns"][:, 0] == direct["returns"][:, 1]).all(), "the seats share a return"
+    # Random play seldom wins Quantum Repair Unit: the column read off won and lost teams.
+    returns = np.array([[1.0, 1.0], [-1.0, -1.0], [1.0, 1.0]])
+    monkeypatch.setattr(jobs, "random_playouts", lambda g, n, **_: {
+        "returns": returns, "length": np.array([9, 4, 7], dtype=np.int32)})
+    shard = jobs.run_shard(jobs.playouts("repair_unit", 3, options={"players": 2}), 0)
+    assert shard.column_names == ["game", "length", "return_0", "return_1", "won"]
+    assert shard.column("won").to_pylist() == [True, False, True]
+    assert shard.schema.field("won").type == pa.bool_()
+
+
+def _cut_short(path) -> None:
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) // 2])
+
+
+def _corrupt(path) -> None:
+    """Flips bits in the middle of the file: the footer and the row count still read."""
+    data = bytearray(path.read_bytes())
+    for i in range(len(data) // 3, len(data) // 3 + 40):
+        data[i] ^= 0x5A
+    path.write_bytes(bytes(data))
+
+
+def test_a_run_started_again_redoes_a_part_cut_short_and_a_corrupted_one(tmp_path):
+    job = jobs.playouts("einstein", 5000, seed=2, shard_size=1000)
+    jobs.run(job, tmp_path / "clean")
+    jobs.run(job, tmp_path / "damaged")
+    _cut_short(tmp_path / "damaged" / "part-00001.parquet")
+    _corrupt(tmp_path / "damaged" / "part-00003.parquet")
+    assert pa.parquet.read_metadata(tmp_path / "damaged" / "part-00003.parquet").num_rows == 1000
+    with pytest.raises(quanta.DamagedResultError, match=r"^part-00001\.parquet in .* is damaged"):
+        jobs.read(tmp_path / "damaged")
+    report = jobs.run(job, tmp_path / "damaged")
+    assert (report.ran, report.redone, report.skipped, report.rows) == (2, 2, 3, 2000)
+    assert jobs.read(tmp_path / "damaged").equals(jobs.read(tmp_path / "clean"))
+    assert jobs.run(job, tmp_path / "damaged").redone == 0
+
+
+def test_reading_a_corrupted_part_names_it(tmp_path):
+    job = jobs.playouts("einstein", 3000, seed=2, shard_size=1000)
+    jobs.run(job, tmp_path)
+    _corrupt(tmp_path / "part-00002.parquet")
+    with pytest.raises(quanta.DamagedResultError, match=r"^part-00002\.parquet in .* damaged"):
+        jobs.read(tmp_path)
+    assert issubclass(quanta.DamagedResultError, quanta.QuantaError)
+
+
+def test_a_part_with_the_wrong_number_of_rows_is_damaged(tmp_path):
+    job = jobs.playouts("einstein", 3000, seed=2, shard_size=1000)
+    jobs.run(job, tmp_path)
+    other = tmp_path / "other"
+    jobs.run(jobs.playouts("einstein", 500, seed=2, shard_size=500), other)
+    (other / "part-00000.parquet").replace(tmp_path / "part-00001.parquet")
+    with pytest.raises(quanta.DamagedResultError, match="holds 500 rows, not the shard's 1,000"):
+        jobs.read(tmp_path)
+    assert jobs.run(job, tmp_path).redone == 1
+    assert len(rows(tmp_path)) == 3000
+
+
+def test_a_refused_run_leaves_no_directory_and_the_corrected_one_runs(tmp_path):
+    out = tmp_path / "deep" / "out"
+    job = jobs.playouts("einstein", 100, shard_size=50)
+    for bad in ({"executor": "a pool"}, {"threads": 0}):
+        with pytest.raises(InvalidOptionError):
+            jobs.run(job, out, **bad)
+        assert not (tmp_path / "deep").exists(), bad
+    # A job made by hand with a parameter that only its shards read.
+    made = jobs.Job("table", {**jobs.table("quincunx_open", 4).params, "excuse": "yes"}, 4, 2)
+    with pytest.raises(InvalidOptionError, match="excuse must be True or False"):
+        jobs.run(made, out)
+    assert not (tmp_path / "deep").exists()
+    # A shard that fails on the executor before any part is written.
+    with concurrent.futures.ThreadPoolExecutor(1) as pool, pytest.raises(RuntimeError):
+        jobs.run(job, out, executor=_Failing(pool))
+    assert not (tmp_path / "deep").exists()
+    assert jobs.run(jobs.table("quincunx_open", 4, shard_size=2, empty=5), out).ran == 2
+
+
+class _Failing(concurrent.futures.Executor):
+    """An executor whose every task fails (a worker lost before it wrote anything)."""
+
+    def __init__(self, pool):
+        self.pool = pool
+
+    def submit(self, fn, /, *args, **kwargs):
+        return self.pool.submit(_fail)
+
+
+def _fail():
+    raise RuntimeError("the worker was lost")
+
+
+def test_a_positions_file_that_is_not_utf8_is_refused_naming_the_file_and_the_byte(tmp_path):
+    file = tmp_path / "positions.txt"
+    file.write_bytes(b"...../.a.../...../...1./..... 0 -\n\xff\xfe\n")
+    with pytest.raises(InvalidOptionError, match=r"positions\.txt' is not UTF-8 text \(byte "
+                                                 r"34 is"):
+        jobs.solve("einstein", file)
+
+
+def test_a_scheduler_that_does_not_answer_is_refused_within_the_timeout():
+    pytest.importorskip("distributed")
+    for address in ("not an address", "tcp://"):
+        with pytest.raises(InvalidOptionError, match="scheduler must be a Dask scheduler's"):
+            with jobs.dask_executor(scheduler=address):
+                pass
+    with pytest.raises(InvalidOptionError, match=r"no Dask scheduler answered at "
+                                                 r"'tcp://127\.0\.0\.1:1' within 1 s"):
+        with jobs.dask_executor(scheduler="tcp://127.0.0.1:1", timeout=1):
+            pass

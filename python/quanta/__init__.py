@@ -20,6 +20,7 @@ from . import exceptions
 from ._core import CHANCE, TERMINAL, Game, GameInfo, State, game_names
 from ._core import make_game as _make_game
 from .exceptions import (
+    DamagedResultError,
     IllegalMoveError,
     InvalidNotationError,
     InvalidOptionError,
@@ -77,6 +78,7 @@ __all__ = [
     "CHANCE",
     "GAMES",
     "TERMINAL",
+    "DamagedResultError",
     "Game",
     "GameInfo",
     "State",

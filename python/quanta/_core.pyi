@@ -37,6 +37,7 @@ __all__ = [
     "a_quantum_leap_stack",
     "a_quantum_leap_stacks",
     "a_quantum_leap_stock",
+    "check_fits",
     "check_limits",
     "einstein_analyze",
     "einstein_best_move",
@@ -64,6 +65,7 @@ __all__ = [
     "quincunx_solve_expected",
     "quincunx_solve_open",
     "quincunx_solve_open_batch",
+    "quote",
     "random_playouts",
     "repair_unit_open_batch",
     "repair_unit_play_batch",
@@ -155,9 +157,11 @@ def greedy_move(state: State, seed: int) -> int | None: ...
 def check_limits(
     timeout: float | None, max_nodes: int | None, memory_mb: int, threads: int | None
 ) -> None: ...
+def check_fits(name: str, n: int, rows: str, row_bytes: int, advice: str) -> None: ...
 def random_playouts(
     game: Game, n: int, seed: int, threads: int | None, first: int
 ) -> dict[str, npt.NDArray[Any]]: ...
+def quote(value: Any) -> str: ...
 
 # ---- a_quantum_leap ----
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numbers
 from xml.sax.saxutils import escape
 
-from .exceptions import InvalidOptionError
+from .exceptions import InvalidOptionError, quoted
 
 #: The font attribute of every text in the pictures.
 FONT = "font-family='Helvetica, Arial, sans-serif'"
@@ -25,7 +25,7 @@ def pixels(name: str, value: object, above: float = 0.0) -> float:
     picture's margins) and at most :data:`MAX_PIXELS`; anything else (zero, negative, NaN,
     infinite, not a number at all) raises :class:`~quanta.InvalidOptionError` naming ``name``
     and what is expected, e.g. "cell must be a positive number of pixels, not -3"."""
-    shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
+    shown = quoted(value)
     # (NaN is not equal to itself; comparing, unlike float(), works for ints of any size.)
     if isinstance(value, numbers.Real) and not isinstance(value, bool) and value == value:
         # (typeshed's numbers.Real declares only < and <=, so mypy cannot read float < Real.)

@@ -28,6 +28,9 @@ def random_playouts(
 
     Bad arguments raise :class:`quanta.InvalidOptionError`: ``n`` is an integer from 0 to
     2**40, ``seed`` and ``first`` from 0 to 2**64 - 1, ``threads`` from 1 to 1024 or None.
+    So does an ``n`` whose results (``players * 8 + 4`` bytes a game) cannot fit in the
+    memory available, before anything is allocated: the message says how many games fit;
+    play more in pieces (``first``) or as a job written to disk (:func:`quanta.jobs.playouts`).
     """
     return _core.random_playouts(game, n, seed, threads, first)
 

@@ -332,7 +332,9 @@ def _pairs(ctx, param, values: tuple[str, ...]) -> dict:
     for item in values:
         key, eq, text = item.partition("=")
         if not eq or not key:
-            raise click.BadParameter(f"must be KEY=VALUE (e.g. size=3), not {item!r}", ctx, param)
+            raise click.BadParameter(f"must be KEY=VALUE (e.g. size=3), not "
+                                     f"{quanta.exceptions.quoted(item)}",
+                                     ctx, param)
         out[key] = _value(text)
     return out
 
@@ -363,7 +365,8 @@ def _executor_options(f):
     f = click.option("--local-cluster", type=_Integer(1, 1024), default=None, metavar="N",
                      help="Run on a Dask LocalCluster of N worker processes.")(f)
     f = click.option("--scheduler", default=None, metavar="ADDRESS",
-                     help="Run on the Dask cluster whose scheduler is at ADDRESS.")(f)
+                     help="Run on the Dask cluster whose scheduler is at ADDRESS "
+                          "(tcp://host:8786; refused if it does not answer within 10 s).")(f)
     f = click.option("--threads", type=_Integer(1, 1024), default=None,
                      help="Rust threads per shard [default: every core; with a local "
                           "cluster, the cores shared out].")(f)
@@ -392,12 +395,15 @@ def _run_job(make, out, threads, scheduler, local_cluster, quiet, as_json) -> No
                                   progress=not (quiet or as_json))
     except quanta.QuantaError as e:
         raise click.UsageError(str(e)) from None
+    except OSError as e:  # the output directory cannot be made or written
+        raise click.UsageError(f"{e.strerror or e}: {e.filename or out}") from None
     except ImportError as e:
         raise _Failed(str(e)) from None
     if as_json:
         click.echo(json.dumps(report.to_dict()))
     else:
-        click.echo(f"{report.out}: {report.shards} shards, {report.ran} run now "
+        redone = f", {report.redone} of them redone (damaged)" if report.redone else ""
+        click.echo(f"{report.out}: {report.shards} shards, {report.ran} run now{redone} "
                    f"({report.rows:,} rows in {report.seconds:.1f} s), {report.skipped} "
                    f"already done")
 

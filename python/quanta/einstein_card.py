@@ -24,7 +24,7 @@ from . import _svg
 from ._core import State
 from ._svg import FONT, num
 from .einstein import _board_lines, _board_svg, _cells
-from .exceptions import InvalidOptionError
+from .exceptions import InvalidOptionError, quoted
 
 __all__ = ["CARDS", "STATE_METHODS", "board", "discards", "hand", "heap", "status", "svg", "text"]
 
@@ -47,7 +47,7 @@ def _names(codes: str) -> list[str]:
 
 def _side(field: str, player: int) -> str:
     if player not in (0, 1) or isinstance(player, bool):
-        raise InvalidOptionError(f"player must be 0 or 1, not {player!r}")
+        raise InvalidOptionError(f"player must be 0 or 1, not {quoted(player)}")
     return field.split("|")[player]
 
 
@@ -149,7 +149,7 @@ def svg(state: State, size: float = 250, viewer: int | None = None) -> str:
     must be a number of pixels above 30 (else :class:`~quanta.InvalidOptionError`)."""
     size = _svg.pixels("size", size, above=30)
     if viewer is not None and (isinstance(viewer, bool) or viewer not in (0, 1)):
-        raise InvalidOptionError(f"viewer must be None, 0 or 1, not {viewer!r}")
+        raise InvalidOptionError(f"viewer must be None, 0 or 1, not {quoted(viewer)}")
     open_hands = state.game.options["open_hands"]
     cell = (size - 30) / 5
     left, top = 20.0, 20.0

@@ -47,8 +47,25 @@ class SearchLimitError(QuantaError):
         self.partial = partial
 
 
+class DamagedResultError(QuantaError):
+    """A result on disk that cannot be read back whole: a part file of a job's directory
+    (``part-00003.parquet``) cut short or corrupted, named in the message. Running the job
+    again (:func:`quanta.jobs.run` on the same directory) redoes that part."""
+
+
+def quoted(value: Any) -> str:
+    """``value`` as a message shows it: its ``repr``, at most about 80 characters; a longer
+    text is cut with an ellipsis and its length, ``"xxx…" (1,000,000 characters)``. The one
+    way quanta's messages quote a caller's input (the Rust core's notation errors too), so a
+    message never grows with the input."""
+    from ._core import quote
+
+    return quote(value)
+
+
 __all__ = [
     "QuantaError",
+    "DamagedResultError",
     "IllegalMoveError",
     "InvalidNotationError",
     "InvalidOptionError",

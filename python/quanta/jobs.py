@@ -3,7 +3,7 @@
 A :class:`Job` is a kind and its parameters, cut into shards of ``shard_size`` rows:
 
 - :func:`playouts`: random games of any game and options, one row per game (its length, every
-  seat's return, the winning seat);
+  seat's return, the winning seat, or in a cooperative game whether the team won);
 - :func:`solve`: positions (one notation a line), each answered by the game's solver within
   the given limits, one row per position;
 - :func:`table`: the tables the solvers make possible: ``quincunx_open`` (the solitaire's
@@ -12,7 +12,8 @@ A :class:`Job` is a kind and its parameters, cut into shards of ``shard_size`` r
   ``quantum_leap_every_deal`` (every deal of a small board, up to symmetry).
 
 :func:`run` computes the shards that are not on disk yet and writes each as it comes, so the
-same call after a crash or ``kill -9`` finishes the job without losing or repeating a row.
+same call after a crash or ``kill -9`` finishes the job without losing or repeating a row, and
+redoes any part file it finds cut short or corrupted.
 Shard ``i`` draws from its own seed, ``numpy.random.SeedSequence(seed, spawn_key=(i,))``: a
 result depends on the job alone, never on how many shards run at once, on which executor or
 on how many workers (only where a time limit cuts a solve does the machine's speed count). A bad row (a malformed notation, a finished position, a solve past its
@@ -31,9 +32,11 @@ from __future__ import annotations
 
 import concurrent.futures
 import contextlib
+import dataclasses
 import json
 import os
 import pathlib
+import sys
 import time
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator
@@ -44,7 +47,7 @@ import quanta
 
 from . import _core
 from .batch import random_playouts
-from .exceptions import InvalidOptionError, QuantaError
+from .exceptions import DamagedResultError, InvalidOptionError, QuantaError, quoted
 from .solvers import SOLVERS, answer
 
 __all__ = [
@@ -118,7 +121,8 @@ class Job:
 def _count(value, name: str, low: int = 1, high: int = 2**40) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not (
             low <= value <= high):
-        raise InvalidOptionError(f"{name} must be an integer from {low} to {high}, not {value!r}")
+        raise InvalidOptionError(f"{name} must be an integer from {low} to {high}, not "
+                                 f"{quoted(value)}")
     return int(value)
 
 
@@ -128,9 +132,11 @@ def _seed(value) -> int:
 
 def _game(name, options) -> quanta.Game:
     if not isinstance(name, str):
-        raise InvalidOptionError(f"game must be a name from {list(quanta.GAMES)}, not {name!r}")
+        raise InvalidOptionError(f"game must be a name from {list(quanta.GAMES)}, not "
+                                 f"{quoted(name)}")
     if options is not None and not isinstance(options, dict):
-        raise InvalidOptionError(f"options must be a dict of the game's options, not {options!r}")
+        raise InvalidOptionError(f"options must be a dict of the game's options, not "
+                                 f"{quoted(options)}")
     return quanta.game(name, **(options or {}))
 
 
@@ -141,11 +147,28 @@ def playouts(game: str, games: int, *, options: dict | None = None, seed: int = 
 
     Rows: ``game`` (the game's number in the job), ``length`` (plies, chance excluded),
     ``return_0`` … (every seat's return: the score in games that keep one, such as
-    Quincunx and A Quantum Leap; +1/-1 in EinStein and Quantum Leap), ``winner`` (the seat
-    with the single highest return, -1 for a draw)."""
+    Quincunx and A Quantum Leap; +1/-1 in EinStein and Quantum Leap), and ``winner`` (the seat
+    with the single highest return, -1 for a draw) — or, in a cooperative game
+    (``g.info.utility == "cooperative"``: Quantum Repair Unit), ``won`` instead: whether the
+    team won (every seat's return is +1), since the seats win or lose together.
+
+    A shard's games are held in memory while it runs: a ``shard_size`` whose results cannot
+    fit in the memory available raises :class:`quanta.InvalidOptionError` (saying how many
+    fit) when the job is made."""
     g = _game(game, options)
-    return Job("playouts", {"game": g.name, "options": dict(g.options)},
-               _count(games, "games"), _count(shard_size, "shard_size"), _seed(seed))
+    job = Job("playouts", {"game": g.name, "options": dict(g.options)},
+              _count(games, "games"), _count(shard_size, "shard_size"), _seed(seed))
+    _check_shard(job)
+    return job
+
+
+def _playout_shard_fits(job: Job, g: quanta.Game) -> None:
+    """Refuses a shard of playouts too big for the memory here: a shard holds its games'
+    results twice (the arrays played, then the table written: game number, length, returns and
+    winner), about ``2 * (players * 8 + 4) + 9`` bytes a game."""
+    rows = min(job.rows, job.shard_size)
+    _core.check_fits("shard_size", rows, "games", 2 * (g.num_players * 8 + 4) + 9,
+                     "give a smaller shard_size (the job's games go on in more shards)")
 
 
 def _read_positions(positions) -> list[str]:
@@ -153,8 +176,16 @@ def _read_positions(positions) -> list[str]:
         path = pathlib.Path(positions)
         if not path.is_file():
             raise InvalidOptionError(f"positions must be a file of notations, one a line; "
-                                     f"{str(path)!r} is not a file")
-        lines = path.read_text().splitlines()
+                                     f"{quoted(str(path))} is not a file")
+        try:
+            lines = path.read_bytes().decode("utf-8").splitlines()
+        except UnicodeDecodeError as e:
+            raise InvalidOptionError(
+                f"positions: {quoted(str(path))} is not UTF-8 text (byte {e.start:,} is not "
+                f"part of a UTF-8 character); notations are text, one a line") from None
+        except OSError as e:
+            raise InvalidOptionError(f"positions: cannot read {quoted(str(path))}: "
+                                     f"{e.strerror or e}") from None
     else:
         lines = list(positions)
         if not all(isinstance(x, str) for x in lines):
@@ -218,7 +249,7 @@ def table(name: str, deals: int | None = None, *, seed: int = 0, shard_size: int
       the limits keeps ``white_wins`` null and says so there).
       :func:`first_player_wins` reads the exact probabilities off the table."""
     if name not in TABLES:
-        raise InvalidOptionError(f"table must be one of {sorted(TABLES)}, not {name!r}")
+        raise InvalidOptionError(f"table must be one of {sorted(TABLES)}, not {quoted(name)}")
     defaults, _ = TABLES[name]
     unknown = set(params) - set(defaults)
     if unknown:
@@ -232,12 +263,14 @@ def table(name: str, deals: int | None = None, *, seed: int = 0, shard_size: int
             raise InvalidOptionError(f"table {name} solves every deal: give no number of deals")
         if params["size"] not in (2, 3):
             raise InvalidOptionError(f"table {name} is for sides 2 and 3 (side 4 has 3.3e11 "
-                                     f"deals), not size={params['size']!r}")
+                                     f"deals), not size={quoted(params['size'])}")
         deals = len(_deal_classes(params["size"], params["setup"])[0])
     elif deals is None:
         raise InvalidOptionError(f"table {name} needs the number of deals (--deals)")
-    return Job("table", {"table": name, **params}, _count(deals, "deals"),
-               _count(shard_size, "shard_size"), _seed(seed))
+    job = Job("table", {"table": name, **params}, _count(deals, "deals"),
+              _count(shard_size, "shard_size"), _seed(seed))
+    _check_shard(job)
+    return job
 
 
 def first_player_wins(rows) -> dict:
@@ -285,7 +318,10 @@ def _playout_rows(job: Job, index: int, threads: int | None) -> dict:
                "length": out["length"]}
     for seat in range(g.num_players):
         columns[f"return_{seat}"] = out["returns"][:, seat]
-    columns["winner"] = _winners(out["returns"])
+    if g.info.utility == "cooperative":  # one team: every seat wins (+1) or none does
+        columns["won"] = out["returns"][:, 0] > 0
+    else:
+        columns["winner"] = _winners(out["returns"])
     return columns
 
 
@@ -491,6 +527,38 @@ TABLES: dict[str, tuple[dict, Callable]] = {
 }
 
 
+def _check_shard(job: Job) -> None:
+    """Everything a shard of ``job`` needs, checked before anything runs or is written: the
+    counts, that the manifest can hold the job (plain JSON values), that a playout shard fits
+    in memory, and the parameters themselves, read by an empty shard computed here (the
+    solvers and batches read their arguments as they would for every row). Raises the typed
+    error of the first thing wrong, so a refused job leaves nothing behind."""
+    if job.kind not in KINDS:
+        raise InvalidOptionError(f"kind must be one of {list(KINDS)}, not {quoted(job.kind)}")
+    _count(job.rows, "rows")
+    _count(job.shard_size, "shard_size")
+    _seed(job.seed)
+    try:
+        json.dumps(job.to_dict(), allow_nan=False)
+    except (TypeError, ValueError):
+        raise InvalidOptionError(f"a job's parameters are plain values (numbers, text, lists) "
+                                 f"that its manifest holds as JSON, not "
+                                 f"{quoted(job.params)}") from None
+    empty = dataclasses.replace(job, rows=0)
+    try:
+        if job.kind == "playouts":
+            _playout_shard_fits(job, _game(job.params["game"], job.params["options"]))
+            _playout_rows(empty, 0, None)
+        elif job.kind == "table":
+            TABLES[job.params["table"]][1](empty, 0, None)
+        elif not isinstance(job.params["positions"], list):
+            raise InvalidOptionError("a solve job's positions are a list of notations")
+    except (KeyError, TypeError) as e:
+        raise InvalidOptionError(f"not a job that quanta.jobs makes (its parameters lack or "
+                                 f"mistype {quoted(str(e))}); make one with "
+                                 f"jobs.playouts, jobs.solve or jobs.table") from None
+
+
 def run_shard(job: Job | dict, index: int, threads: int | None = None):
     """The rows of shard ``index`` as a ``pyarrow.Table``: what an executor runs (a plain
     function of plain arguments, so it travels to other processes and machines)."""
@@ -532,8 +600,10 @@ def _typed(pa, columns: dict, types: dict):
 
 @dataclass(frozen=True)
 class Report:
-    """What :func:`run` did: ``shards`` in all, ``ran`` now, ``skipped`` (already on disk),
-    ``rows`` written now, ``seconds`` of wall time."""
+    """What :func:`run` did: ``shards`` in all, ``ran`` now, ``skipped`` (already on disk and
+    whole), ``rows`` written now, ``seconds`` of wall time, and ``redone``: how many of the
+    shards run now had a part file on disk that was cut short or corrupted (counted in
+    ``ran``)."""
 
     out: pathlib.Path
     shards: int
@@ -541,10 +611,12 @@ class Report:
     skipped: int
     rows: int
     seconds: float
+    redone: int = 0
 
     def to_dict(self) -> dict:
         return {"out": str(self.out), "shards": self.shards, "ran": self.ran,
-                "skipped": self.skipped, "rows": self.rows, "seconds": self.seconds}
+                "skipped": self.skipped, "redone": self.redone, "rows": self.rows,
+                "seconds": self.seconds}
 
 
 def _part(index: int) -> str:
@@ -559,21 +631,60 @@ def _write_atomically(path: pathlib.Path, write: Callable[[pathlib.Path], object
     os.replace(tmp, path)
 
 
-def _open_directory(job: Job, out: pathlib.Path) -> None:
-    out.mkdir(parents=True, exist_ok=True)
-    manifest = out / MANIFEST
+def _open_directory(job: Job, out: pathlib.Path) -> list[pathlib.Path]:
+    """Makes ``out`` the directory of ``job``: the manifest written there, or found to name
+    the same job. Returns what it created (the manifest and the directories, innermost
+    first), which :func:`run` removes again when the job stops before its first part."""
     spec = {"format": _FORMAT, "job": job.to_dict(), "shards": job.shards}
+    manifest = out / MANIFEST
+    if out.exists() and not out.is_dir():
+        raise InvalidOptionError(f"out: {quoted(str(out))} is a file, not a directory")
     if manifest.exists():
         try:
             held = json.loads(manifest.read_text())
-        except ValueError:
+        except (ValueError, OSError):
             held = None
         if held != spec:
             raise InvalidOptionError(
                 f"{out} holds the results of another job (see its {MANIFEST}); give another "
                 f"output directory, or remove that one to start afresh")
-        return
+        return []
+    created = [p for p in [out, *out.parents] if not p.exists()]
+    out.mkdir(parents=True, exist_ok=True)
     _write_atomically(manifest, lambda p: p.write_text(json.dumps(spec, indent=1)))
+    return [manifest, *created]
+
+
+def _remove_created(created: list[pathlib.Path]) -> None:
+    """Removes what :func:`_open_directory` created (a directory only while it is empty)."""
+    for path in created:
+        with contextlib.suppress(OSError):
+            if path.is_dir():
+                for tmp in path.glob(".part-*.tmp"):
+                    tmp.unlink()
+                path.rmdir()
+            else:
+                path.unlink()
+
+
+def _damage(path: pathlib.Path, rows: int) -> str | None:
+    """What is wrong with the part file at ``path`` that should hold ``rows`` rows, or None
+    when it reads back whole: its footer, its row count, every page (checked against the
+    page checksums it was written with)."""
+    pa, pq = _parquet()
+    try:
+        file = pq.ParquetFile(path, page_checksum_verification=True)
+        if file.metadata.num_rows != rows:
+            return f"it holds {file.metadata.num_rows:,} rows, not the shard's {rows:,}"
+        file.read()
+    except (OSError, pa.ArrowException) as e:
+        return str(e) or type(e).__name__
+    return None
+
+
+def _part_index(path: pathlib.Path) -> int | None:
+    stem = path.name[len("part-"):-len(".parquet")]
+    return int(stem) if stem.isdigit() else None
 
 
 def run(job: Job, out: str | os.PathLike, *, executor: concurrent.futures.Executor | None = None,
@@ -584,66 +695,119 @@ def run(job: Job, out: str | os.PathLike, *, executor: concurrent.futures.Execut
     ``executor``: None runs the shards here, one after another, each on ``threads`` Rust
     threads (None: every core); any ``concurrent.futures.Executor`` (a process pool, or Dask's
     from :func:`dask_executor`) runs them where it likes, each on ``threads``. Started again on
-    the same ``out`` (after a crash or ``kill -9``), it skips the finished shards; a directory
-    holding another job raises :class:`quanta.InvalidOptionError`. ``progress`` shows a bar.
+    the same ``out`` (after a crash or ``kill -9``), it skips the finished shards and redoes
+    any part file it finds cut short or corrupted (counted in ``Report.redone``); a directory
+    holding another job raises :class:`quanta.InvalidOptionError`. The job, the executor and
+    the threads are checked before ``out`` is made, and a run stopped before its first part
+    removes what it made, so a corrected call runs on the same ``out``. ``progress`` shows a
+    bar.
     """
     _, pq = _parquet()
     if not isinstance(job, Job):
-        raise InvalidOptionError(f"job must be a quanta.jobs.Job, not {job!r}")
+        raise InvalidOptionError(f"job must be a quanta.jobs.Job, not {quoted(job)}")
     if threads is not None:
         _core.check_limits(None, None, 1, threads)
+    if executor is not None and not isinstance(executor, concurrent.futures.Executor):
+        raise InvalidOptionError(f"executor must be a concurrent.futures.Executor or None (this "
+                                 f"process), not {quoted(executor)}")
+    _check_shard(job)
     out = pathlib.Path(out)
-    _open_directory(job, out)
-    todo = [i for i in range(job.shards) if not (out / _part(i)).exists()]
+    created = _open_directory(job, out)
     start = time.perf_counter()
     rows = 0
+    try:
+        todo, redone = [], 0
+        for i in range(job.shards):
+            path = out / _part(i)
+            if path.exists() and _damage(path, len(job.shard_rows(i))) is not None:
+                path.unlink()  # cut short or corrupted: done again below
+                redone += 1
+            if not path.exists():
+                todo.append(i)
 
-    def write(index: int, shard) -> None:
-        nonlocal rows
-        _write_atomically(out / _part(index), lambda p: pq.write_table(shard, p))
-        rows += shard.num_rows
+        def write(index: int, shard) -> None:
+            nonlocal rows
+            _write_atomically(out / _part(index),
+                              lambda p: pq.write_table(shard, p, write_page_checksum=True))
+            rows += shard.num_rows
 
-    from tqdm import tqdm  # type: ignore[import-untyped, unused-ignore]  # as in quanta.cli
+        from tqdm import tqdm  # type: ignore[import-untyped, unused-ignore]  # as in quanta.cli
 
-    with tqdm(total=job.shards, initial=job.shards - len(todo), unit="shards",
-              disable=not progress, leave=False) as bar:
-        if executor is None:
-            for i in todo:
-                write(i, run_shard(job, i, threads))
-                bar.update()
-        else:
-            spec = job.to_dict()
-            futures = {executor.submit(run_shard, spec, i, threads): i for i in todo}
-            try:
-                for future in concurrent.futures.as_completed(futures):
-                    write(futures[future], future.result())
+        with tqdm(total=job.shards, initial=job.shards - len(todo), unit="shards",
+                  disable=not progress, leave=False) as bar:
+            if redone and progress:
+                bar.write(f"{out}: {redone} damaged part file(s) to redo", file=sys.stderr)
+            if executor is None:
+                for i in todo:
+                    write(i, run_shard(job, i, threads))
                     bar.update()
-            finally:
-                for future in futures:
-                    future.cancel()
+            else:
+                spec = job.to_dict()
+                futures = {executor.submit(run_shard, spec, i, threads): i for i in todo}
+                try:
+                    for future in concurrent.futures.as_completed(futures):
+                        write(futures[future], future.result())
+                        bar.update()
+                finally:
+                    for future in futures:
+                        future.cancel()
+    except BaseException:
+        if created and not any(out.glob("part-*.parquet")):
+            _remove_created(created)  # stopped before its first part: as if never started
+        raise
     return Report(out, job.shards, len(todo), job.shards - len(todo), rows,
-                  time.perf_counter() - start)
+                  time.perf_counter() - start, redone)
 
 
 def read(out: str | os.PathLike):
     """The rows of a job's directory as one ``pyarrow.Table``, shard by shard in order (only
-    finished shards; see the manifest for the job)."""
+    finished shards; see the manifest for the job). A part file cut short or corrupted (its
+    footer, its row count or a page checksum wrong) raises
+    :class:`quanta.DamagedResultError` naming the file; :func:`run` on the same directory
+    redoes it."""
     pa, pq = _parquet()
     out = pathlib.Path(out)
     if not (out / MANIFEST).exists():
         raise InvalidOptionError(f"{out} is not a job's directory (no {MANIFEST})")
+    try:
+        job = Job.from_dict(json.loads((out / MANIFEST).read_text())["job"])
+    except (ValueError, KeyError, TypeError, OSError):
+        raise DamagedResultError(f"{out / MANIFEST} is damaged: it does not name a job") from None
     parts = sorted(out.glob("part-*.parquet"))
     if not parts:
         return pa.table({})
-    return pa.concat_tables([pq.read_table(p) for p in parts])
+    tables = []
+    for path in parts:
+        index = _part_index(path)
+        expected = len(job.shard_rows(index)) if index is not None else None
+        try:
+            table = pq.read_table(path, page_checksum_verification=True)
+        except (OSError, pa.ArrowException) as e:
+            problem = str(e) or type(e).__name__
+        else:
+            if expected is None or table.num_rows == expected:
+                tables.append(table)
+                continue
+            problem = f"it holds {table.num_rows:,} rows, not the shard's {expected:,}"
+        raise DamagedResultError(f"{path.name} in {out} is damaged ({problem}); run the job "
+                                 f"again on {out} to redo it")
+    return pa.concat_tables(tables)
+
+
+#: Seconds :func:`dask_executor` waits to reach a scheduler before it gives up.
+SCHEDULER_TIMEOUT = 10.0
 
 
 @contextlib.contextmanager
-def dask_executor(scheduler: str | None = None, local_cluster: int | None = None
-                  ) -> Iterator[concurrent.futures.Executor]:
+def dask_executor(scheduler: str | None = None, local_cluster: int | None = None, *,
+                  timeout: float | None = None) -> Iterator[concurrent.futures.Executor]:
     """A ``concurrent.futures.Executor`` on Dask: the cluster whose scheduler listens at
     ``scheduler`` (``"tcp://host:8786"``), or a ``LocalCluster`` of ``local_cluster`` worker
-    processes started here (one thread each) and closed on exit."""
+    processes started here (one thread each) and closed on exit.
+
+    A scheduler address that is malformed, or that does not answer within ``timeout``
+    seconds (default :data:`SCHEDULER_TIMEOUT`, 10 s), raises
+    :class:`quanta.InvalidOptionError`."""
     try:
         from distributed import Client, LocalCluster
     except ImportError:
@@ -651,15 +815,43 @@ def dask_executor(scheduler: str | None = None, local_cluster: int | None = None
                           "pip install 'quanta[dask]'") from None
     if (scheduler is None) == (local_cluster is None):
         raise InvalidOptionError("give either a scheduler address or a local cluster size")
+    wait = SCHEDULER_TIMEOUT if timeout is None else timeout
+    if isinstance(wait, bool) or not isinstance(wait, (int, float)) or not 0 < wait < 1e6:
+        raise InvalidOptionError(f"timeout must be a number of seconds above 0, not "
+                                 f"{quoted(timeout)}")
     cluster = None
     if local_cluster is not None:
         workers = _count(local_cluster, "local_cluster", 1, 1024)
         cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
                                dashboard_address=":0")
-    client = Client(cluster if cluster is not None else scheduler)
+        client = Client(cluster)
+    else:
+        client = _connect(Client, scheduler, wait)
     try:
         yield client.get_executor()
     finally:
         client.close()
         if cluster is not None:
             cluster.close()
+
+
+def _connect(client_class, scheduler, timeout: float):
+    """A Dask client of the scheduler at ``scheduler``, or the typed error saying why not."""
+    expected = "a Dask scheduler's address such as 'tcp://host:8786'"
+    if not isinstance(scheduler, str):
+        raise InvalidOptionError(f"scheduler must be {expected}, not {quoted(scheduler)}")
+    from distributed.comm import parse_address, parse_host_port
+
+    try:
+        protocol, location = parse_address(scheduler, strict=False)
+        if protocol in ("tcp", "tls"):
+            parse_host_port(location)
+    except (ValueError, TypeError) as e:
+        raise InvalidOptionError(f"scheduler must be {expected}, not {quoted(scheduler)} "
+                                 f"({e})") from None
+    try:
+        return client_class(scheduler, timeout=timeout)
+    except (OSError, ValueError, TimeoutError) as e:
+        raise InvalidOptionError(f"no Dask scheduler answered at {quoted(scheduler)} within "
+                                 f"{timeout:g} s ({type(e).__name__}: "
+                                 f"{quoted(str(e))})") from None

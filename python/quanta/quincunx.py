@@ -24,7 +24,7 @@ from xml.sax.saxutils import escape
 from . import _core, _svg
 from ._core import State
 from ._svg import FONT, num
-from .exceptions import IllegalMoveError
+from .exceptions import IllegalMoveError, quoted
 
 __all__ = [
     "CARDS",
@@ -276,7 +276,7 @@ def _cell(cell: str | tuple[int, int]) -> tuple[int, int]:
     column, row = cell[:1], cell[1:]
     if column and column in _COLUMNS and row.isdigit() and row.isascii():
         return int(row) - 1, _COLUMNS.index(column)
-    raise IllegalMoveError(f"quincunx: {cell!r} is not a cell name such as 'c3'")
+    raise IllegalMoveError(f"quincunx: {quoted(cell)} is not a cell name such as 'c3'")
 
 
 def score_placement(grid: Sequence[Sequence[str | None]], card: str, cell: str | tuple[int, int],

@@ -1,7 +1,7 @@
 //! Batch kernels, written once against `Game`: every game gets them for free, and every
 //! per-deal job (playouts, solver batches) goes through the one row kernel, [`map_rows`].
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, thousands};
 use crate::game::{Game, Rng, row_rng};
 use crate::search::in_pool;
 use rayon::prelude::*;
@@ -69,8 +69,99 @@ pub fn map_rows<T: Send>(
     }
 }
 
+/// Bytes of one playout's results: every seat's return (`f64`) and the game's length (`i32`).
+pub fn playout_bytes(players: usize) -> usize {
+    players * 8 + 4
+}
+
+/// The most bytes that results may take here: the memory the system has available now
+/// (Linux's `MemAvailable`), and never more than 2**47 bytes, the address space a process has
+/// on the common 64-bit machines (on a system that does not say what is available, that
+/// ceiling, and a refused allocation, are the only bounds).
+pub fn memory_for_results() -> u64 {
+    let ceiling = (isize::MAX as u64).min(1 << 47);
+    let available = std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|info| {
+            info.lines()
+                .find_map(|line| line.strip_prefix("MemAvailable:"))
+                .and_then(|rest| rest.trim().strip_suffix("kB"))
+                .and_then(|kb| kb.trim().parse::<u64>().ok())
+                .map(|kb| kb.saturating_mul(1024))
+        });
+    available.map_or(ceiling, |a| a.min(ceiling))
+}
+
+/// `bytes` for a person: "22.0 TB", "512 MB" (powers of 1000).
+fn size(bytes: u128) -> String {
+    let units = ["bytes", "kB", "MB", "GB", "TB", "PB", "EB"];
+    let (mut value, mut unit) = (bytes as f64, 0);
+    while value >= 1000.0 && unit + 1 < units.len() {
+        value /= 1000.0;
+        unit += 1;
+    }
+    if unit == 0 {
+        format!("{bytes} bytes")
+    } else {
+        format!("{value:.1} {}", units[unit])
+    }
+}
+
+/// The error for `n` rows of `row_bytes` bytes that do not fit in the `room` bytes there are:
+/// it names the count as `name`, says the most rows that fit, and what to do instead.
+fn too_big(name: &str, n: usize, rows: &str, row_bytes: usize, room: u64, advice: &str) -> Error {
+    let need = n as u128 * row_bytes as u128;
+    Error::InvalidOption(format!(
+        "{name}: {} {rows} need {} of memory for their results ({row_bytes} bytes each), more \
+         than the {} there is room for here; at most {} {rows} fit: {advice}",
+        thousands(n),
+        size(need),
+        size(room as u128),
+        thousands((room / row_bytes.max(1) as u64) as usize),
+    ))
+}
+
+/// Refuses, before anything is allocated, `n` rows of `row_bytes` bytes each whose results
+/// would not fit in [`memory_for_results`]: the error (an `InvalidOption`) names the count as
+/// `name` ("n", "shard_size"), says the most `rows` that fit and `advice`, what to do instead.
+pub fn check_fits(name: &str, n: usize, rows: &str, row_bytes: usize, advice: &str) -> Result<()> {
+    let room = memory_for_results();
+    if n as u128 * row_bytes as u128 <= room as u128 {
+        Ok(())
+    } else {
+        Err(too_big(name, n, rows, row_bytes, room, advice))
+    }
+}
+
+/// What to do instead of one call of `random_playouts` too big to hold.
+pub const PLAYOUTS_ADVICE: &str = "play them in pieces (first=), or as a job written to disk shard by shard \
+     (quanta.jobs.playouts)";
+
+/// A vector with room for `n` items, or the error of [`check_fits`] when the memory cannot be
+/// had (the allocation is fallible: a refusal is an error, never an abort).
+fn room_for<T>(n: usize, name: &str, games: usize, players: usize) -> Result<Vec<T>> {
+    let mut v = Vec::new();
+    v.try_reserve_exact(n).map_err(|_| {
+        too_big(
+            name,
+            games,
+            "games",
+            playout_bytes(players),
+            memory_for_results(),
+            PLAYOUTS_ADVICE,
+        )
+    })?;
+    Ok(v)
+}
+
+/// Games played at a time by [`random_playouts`]: the rows of one call of [`map_rows`], whose
+/// per-game vectors are copied into the results before the next piece, so that a call needs
+/// about the memory of its results and no more.
+const PIECE: usize = 1 << 18;
+
 /// Plays `n` uniformly random games from the start: games `first..first + n` of the sequence
-/// seeded by `seed` (see [`map_rows`]).
+/// seeded by `seed` (see [`map_rows`]). `n` games whose results would not fit in memory are
+/// refused before anything is allocated ([`check_fits`]).
 pub fn random_playouts<G: Game>(
     game: &G,
     first: u64,
@@ -80,21 +171,66 @@ pub fn random_playouts<G: Game>(
     cancel: &AtomicBool,
 ) -> Result<Playouts> {
     let players = game.num_players();
-    let rows = map_rows(first, n, seed, threads, Split::Chunks, cancel, |_, rng| {
-        let mut returns: SmallVec<[f64; 4]> = SmallVec::from_elem(0.0, players);
-        let mut state = game.new_state();
-        let length = game.random_playout(&mut state, rng, &mut returns) as i32;
-        (returns, length)
-    })?;
-    let mut returns = Vec::with_capacity(n * players);
-    let mut length = Vec::with_capacity(n);
-    for (r, l) in rows {
-        returns.extend_from_slice(&r);
-        length.push(l);
-    }
+    check_fits("n", n, "games", playout_bytes(players), PLAYOUTS_ADVICE)?;
+    let mut returns = room_for(n * players, "n", n, players)?;
+    let mut length = room_for(n, "n", n, players)?;
+    in_pool(threads, || -> Result<()> {
+        for start in (0..n).step_by(PIECE) {
+            let count = PIECE.min(n - start);
+            let from = first.wrapping_add(start as u64);
+            // Within the pool installed here: threads None keeps to it.
+            let rows = map_rows(from, count, seed, None, Split::Chunks, cancel, |_, rng| {
+                let mut returns: SmallVec<[f64; 4]> = SmallVec::from_elem(0.0, players);
+                let mut state = game.new_state();
+                let length = game.random_playout(&mut state, rng, &mut returns) as i32;
+                (returns, length)
+            })?;
+            for (r, l) in rows {
+                returns.extend_from_slice(&r);
+                length.push(l);
+            }
+        }
+        Ok(())
+    })??;
     Ok(Playouts {
         players,
         returns,
         length,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::einstein::Einstein;
+    use crate::game::Game;
+
+    #[test]
+    fn a_count_whose_results_cannot_fit_is_refused_before_anything_is_allocated() {
+        let game = Einstein::from_options(&Default::default()).unwrap();
+        let cancel = AtomicBool::new(false);
+        let err = random_playouts(&game, 0, 1 << 40, 0, Some(1), &cancel).unwrap_err();
+        let Error::InvalidOption(message) = err else {
+            panic!("{err:?}")
+        };
+        assert!(
+            message.starts_with("n: 1,099,511,627,776 games need 22.0 TB"),
+            "{message}"
+        );
+        assert!(message.contains("at most") && message.contains("quanta.jobs.playouts"));
+        assert!(check_fits("n", 1000, "games", 20, PLAYOUTS_ADVICE).is_ok());
+    }
+
+    #[test]
+    fn games_played_in_pieces_are_the_games_of_the_sequence() {
+        let game = Einstein::from_options(&Default::default()).unwrap();
+        let cancel = AtomicBool::new(false);
+        let n = 2 * PIECE + 3;
+        let all = random_playouts(&game, 5, n, 7, Some(2), &cancel).unwrap();
+        let tail =
+            random_playouts(&game, 5 + PIECE as u64 + 1, PIECE + 2, 7, None, &cancel).unwrap();
+        assert_eq!(all.length.len(), n);
+        assert_eq!(all.length[PIECE + 1..], tail.length[..]);
+        assert_eq!(all.returns[2 * (PIECE + 1)..], tail.returns[..]);
+    }
 }

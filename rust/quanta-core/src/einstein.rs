@@ -4,7 +4,7 @@
 //!
 //! Rules, notation and action names: docs/rules/einstein.md.
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, quoted};
 use crate::game::{Action, Game, GameInfo, Information, Rng, ToMove, Utility};
 use crate::options::{OptionReader, OptionValue, Options};
 use rand::Rng as _;
@@ -248,7 +248,7 @@ impl Board {
         }
         for (r, row) in rows.iter().enumerate() {
             if row.chars().count() != SIDE {
-                return Err(format!("row {} must have 5 cells: {row:?}", r + 1));
+                return Err(format!("row {} must have 5 cells: {}", r + 1, quoted(row)));
             }
             for (c, ch) in row.chars().enumerate() {
                 let cell = (r * SIDE + c) as u8;
@@ -408,7 +408,7 @@ pub(crate) fn arrangement(k: u32) -> [u8; STONES] {
 }
 
 fn notation_error(text: &str, what: impl std::fmt::Display) -> Error {
-    Error::InvalidNotation(format!("einstein: {what} in {text:?}"))
+    Error::InvalidNotation(format!("einstein: {what} in {}", quoted(text)))
 }
 
 /// The options `setup` (`random` or `choose`) and `first` (0 or 1) that both EinStein games
@@ -426,7 +426,7 @@ pub(crate) fn read_player(field: &str) -> std::result::Result<u8, String> {
     match field {
         "0" => Ok(0),
         "1" => Ok(1),
-        other => Err(format!("player must be 0 or 1, not {other:?}")),
+        other => Err(format!("player must be 0 or 1, not {}", quoted(other))),
     }
 }
 
@@ -648,7 +648,7 @@ impl Game for Einstein {
             other => {
                 return Err(notation_error(
                     text,
-                    format!("die must be 1-6, '-' or 'setup', not {other:?}"),
+                    format!("die must be 1-6, '-' or 'setup', not {}", quoted(other)),
                 ));
             }
         }

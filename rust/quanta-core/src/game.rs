@@ -1,6 +1,6 @@
 //! The trait every game implements, and the generic machinery written once against it.
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, quoted};
 use crate::options::Options;
 use rand::{Rng as _, SeedableRng};
 use std::fmt::Debug;
@@ -175,8 +175,9 @@ pub trait Game: Clone + PartialEq + Send + Sync + 'static {
             }
         }
         Err(Error::IllegalMove(format!(
-            "{}: no legal action {wanted:?} in {}",
+            "{}: no legal action {} in {}",
             Self::NAME,
+            quoted(wanted),
             self.notation(state)
         )))
     }

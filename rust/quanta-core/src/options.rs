@@ -1,6 +1,6 @@
 //! Game parameters: a small typed map, read and checked once when a game is made.
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, clipped, quoted};
 use std::collections::BTreeMap;
 use std::fmt;
 
@@ -19,7 +19,7 @@ impl fmt::Display for OptionValue {
         match self {
             OptionValue::Int(v) => write!(f, "{v}"),
             OptionValue::Bool(v) => write!(f, "{v}"),
-            OptionValue::Str(v) => write!(f, "{v:?}"),
+            OptionValue::Str(v) => write!(f, "{}", quoted(v)),
             OptionValue::Ints(v) => {
                 let items: Vec<String> = v.iter().map(i64::to_string).collect();
                 write!(f, "({})", items.join(", "))
@@ -56,8 +56,9 @@ impl<'a> OptionReader<'a> {
             Some(OptionValue::Str(s)) => {
                 choices.iter().copied().find(|c| c == s).ok_or_else(|| {
                     Error::InvalidOption(format!(
-                        "{}: option {name} must be one of {choices:?}, not {s:?}",
-                        self.game
+                        "{}: option {name} must be one of {choices:?}, not {}",
+                        self.game,
+                        quoted(s)
                     ))
                 })
             }
@@ -130,8 +131,10 @@ impl<'a> OptionReader<'a> {
             Ok(())
         } else {
             Err(Error::InvalidOption(format!(
-                "{}: unknown option(s) {unknown:?}; the options are {:?}",
-                self.game, self.used
+                "{}: unknown option(s) {}; the options are {:?}",
+                self.game,
+                clipped(&format!("{unknown:?}")),
+                self.used
             )))
         }
     }

@@ -1,7 +1,7 @@
 //! The games by name. Adding a game is one line here.
 
 use crate::erased::{DynGame, Erased};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, quoted};
 use crate::options::Options;
 use std::sync::Arc;
 
@@ -28,7 +28,8 @@ pub fn make_game(name: &str, options: &Options) -> Result<Arc<dyn DynGame>> {
     match REGISTRY.iter().find(|(n, _)| *n == name) {
         Some((_, make)) => make(options),
         None => Err(Error::InvalidOption(format!(
-            "unknown game {name:?}; the games are {:?}",
+            "unknown game {}; the games are {:?}",
+            quoted(name),
             game_names()
         ))),
     }

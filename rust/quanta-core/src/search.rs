@@ -44,15 +44,13 @@ pub fn expected(argument: &str) -> &'static str {
     }
 }
 
-/// The error for `argument` given as `given` (its text, cut to about 100 characters).
+/// The error for `argument` given as `given` (its text, cut as
+/// [`crate::error::clipped`] cuts it).
 pub fn bad_argument(argument: &str, given: &str) -> Error {
-    let mut given = given.to_string();
-    if given.chars().count() > 100 {
-        given = given.chars().take(97).collect::<String>() + "...";
-    }
     Error::InvalidOption(format!(
-        "{argument} must be {}, not {given}",
-        expected(argument)
+        "{argument} must be {}, not {}",
+        expected(argument),
+        crate::error::clipped(given)
     ))
 }
 

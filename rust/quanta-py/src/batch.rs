@@ -1,5 +1,6 @@
-//! `random_playouts`, written once for every game, and `check_limits`, which batch jobs call
-//! once when a job is made rather than failing on every row.
+//! `random_playouts`, written once for every game, and `check_limits` and `check_fits`, which
+//! batch jobs call once when a job is made rather than failing on every row; and `quote`, the
+//! one way a message quotes a caller's input, for the Python modules too.
 
 use crate::detach::run_detached;
 use crate::errors::{self, InvalidOptionError};
@@ -7,6 +8,7 @@ use crate::game::Game;
 use numpy::{IntoPyArray, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
+use quanta_core::batch;
 
 /// Checks a solver's limits as every solver reads them (the same typed errors), so that a job
 /// refuses bad limits when it is made; see `quanta.jobs.solve`.
@@ -18,6 +20,22 @@ pub fn check_limits(
     threads: &Bound<'_, PyAny>,
 ) -> PyResult<()> {
     errors::request(timeout, max_nodes, memory_mb, threads).map(|_| ())
+}
+
+/// Refuses, before anything is allocated, `n` rows of `row_bytes` bytes each whose results
+/// would not fit in memory (the typed error names the count as `name`, the most `rows` that
+/// fit, and `advice`); see `quanta.jobs.playouts`.
+#[pyfunction]
+pub fn check_fits(
+    name: &str,
+    n: &Bound<'_, PyAny>,
+    rows: &str,
+    row_bytes: &Bound<'_, PyAny>,
+    advice: &str,
+) -> PyResult<()> {
+    let n = errors::integer_in(n, "n", 0, i64::MAX as i128)? as usize;
+    let row_bytes = errors::integer_in(row_bytes, "row_bytes", 1, 1 << 20)? as usize;
+    batch::check_fits(name, n, rows, row_bytes, advice).map_err(errors::to_py)
 }
 
 /// `n` uniformly random games from the start; see `quanta.batch.random_playouts`.
@@ -56,5 +74,7 @@ pub fn random_playouts<'py>(
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(random_playouts, m)?)?;
+    m.add_function(wrap_pyfunction!(check_fits, m)?)?;
+    m.add_function(wrap_pyfunction!(errors::quote, m)?)?;
     m.add_function(wrap_pyfunction!(check_limits, m)?)
 }

@@ -6,6 +6,7 @@ use pyo3::exceptions::PyKeyboardInterrupt;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyString};
 use quanta_core::erased::DynState;
+use quanta_core::error::{QUOTED_CHARS, clipped, quoted};
 use quanta_core::search::{Request, bad_argument, checked_threads};
 use quanta_core::{Action, Error};
 
@@ -29,17 +30,22 @@ pub fn to_py(e: Error) -> PyErr {
     }
 }
 
-/// At most about 100 characters of what the caller passed, for a message.
+/// What the caller passed, for a message: its `repr`, at most about 80 characters (a long
+/// text cut with its length, as the core quotes text: `quanta_core::error::quoted`).
+#[pyfunction]
 pub fn quote(value: &Bound<'_, PyAny>) -> String {
-    let text = value
+    if let Ok(text) = value.cast::<PyString>() {
+        if let Ok(text) = text.to_str() {
+            if text.chars().count() > QUOTED_CHARS {
+                return quoted(text);
+            }
+        }
+    }
+    let shown = value
         .repr()
         .map(|r| r.to_string())
         .unwrap_or_else(|_| "?".into());
-    if text.chars().count() > 100 {
-        text.chars().take(97).collect::<String>() + "..."
-    } else {
-        text
-    }
+    clipped(&shown)
 }
 
 /// Whether `value` is a numpy bool (numpy.bool_), told apart without importing numpy.

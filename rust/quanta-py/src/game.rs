@@ -7,6 +7,7 @@ use numpy::{IntoPyArray, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyInt, PyList, PyString, PyTuple};
 use quanta_core::erased::{DynGame, DynState};
+use quanta_core::error::clipped;
 use quanta_core::{Action, GameInfo, Information, OptionValue, Options, Utility, registry};
 use std::sync::Arc;
 
@@ -26,7 +27,8 @@ fn options_from_py(options: &Bound<'_, PyDict>) -> PyResult<Options> {
                     .and_then(|v| i64::try_from(v).ok())
                     .ok_or_else(|| {
                         InvalidOptionError::new_err(format!(
-                            "option {key}: {} is out of range",
+                            "option {}: {} is out of range",
+                            clipped(&key),
                             errors::quote(&value)
                         ))
                     })?,
@@ -42,7 +44,8 @@ fn options_from_py(options: &Bound<'_, PyDict>) -> PyResult<Options> {
                     .and_then(|v| i64::try_from(v).ok());
                 items.push(int.ok_or_else(|| {
                     InvalidOptionError::new_err(format!(
-                        "option {key}: expected a tuple of ints, not {}",
+                        "option {}: expected a tuple of ints, not {}",
+                        clipped(&key),
                         errors::quote(&value)
                     ))
                 })?);
@@ -50,7 +53,8 @@ fn options_from_py(options: &Bound<'_, PyDict>) -> PyResult<Options> {
             OptionValue::Ints(items)
         } else {
             return Err(InvalidOptionError::new_err(format!(
-                "option {key}: expected an int, bool, str or tuple of ints, not {}",
+                "option {}: expected an int, bool, str or tuple of ints, not {}",
+                clipped(&key),
                 errors::quote(&value)
             )));
         };

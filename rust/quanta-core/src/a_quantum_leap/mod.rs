@@ -12,7 +12,7 @@ pub mod rules;
 mod tests;
 pub mod turn;
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, quoted};
 use crate::game::{Action, Game, GameInfo, Information, Rng, ToMove, Utility};
 use crate::options::{OptionReader, OptionValue, Options};
 use rand::Rng as _;
@@ -590,8 +590,9 @@ impl Game for AQuantumLeap {
             }
         }
         Err(Error::IllegalMove(format!(
-            "{}: no legal action {wanted:?} in {}",
+            "{}: no legal action {} in {}",
             Self::NAME,
+            quoted(wanted),
             self.notation(s)
         )))
     }

@@ -5,7 +5,7 @@ use super::rules::{
     CARD_COUNT, CELLS, CENTRE, Card, NO_CARD, Pattern, cards, code, from_code, suit_cards,
 };
 use super::{AQuantumLeap, AQuantumLeapState, MAX_PLAYERS, OUTER, Phase};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, quoted};
 
 /// `,` between the cells of a row, `/` between rows (nothing before the first cell).
 pub(super) fn cell_separator(cell: usize, out: &mut String) {
@@ -51,7 +51,10 @@ pub(super) fn write_hand(s: &AQuantumLeapState, player: usize, out: &mut String)
 }
 
 fn bad(text: &str, what: impl std::fmt::Display) -> Error {
-    Error::InvalidNotation(format!("a_quantum_leap: {what} in notation {text:?}"))
+    Error::InvalidNotation(format!(
+        "a_quantum_leap: {what} in notation {}",
+        quoted(text)
+    ))
 }
 
 /// Counts of the outer cells whose bottom card is of each player's first suit.
@@ -107,15 +110,22 @@ impl AQuantumLeap {
             if value.is_empty() || !value.bytes().all(|b| b.is_ascii_digit()) {
                 return Err(bad(
                     text,
-                    format!("{what} must be a non-negative integer, not {value:?}"),
+                    format!(
+                        "{what} must be a non-negative integer, not {}",
+                        quoted(value)
+                    ),
                 ));
             }
             // Digits beyond u64 are out of every range checked below.
             Ok(value.parse::<u64>().unwrap_or(u64::MAX))
         };
         let card = |value: &str, what: &str| -> Result<Card> {
-            from_code(value)
-                .ok_or_else(|| bad(text, format!("unknown card code {value:?} in {what}")))
+            from_code(value).ok_or_else(|| {
+                bad(
+                    text,
+                    format!("unknown card code {} in {what}", quoted(value)),
+                )
+            })
         };
         let set = |value: &str, what: &str| -> Result<u64> {
             if value == "-" {
@@ -172,7 +182,10 @@ impl AQuantumLeap {
             if cell_text.is_empty() || cell_text.len() % 2 == 1 || !cell_text.is_ascii() {
                 return Err(bad(
                     text,
-                    format!("a stack is card codes written one after another, not {cell_text:?}"),
+                    format!(
+                        "a stack is card codes written one after another, not {}",
+                        quoted(cell_text)
+                    ),
                 ));
             }
             let stack = (0..cell_text.len())
@@ -234,7 +247,7 @@ impl AQuantumLeap {
             "-" => None,
             name => Some(
                 Pattern::from_name(name)
-                    .ok_or_else(|| bad(text, format!("unknown pattern {name:?}")))?,
+                    .ok_or_else(|| bad(text, format!("unknown pattern {}", quoted(name))))?,
             ),
         };
         let passes = int(passes_f, "passes")?;
@@ -277,7 +290,8 @@ impl AQuantumLeap {
                     text,
                     format!(
                         "the turn must be leave, draw:<p>, place:<p>:<card>, higgs:<p>, \
-                         play:<p>:<placed> or end, not {turn_f:?}"
+                         play:<p>:<placed> or end, not {}",
+                        quoted(turn_f)
                     ),
                 ));
             }

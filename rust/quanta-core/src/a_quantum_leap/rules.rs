@@ -2,7 +2,7 @@
 //! docs/rules/a_quantum_leap.md, *Cards*, *The placing rules*, *The pattern* and *Scoring a
 //! placement*. The engine and `score_placement` score through the one function [`score`].
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, quoted};
 
 /// A card index: suit index (S H D C) × 13 + rank − 1.
 pub type Card = u8;
@@ -371,7 +371,7 @@ pub fn cell_named(name: &str) -> Result<usize> {
     CELL_NAMES
         .iter()
         .position(|&n| n == name)
-        .ok_or_else(|| invalid(format!("no cell {name:?} (cells are a1..c3)")))
+        .ok_or_else(|| invalid(format!("no cell {} (cells are a1..c3)", quoted(name))))
 }
 
 /// The cell at (`row`, `col`), both from 0.
@@ -461,24 +461,29 @@ pub fn score_placement_by_code(
     let mut shown = 0u64;
     for (top, entry) in tops.iter_mut().zip(display.iter().flatten()) {
         if let Some(text) = entry {
-            *top = from_code(text).ok_or_else(|| invalid(format!("unknown card code {text:?}")))?;
+            *top = from_code(text)
+                .ok_or_else(|| invalid(format!("unknown card code {}", quoted(text))))?;
             if shown & 1 << *top != 0 {
                 return Err(invalid("a card appears twice on the display".into()));
             }
             shown |= 1 << *top;
         }
     }
-    let placed = from_code(card).ok_or_else(|| invalid(format!("unknown card code {card:?}")))?;
+    let placed =
+        from_code(card).ok_or_else(|| invalid(format!("unknown card code {}", quoted(card))))?;
     if shown & 1 << placed != 0 {
         return Err(invalid(format!("card {card} is already on the display")));
     }
     let pattern = pattern
         .map(|name| {
-            Pattern::from_name(name).ok_or_else(|| invalid(format!("unknown pattern {name:?}")))
+            Pattern::from_name(name)
+                .ok_or_else(|| invalid(format!("unknown pattern {}", quoted(name))))
         })
         .transpose()?;
     let rule = rule
-        .map(|name| Rule::from_name(name).ok_or_else(|| invalid(format!("unknown rule {name:?}"))))
+        .map(|name| {
+            Rule::from_name(name).ok_or_else(|| invalid(format!("unknown rule {}", quoted(name))))
+        })
         .transpose()?;
     score_placement(&tops, placed, cell, pattern, rule)
 }

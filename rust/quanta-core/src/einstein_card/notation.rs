@@ -2,6 +2,7 @@
 //! reading it back with every check (docs/rules/einstein_card.md, *Notation*).
 
 use super::*;
+use crate::error::quoted;
 use std::fmt::Write as _;
 
 fn write_cards(cards: &[u8; KINDS], out: &mut String) {
@@ -36,7 +37,7 @@ fn cell_of(name: &str) -> Option<u8> {
 }
 
 fn notation_error(text: &str, what: impl std::fmt::Display) -> Error {
-    Error::InvalidNotation(format!("einstein_card: {what} in {text:?}"))
+    Error::InvalidNotation(format!("einstein_card: {what} in {}", quoted(text)))
 }
 
 impl EinsteinCard {
@@ -140,8 +141,9 @@ impl EinsteinCard {
         };
         let board = Board::parse_rows(rows).map_err(|e| notation_error(text, e))?;
         let player = read_player(player).map_err(|e| notation_error(text, e))?;
-        let phase = Self::parse_phase(phase)
-            .ok_or_else(|| notation_error(text, format!("{phase:?} is not a phase of a turn")))?;
+        let phase = Self::parse_phase(phase).ok_or_else(|| {
+            notation_error(text, format!("{} is not a phase of a turn", quoted(phase)))
+        })?;
         let pair = |field: &str, what: &str| -> Result<[Vec<u8>; 2]> {
             let parts: Vec<&str> = field.split('|').collect();
             let [a, b] = parts[..] else {

@@ -11,7 +11,7 @@ pub mod solve;
 
 use crate::bits::Bits;
 use crate::erased::{DynGame, Erased};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, quoted};
 use crate::game::{Action, Game, GameInfo, Information, Rng, ToMove, Utility};
 use crate::options::{OptionReader, OptionValue, Options};
 use board::{Board, MAX_CELLS, OFF};
@@ -384,7 +384,7 @@ impl<B: Bits> QuantumLeap<B> {
 }
 
 fn bad(text: &str, what: impl std::fmt::Display) -> Error {
-    Error::InvalidNotation(format!("quantum_leap: {what} in {text:?}"))
+    Error::InvalidNotation(format!("quantum_leap: {what} in {}", quoted(text)))
 }
 
 impl<B: Bits> Game for QuantumLeap<B> {
@@ -662,7 +662,12 @@ impl<B: Bits> Game for QuantumLeap<B> {
             if row.chars().count() != cells.len() {
                 return Err(bad(
                     text,
-                    format!("row {} must have {} cells: {row:?}", i + 1, cells.len()),
+                    format!(
+                        "row {} must have {} cells: {}",
+                        i + 1,
+                        cells.len(),
+                        quoted(row)
+                    ),
                 ));
             }
             for (ch, c) in row.chars().zip(cells) {
@@ -695,7 +700,7 @@ impl<B: Bits> Game for QuantumLeap<B> {
             other => {
                 return Err(bad(
                     text,
-                    format!("side must be w, b, swap or deal, not {other:?}"),
+                    format!("side must be w, b, swap or deal, not {}", quoted(other)),
                 ));
             }
         };

@@ -13,7 +13,7 @@ pub mod solve;
 #[cfg(test)]
 mod tests;
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, quoted};
 use crate::game::{Action, Game, GameInfo, Information, Rng, ToMove, Utility};
 use crate::options::{OptionReader, OptionValue, Options};
 use cards::{CARD_COUNT, Card, NO_CARD, code, deck, from_code, hand_penalty, nth};
@@ -382,7 +382,7 @@ fn write_cards(set: u64, out: &mut String) {
 }
 
 fn bad(text: &str, what: impl std::fmt::Display) -> Error {
-    Error::InvalidNotation(format!("quincunx: {what} in {text:?}"))
+    Error::InvalidNotation(format!("quincunx: {what} in {}", quoted(text)))
 }
 
 impl Game for Quincunx {
@@ -798,7 +798,8 @@ impl Quincunx {
                     bad(
                         text,
                         format!(
-                            "{entry:?} on {} is not a card code or '.'",
+                            "{} on {} is not a card code or '.'",
+                            quoted(entry),
                             cell_name(cell, side)
                         ),
                     )
@@ -818,8 +819,12 @@ impl Quincunx {
             let mut set = 0u64;
             let mut last = None;
             for entry in field.split(',') {
-                let c = from_code(entry)
-                    .ok_or_else(|| bad(text, format!("{entry:?} in {what} is not a card code")))?;
+                let c = from_code(entry).ok_or_else(|| {
+                    bad(
+                        text,
+                        format!("{} in {what} is not a card code", quoted(entry)),
+                    )
+                })?;
                 if last.is_some_and(|l| l >= c) {
                     return Err(bad(
                         text,
@@ -879,7 +884,8 @@ impl Quincunx {
                     bad(
                         text,
                         format!(
-                            "score {field:?} is not an integer from -{MAX_SCORE} to {MAX_SCORE}"
+                            "score {} is not an integer from -{MAX_SCORE} to {MAX_SCORE}",
+                            quoted(field)
                         ),
                     )
                 })?;
@@ -891,7 +897,10 @@ impl Quincunx {
             .ok_or_else(|| {
                 bad(
                     text,
-                    format!("the round must be <round>/<rounds>, not {round_field:?}"),
+                    format!(
+                        "the round must be <round>/<rounds>, not {}",
+                        quoted(round_field)
+                    ),
                 )
             })?;
         if rounds != self.rounds() as i32 {
@@ -1001,8 +1010,9 @@ impl Quincunx {
                 text,
                 format!(
                     "the turn must be 'deal', 'end', a player 0..{} or <player>+<draws> with 1 \
-                     to 4 draws, not {field:?}",
-                    self.players
+                     to 4 draws, not {}",
+                    self.players,
+                    quoted(field)
                 ),
             )
         })

@@ -9,7 +9,7 @@
 use super::MAX_CELLS;
 use super::cards::{CARD_COUNT, EXCUSE, SUITS, from_code, is_ace, is_crown, is_numeral, rank};
 pub use super::cards::{Card, NO_CARD};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, clipped, quoted};
 
 /// The points of one placement, by kind, and the cards it makes its player draw.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -287,7 +287,8 @@ pub fn score_placement_by_code(
         let shape: Vec<usize> = rows.iter().map(Vec::len).collect();
         return Err(Error::InvalidNotation(format!(
             "quincunx: the grid must be 4x4 or 5x5 (a list of rows of card codes or None), not \
-             rows of lengths {shape:?}"
+             rows of lengths {}",
+            clipped(&format!("{shape:?}"))
         )));
     }
     let mut grid = Vec::with_capacity(side * side);
@@ -296,14 +297,16 @@ pub fn score_placement_by_code(
             None => NO_CARD,
             Some(code) => from_code(code).ok_or_else(|| {
                 Error::InvalidNotation(format!(
-                    "quincunx: unknown card code {code:?} on {}",
+                    "quincunx: unknown card code {} on {}",
+                    quoted(code),
                     super::cell_name(cell, side)
                 ))
             })?,
         });
     }
-    let placed = from_code(card)
-        .ok_or_else(|| Error::InvalidNotation(format!("quincunx: unknown card code {card:?}")))?;
+    let placed = from_code(card).ok_or_else(|| {
+        Error::InvalidNotation(format!("quincunx: unknown card code {}", quoted(card)))
+    })?;
     let on_grid = |v: i64| (0..side as i64).contains(&v);
     if !on_grid(row) || !on_grid(col) {
         return Err(Error::IllegalMove(format!(

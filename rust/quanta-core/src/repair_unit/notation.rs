@@ -7,7 +7,7 @@
 use super::{
     CARDS, Card, NONE, PACK, Pending, RepairState, RepairUnit, Step, cards, code, from_code, rank,
 };
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, quoted};
 
 fn write_set(set: u64, out: &mut String) {
     if set == 0 {
@@ -97,11 +97,7 @@ pub fn write(game: &RepairUnit, s: &RepairState) -> String {
 }
 
 fn bad(text: &str, what: impl std::fmt::Display) -> Error {
-    let mut quoted = text.to_string();
-    if quoted.chars().count() > 100 {
-        quoted = quoted.chars().take(97).collect::<String>() + "...";
-    }
-    Error::InvalidNotation(format!("repair_unit: {what} in {quoted:?}"))
+    Error::InvalidNotation(format!("repair_unit: {what} in {}", quoted(text)))
 }
 
 /// Reads the notation and checks that it is a position of this game (every card once, the
@@ -122,7 +118,10 @@ pub fn parse(game: &RepairUnit, text: &str) -> Result<RepairState> {
         let c = from_code(entry).ok_or_else(|| {
             bad(
                 text,
-                format!("{entry:?} ({what}) is not a card code (rank A23456789TJQK, suit SHDC)"),
+                format!(
+                    "{} ({what}) is not a card code (rank A23456789TJQK, suit SHDC)",
+                    quoted(entry)
+                ),
             )
         })?;
         if seen & 1 << c != 0 {
@@ -207,8 +206,8 @@ pub fn parse(game: &RepairUnit, text: &str) -> Result<RepairState> {
                     bad(
                         text,
                         format!(
-                            "{:?} must be * and a count of unseen cards from 1 to 52",
-                            items[k]
+                            "{} must be * and a count of unseen cards from 1 to 52",
+                            quoted(items[k])
                         ),
                     )
                 })?;
@@ -246,7 +245,7 @@ pub fn parse(game: &RepairUnit, text: &str) -> Result<RepairState> {
     s.removed = read_set(removed, "the removed cards", &mut take)?;
     // Recycled cards are listed where they are too: read them without taking them again.
     s.recycled = read_set(recycled, "the recycled cards", &mut |e: &str, w: &str| {
-        from_code(e).ok_or_else(|| bad(text, format!("{e:?} ({w}) is not a card code")))
+        from_code(e).ok_or_else(|| bad(text, format!("{} ({w}) is not a card code", quoted(e))))
     })?;
     s.unseen = PACK & !seen;
     let n = s.unseen.count_ones() as usize;
@@ -276,8 +275,9 @@ fn read_turn(game: &RepairUnit, text: &str, field: &str, s: &mut RepairState) ->
             text,
             format!(
                 "the turn must be deal, won, lost or <forecast>:<step>[:t][:<effect>] (forecast A \
-                 to {}, step start/draw/move/end, effect drawn/peek/a position), not {field:?}",
-                (b'A' + game.forecasts() as u8 - 1) as char
+                 to {}, step start/draw/move/end, effect drawn/peek/a position), not {}",
+                (b'A' + game.forecasts() as u8 - 1) as char,
+                quoted(field)
             ),
         )
     };

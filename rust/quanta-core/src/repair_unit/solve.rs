@@ -24,7 +24,7 @@ use super::{
     RepairUnit, Step, TUNNEL, cards, code, rank,
 };
 use crate::batch::{Split, map_rows};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, quoted};
 use crate::game::{Action, Game, Rng, ToMove};
 use crate::search::{Context, Meter, hash_map_cap};
 use rand::seq::SliceRandom;
@@ -60,7 +60,11 @@ pub fn read_order(s: &RepairState, order: &[String]) -> Result<Vec<Card>> {
     let mut out = Vec::with_capacity(order.len());
     for text in order {
         let c = super::from_code(text).ok_or_else(|| {
-            Error::InvalidOption(format!("{}; {text:?} is not a card code", expected()))
+            Error::InvalidOption(format!(
+                "{}; {} is not a card code",
+                expected(),
+                quoted(text)
+            ))
         })?;
         if s.unseen & 1 << c == 0 {
             return Err(Error::InvalidOption(format!(
