@@ -624,11 +624,30 @@ def test_rule_no_penalty_when_only_the_placer_holds_cards():
                    second1=False, scores="10,20")
     s = play(s, "9S a1", "TS a1", "JS a1", "QS a1", "KS a1")
     assert s.scores()[1] == 20
-    # ...but an untaken second stock counts as cards held: then the penalty applies.
-    s = two_player("8H 2D TD / 3D 5D KD / QD 4D JD", ["9S", "TS", "JS", "QS", "KS"], [],
-                   pattern="ascending", second0=False, second1=True, scores="10,20")
+
+
+# Diamonds on top: player 0's second stock is taken, player 1's clubs may still be aside.
+T_D = "8H 2D TD / 3D 5D KD / QD 4D JD"
+
+
+def test_rule_the_penalty_lapses_when_only_the_placer_has_cards_in_hand():
+    """The rules: "Using more than four cards in a turn of play incurs a penalty: four points
+    are awarded to each opponent. Note: when only one player remains with cards in hand this
+    rule no longer applies." and "an unused second stock in a two player game does not count
+    as 'in hand'"."""
+    # Player 1's hand is empty, the clubs still aside: only player 0 has cards in hand.
+    s = two_player(T_D, ["9S", "TS", "JS", "QS", "KS"], [], pattern="ascending",
+                   second0=False, second1=True, scores="10,20")
+    assert s.hand(1) == [] and len(s.second_stock(1)) == 13
     s = play(s, "9S a1", "TS a1", "JS a1", "QS a1", "KS a1")
-    assert s.scores()[1] == 24
+    assert s.scores()[1] == 20, "no penalty: the second stock aside is not in hand"
+    # The same with one card in player 1's hand (clubs still aside): the penalty applies.
+    s = two_player(T_D, ["9S", "TS", "JS", "QS", "KS"], ["2H"], pattern="ascending",
+                   second0=False, second1=True, scores="10,20")
+    s = play(s, "9S a1", "TS a1", "JS a1", "QS a1")
+    assert s.scores()[1] == 20, "four cards: no penalty"
+    s = play(s, "KS a1")
+    assert s.scores()[1] == 24, "the fifth card while player 1 has a card in hand: +4"
 
 
 def test_rule_two_players_take_the_second_stock_at_the_start_of_the_next_turn():

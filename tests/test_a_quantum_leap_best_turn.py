@@ -212,18 +212,20 @@ def test_best_turn_takes_the_penalty_when_the_fifth_card_pays_for_it():
     assert brute_best(every_turn(s)) == (best.actions, best.points, best.penalty)
 
 
-@pytest.mark.parametrize("second0, last", [(True, ["end"]), (False, [])])
-def test_best_turn_no_penalty_when_only_the_mover_holds_cards(second0, last):
-    # Player 1 holds nothing (hand empty, clubs taken): the fifth card costs nothing, so all
-    # five climb a1: 5 points. With player 0's second stock still aside the hand runs out
-    # mid-turn and the turn needs an end; without it the last card ends the game.
-    s = two_player(CLIMB, ["9S", "TS", "JS", "QS", "KS"], [], second0=second0, second1=False)
+@pytest.mark.parametrize("second0, second1, last",
+                         [(True, False, ["end"]), (False, False, []), (False, True, ["end"])])
+def test_best_turn_no_penalty_when_only_the_mover_has_cards_in_hand(second0, second1, last):
+    # Player 1's hand is empty (the clubs taken, or still aside: an untaken second stock is not
+    # in hand): the fifth card costs nothing, so all five climb a1: 5 points. With a second
+    # stock still aside the hand running out does not end the game and the turn needs an
+    # end; without either the last card ends the game.
+    s = two_player(CLIMB, ["9S", "TS", "JS", "QS", "KS"], [], second0=second0, second1=second1)
     best = checked(s)
     assert written(s, best.actions) == ["9S a1", "TS a1", "JS a1", "QS a1", "KS a1"] + last
     assert (best.points, best.penalty) == (5, False)
-    if not second0:
-        assert s.play(best.actions[0]).play(best.actions[1]).play(best.actions[2]) \
-            .play(best.actions[3]).play(best.actions[4]).is_terminal
+    after = s.play(best.actions[0]).play(best.actions[1]).play(best.actions[2]) \
+        .play(best.actions[3]).play(best.actions[4])
+    assert after.is_terminal == (not last)
 
 
 def test_best_turn_ties_go_to_fewer_cards():

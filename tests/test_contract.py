@@ -161,10 +161,11 @@ def _a_quantum_leap_unseen_places(state, player):
 
 def _einstein_card_unseen_places(state, player):
     # The other player's hand and heap hold the cards the player has not seen; its own heap is
-    # known (its 18 cards less its hand and discards), and so is everything with open hands.
-    # The two copies of a number are alike, so a card maps to where its unseen copies lie.
+    # known (its 18 cards less its hand and discards), and so is everything when the other hand
+    # is open. The two copies of a number are alike, so a card maps to where its unseen copies
+    # lie.
     other = 1 - player
-    if state.game.options["open_hands"] or not state.hand(other) or not state.heap(other):
+    if state.game.options["open_hands"][other] or not state.hand(other) or not state.heap(other):
         return {}  # nothing unseen, or one place only
     where: dict[str, list[str]] = {}
     for place, cards in [(f"hand {other}", state.hand(other)), (f"heap {other}", state.heap(other))]:

@@ -251,6 +251,29 @@ def test_options_are_checked():
     assert g.options["hand_size"] == (3, 3)
 
 
+@pytest.mark.parametrize("bad", [(True,), (True, False, True), (1, 0), (True, 1), "yes", 1, None,
+                                 (), ("True", "False")])  # fmt: skip
+def test_open_hands_takes_a_bool_or_a_pair_of_bools_only(bad):
+    with pytest.raises(InvalidOptionError, match="open_hands") as engine:
+        quanta.game("einstein_card", open_hands=bad)
+    assert "true or false" in str(engine.value).lower() or "tuple of ints or of bools" in str(
+        engine.value), "the message says what is expected"
+    with pytest.raises(InvalidOptionError, match="open_hands"):
+        reference.game(open_hands=bad)
+
+
+@pytest.mark.parametrize(("given", "pair"), [(None, (False, False)), (False, (False, False)),
+                                             (True, (True, True)), ((False, True), (False, True)),
+                                             ([True, False], (True, False))])  # fmt: skip
+def test_open_hands_is_reported_as_a_pair(given, pair):
+    options = {} if given is None else {"open_hands": given}
+    g = quanta.game("einstein_card", **options)
+    assert g.options["open_hands"] == pair
+    assert reference.game(**options).options["open_hands"] == pair
+    assert eval(repr(g), {"quanta": quanta}) == g == quanta.game("einstein_card", open_hands=pair)
+    assert (g == quanta.game("einstein_card", open_hands=pair[::-1])) == (pair == pair[::-1])
+
+
 def test_notation_rejects_impossible_positions():
     g = quanta.game("einstein_card")
     good = notation(START, 0, "play", ("3F", "12"))
@@ -318,6 +341,99 @@ def test_resample_with_open_hands_changes_nothing():
     assert all(s.resample(p, seed) == s for p in (0, 1) for seed in range(5))
 
 
+# ---- the handicap: one open hand ----
+
+HANDICAP = "The stronger player acts with open cards."
+
+
+def test_rule_handicap_the_stronger_player_acts_with_open_cards():
+    """The rules' second handicap setting: "The stronger player acts with open cards." With
+    ``open_hands=(False, True)`` player 1 is the stronger one: their hand is shown to player 0,
+    and player 0's hand stays hidden from player 1, in the observation, the information state
+    and the tensor."""
+    s, r = both(START, 0, "play", ("3F", "12"), open_hands=(False, True))
+    for state in (s, r):
+        assert state.observation_string(0) == f"{START} 0 play 3F|12 16|16 -|-", HANDICAP
+        assert state.observation_string(1) == f"{START} 0 play ??|12 16|16 -|-"
+    assert s.information_state_string(0) == s.observation_string(0)
+    assert s.information_state_string(1) == s.observation_string(1)
+    # The tensor's hand entries (300 + q * 12 + k): player 0 sees both hands, player 1 only
+    # their own (card 0 is the 1, card 1 the 2, card 2 the 3, card 7 Full Murphy).
+    hands = lambda p: s.observation_tensor(p)[300:324].reshape(2, 12)  # noqa: E731
+    mine, theirs = [0.0] * 12, [0.0] * 12
+    mine[2] = mine[7] = 1.0
+    theirs[0] = theirs[1] = 1.0
+    assert hands(0).tolist() == [mine, theirs]
+    assert hands(1).tolist() == [[0.0] * 12, theirs]
+    # The other way round: player 0's hand open, player 1's closed.
+    flipped = at(START, 0, "play", ("3F", "12"), open_hands=(True, False))
+    assert flipped.observation_string(0) == f"{START} 0 play 3F|?? 16|16 -|-"
+    assert flipped.observation_string(1) == f"{START} 0 play 3F|12 16|16 -|-"
+
+
+def test_handicap_the_closed_hand_stays_hidden_from_the_open_handed_player():
+    """Two states differing only in player 0's (closed) hand look the same to player 1, the
+    open-handed player, and differ to player 0; two differing only in player 1's open hand
+    look different to both."""
+    options = dict(open_hands=(False, True))
+    a = at(START, 0, "play", ("3F", "12"), **options)
+    b = at(START, 0, "play", ("3D", "12"), **options)  # player 0's closed hand differs
+    c = at(START, 0, "play", ("3F", "LS"), **options)  # player 1's open hand differs
+    for view in ("observation_string", "information_state_string"):
+        assert getattr(a, view)(1) == getattr(b, view)(1)
+        assert getattr(a, view)(0) != getattr(b, view)(0)
+        assert getattr(a, view)(0) != getattr(c, view)(0), "the open hand is seen"
+        assert getattr(a, view)(1) != getattr(c, view)(1)
+    assert (a.observation_tensor(1) == b.observation_tensor(1)).all()
+    assert (a.observation_tensor(0) != c.observation_tensor(0)).any()
+
+
+def test_handicap_draws_show_only_for_the_open_hand():
+    # Player 1's hand open: player 1's draw shows to player 0, player 0's draw stays hidden from
+    # player 1.
+    options = dict(open_hands=(False, True))
+    s, r = both(START, 0, "3", ("F", "12"), ("3", "-"), **options)
+    for state in (s, r):
+        after = play(state, "c1d2")
+        draw = after.parse_action("draw Dirac")
+        assert after.action_to_string(draw, 1) == "draw ?"
+        assert after.action_to_string(draw, 0) == "draw Dirac"
+    s, r = both(START, 1, "1", ("3F", "2"), ("-", "1"), **options)
+    for state in (s, r):
+        after = play(state, "e5e4")
+        draw = after.parse_action("draw Dirac")
+        assert after.action_to_string(draw, 0) == "draw Dirac", "player 1's hand is open"
+        assert after.action_to_string(draw, 1) == "draw Dirac"
+
+
+def test_handicap_resample_redraws_only_the_hand_the_player_cannot_see():
+    """With player 1's hand open, player 0 knows everything: player 1's hand, and so player
+    1's heap (their 18 cards less hand and discards). Player 1 cannot see player 0's hand:
+    resampling for player 1 keeps player 1's own cards and redraws player 0's from the 16
+    player 1 has not seen."""
+    s = at(START, 0, "play", ("3F", "12"), open_hands=(False, True))
+    assert all(s.resample(0, seed) == s for seed in range(20))
+    hands = set()
+    for seed in range(60):
+        r = s.resample(1, seed)
+        assert r.observation_string(1) == s.observation_string(1)
+        assert r.information_state_string(1) == s.information_state_string(1)
+        assert (r.observation_tensor(1) == s.observation_tensor(1)).all()
+        assert r.hand(1) == s.hand(1) and r.heap(1) == s.heap(1), "the open hand stays"
+        assert len(r.hand(0)) == 2
+        hands.add(tuple(r.hand(0)))
+    assert len(hands) > 10, "player 0's closed hand is redrawn"
+
+
+def test_svg_shows_the_open_hand_to_everyone():
+    s = at(START, 0, "play", ("3H", "LS"), ("F", "2"), open_hands=(False, True))
+    for viewer in (None, 0, 1):
+        root = ET.fromstring(ec.svg(s, viewer=viewer))
+        titles = " ".join(t.text or "" for t in root.iter("{http://www.w3.org/2000/svg}title"))
+        assert "Murphy Light" in titles and "Schroedinger" in titles, "player 1's open hand"
+        assert ("Heisenberg" in titles) == (viewer == 0), "player 0's closed hand"
+
+
 # ---- text and picture ----
 
 
@@ -343,7 +459,7 @@ OPTIONS = st.fixed_dictionaries(
         "setup": st.sampled_from(["random", "choose"]),
         "first": st.sampled_from([0, 1]),
         "hand_size": st.sampled_from([(2, 2), (2, 3), (3, 2), (1, 4)]),
-        "open_hands": st.booleans(),
+        "open_hands": st.sampled_from([False, True, (False, True), (True, False)]),
     }
 )
 
@@ -353,8 +469,10 @@ OPTIONS = st.fixed_dictionaries(
 def test_resample_keeps_what_the_player_knows_with_every_option(options, seed):
     """Along a random game with any options: a resampled state shows the player the same
     observation (string and tensor) and, on their turn, the same legal actions; the player's
-    own cards never move, and the other hand keeps its size."""
+    own cards never move, and the other hand keeps its size; nothing moves when the other hand
+    is open."""
     g, rng = quanta.game("einstein_card", **options), random.Random(seed)
+    open_hands = g.options["open_hands"]
     s = g.new_state()
     while not s.is_terminal:
         for p in (0, 1):
@@ -363,7 +481,7 @@ def test_resample_keeps_what_the_player_knows_with_every_option(options, seed):
             assert (r.observation_tensor(p) == s.observation_tensor(p)).all()
             assert r.hand(p) == s.hand(p) and r.heap(p) == s.heap(p)
             assert len(r.hand(1 - p)) == len(s.hand(1 - p))
-            if options["open_hands"]:
+            if open_hands[1 - p]:
                 assert r == s
             if s.current_player == p:
                 assert r.legal_actions() == s.legal_actions()

@@ -74,7 +74,9 @@ RUNS: dict[str, list[Run]] = {
                     "setup": st.sampled_from(["random", "choose"]),
                     "first": st.sampled_from([0, 1]),
                     "hand_size": st.sampled_from([(2, 2), (2, 3), (3, 2), (1, 1), (4, 1)]),
-                    "open_hands": st.booleans(),
+                    "open_hands": st.sampled_from(
+                        [False, True, (False, True), (True, False), (False, False)]
+                    ),
                 }
             ),
             settings.default.max_examples,

@@ -4,7 +4,9 @@ Schroedinger).
 
 Options: ``setup`` = ``"random"`` (default) or ``"choose"``; ``first`` = 0 (default) or 1;
 ``hand_size`` = 2 (default; one integer for both players or a pair, e.g. ``(2, 3)`` for the
-handicap); ``open_hands`` = False (default) or True.
+handicap); ``open_hands`` = False (default) or True for both players, or a pair, e.g.
+``(False, True)``: player 1's hand is open, shown to player 0 (the other handicap: the
+stronger player plays with open cards).
 
 State extras (``STATE_METHODS``): ``board()`` (a 5x5 ``int8`` array as in EinStein),
 ``hand(player)``, ``heap(player)`` (the cards left, in card order: their order is never seen)
@@ -144,7 +146,7 @@ def _card(x: float, y: float, w: float, h: float, name: str | None, player: int)
 def svg(state: State, size: float = 250, viewer: int | None = None) -> str:
     """A self-contained SVG picture: EinStein's board (about ``size`` pixels wide), under it a
     row per player with the last card they played and their hand as ``viewer`` may see it
-    (``None``, the default: nobody's hand unless ``open_hands``; 0 or 1: that player's own
+    (``None``, the default: only the open hands of ``open_hands``; 0 or 1: that player's own
     hand too; hidden cards show their backs), each heap's size, and a status caption. ``size``
     must be a number of pixels above 30 (else :class:`~quanta.InvalidOptionError`)."""
     size = _svg.pixels("size", size, above=30)
@@ -165,7 +167,7 @@ def svg(state: State, size: float = 250, viewer: int | None = None) -> str:
     for p in (0, 1):
         y = rows_top + p * (card_h + 22)
         played, held = discards(state, p), hand(state, p)
-        shown = open_hands or viewer == p
+        shown = open_hands[p] or viewer == p
         out.append(
             _svg.caption(
                 left - 14, y + 11,

@@ -651,9 +651,9 @@ class AQuantumLeapState(ReferenceState):
         placed = self._placed + 1
         if placed == 5:
             # More than four cards in a turn: four points to every opponent, unless only this
-            # player still holds cards.
+            # player still has cards in hand (an untaken second stock is not in hand).
             others = [q for q in range(g.players) if q != p]
-            if any(hands[q] or self._seconds[q] for q in others):
+            if any(hands[q] for q in others):
                 for q in others:
                     scores[q] += 4
         after = self._replace(stacks=stacks, hands=hands, shown=shown, scores=scores,
@@ -1123,8 +1123,8 @@ class BestTurn:
       turn ends by itself (the game ends with the last card); ``(pass,)`` when the mover can
       place nothing at the start of the turn.
     * ``points``: what the mover scores with them.
-    * ``penalty``: whether they place the fifth card of the turn while another player holds
-      cards, so that every opponent scores 4.
+    * ``penalty``: whether they place the fifth card of the turn while another player has
+      cards in hand, so that every opponent scores 4.
     """
 
     actions: tuple

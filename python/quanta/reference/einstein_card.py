@@ -49,7 +49,8 @@ def cell_text(index: int) -> str:
 
 class EinsteinCardGame:
     """The parameters: ``setup`` ("random"/"choose"), ``first`` (0/1), ``hand_size`` (an int
-    for both or a pair), ``open_hands`` (bool)."""
+    for both or a pair), ``open_hands`` (a bool for both or a pair: whose hand the opponent
+    sees)."""
 
     name = "einstein_card"
     num_players = 2
@@ -67,8 +68,14 @@ class EinsteinCardGame:
             isinstance(n, int) and not isinstance(n, bool) and 1 <= n <= 18 for n in hand_size
         ):
             raise InvalidOptionError(f"einstein_card: bad hand_size {hand_size!r}")
-        if not isinstance(open_hands, bool):
-            raise InvalidOptionError(f"einstein_card: bad open_hands {open_hands!r}")
+        if isinstance(open_hands, bool):
+            open_hands = (open_hands, open_hands)
+        if not (isinstance(open_hands, (tuple, list)) and len(open_hands) == 2
+                and all(isinstance(b, bool) for b in open_hands)):
+            raise InvalidOptionError(
+                f"einstein_card: open_hands must be True or False or a pair of them, "
+                f"not {open_hands!r}")
+        open_hands = tuple(open_hands)
         self.setup, self.first, self.hand_size, self.open_hands = setup, first, hand_size, open_hands
 
     @property
@@ -124,6 +131,11 @@ class EinsteinCardState(ReferenceState):
                       hands=self._hands, heaps=self._heaps, discards=self._discards)  # fmt: skip
         fields.update(changes)
         return EinsteinCardState(self._game, **fields)
+
+    def _shows(self, owner: int, viewer) -> bool:
+        """Whether ``viewer`` (None: nobody in particular, the full notation) sees ``owner``'s
+        hand: always their own; another's only when it is open."""
+        return viewer is None or viewer == owner or self._game.open_hands[owner]
 
     # ---- who acts ----
 
@@ -286,8 +298,7 @@ class EinsteinCardState(ReferenceState):
 
     def action_to_string(self, action, player=None) -> str:
         text = self._action_string(self._check_legal(action))
-        hidden = (self._phase in ("deal", "draw") and player is not None and player != self._player
-                  and not self._game.open_hands)  # fmt: skip
+        hidden = self._phase in ("deal", "draw") and not self._shows(self._player, player)
         return "draw ?" if hidden else text
 
     def _action_string(self, action: int) -> str:
@@ -309,7 +320,7 @@ class EinsteinCardState(ReferenceState):
 
     def _write(self, viewer) -> str:
         def hand(p):
-            if viewer is not None and viewer != p and not self._game.open_hands:
+            if not self._shows(p, viewer):
                 return "?" * len(self._hands[p]) or "-"
             return self._hands[p] or "-"
 

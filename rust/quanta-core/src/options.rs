@@ -12,6 +12,8 @@ pub enum OptionValue {
     Str(String),
     /// A fixed number of integers, one per player (e.g. a hand size each), shown as a tuple.
     Ints(Vec<i64>),
+    /// A fixed number of yes/no values, one per player (e.g. whose hand is open), a tuple.
+    Bools(Vec<bool>),
 }
 
 impl fmt::Display for OptionValue {
@@ -22,6 +24,10 @@ impl fmt::Display for OptionValue {
             OptionValue::Str(v) => write!(f, "{}", quoted(v)),
             OptionValue::Ints(v) => {
                 let items: Vec<String> = v.iter().map(i64::to_string).collect();
+                write!(f, "({})", items.join(", "))
+            }
+            OptionValue::Bools(v) => {
+                let items: Vec<String> = v.iter().map(bool::to_string).collect();
                 write!(f, "({})", items.join(", "))
             }
         }
@@ -114,6 +120,21 @@ impl<'a> OptionReader<'a> {
             Some(OptionValue::Bool(v)) => Ok(*v),
             Some(other) => Err(Error::InvalidOption(format!(
                 "{}: option {name} must be true or false, not {other}",
+                self.game
+            ))),
+        }
+    }
+
+    /// `len` booleans, given as a tuple (or list) of them or as one boolean for all; `default`
+    /// for each when missing.
+    pub fn bools(&mut self, name: &'static str, len: usize, default: bool) -> Result<Vec<bool>> {
+        self.used.push(name);
+        match self.given.get(name) {
+            None => Ok(vec![default; len]),
+            Some(OptionValue::Bool(v)) => Ok(vec![*v; len]),
+            Some(OptionValue::Bools(v)) if v.len() == len => Ok(v.clone()),
+            Some(other) => Err(Error::InvalidOption(format!(
+                "{}: option {name} must be true or false or a tuple of {len} of them, not {other}",
                 self.game
             ))),
         }

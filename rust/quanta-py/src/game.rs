@@ -36,24 +36,34 @@ fn options_from_py(options: &Bound<'_, PyDict>) -> PyResult<Options> {
         } else if value.is_instance_of::<PyString>() {
             OptionValue::Str(value.extract()?)
         } else if value.is_instance_of::<PyTuple>() || value.is_instance_of::<PyList>() {
-            let mut items = Vec::new();
-            for item in value.try_iter()? {
-                let item = item?;
-                let int = errors::integer(&item, &key)
-                    .ok()
-                    .and_then(|v| i64::try_from(v).ok());
-                items.push(int.ok_or_else(|| {
-                    InvalidOptionError::new_err(format!(
-                        "option {}: expected a tuple of ints, not {}",
-                        clipped(&key),
-                        errors::quote(&value)
-                    ))
-                })?);
+            // A tuple of bools (one per player) or of ints; never the two mixed.
+            let is_bool = |item: &Bound<'_, PyAny>| {
+                item.is_instance_of::<PyBool>() || errors::is_numpy_bool(item)
+            };
+            let items: Vec<Bound<'_, PyAny>> = value.try_iter()?.collect::<PyResult<_>>()?;
+            let refused = || {
+                InvalidOptionError::new_err(format!(
+                    "option {}: expected a tuple of ints or of bools, not {}",
+                    clipped(&key),
+                    errors::quote(&value)
+                ))
+            };
+            if !items.is_empty() && items.iter().all(is_bool) {
+                let bools = items.iter().map(|item| item.is_truthy());
+                OptionValue::Bools(bools.collect::<PyResult<_>>()?)
+            } else {
+                let mut ints = Vec::with_capacity(items.len());
+                for item in &items {
+                    let int = errors::integer(item, &key)
+                        .ok()
+                        .and_then(|v| i64::try_from(v).ok());
+                    ints.push(int.ok_or_else(refused)?);
+                }
+                OptionValue::Ints(ints)
             }
-            OptionValue::Ints(items)
         } else {
             return Err(InvalidOptionError::new_err(format!(
-                "option {}: expected an int, bool, str or tuple of ints, not {}",
+                "option {}: expected an int, bool, str or tuple of ints or of bools, not {}",
                 clipped(&key),
                 errors::quote(&value)
             )));
@@ -61,6 +71,11 @@ fn options_from_py(options: &Bound<'_, PyDict>) -> PyResult<Options> {
         out.insert(key, value);
     }
     Ok(out)
+}
+
+/// A bool as Python spells it.
+fn python_bool(b: bool) -> &'static str {
+    if b { "True" } else { "False" }
 }
 
 fn options_to_py<'py>(py: Python<'py>, options: &Options) -> PyResult<Bound<'py, PyDict>> {
@@ -71,6 +86,7 @@ fn options_to_py<'py>(py: Python<'py>, options: &Options) -> PyResult<Bound<'py,
             OptionValue::Bool(v) => dict.set_item(key, v)?,
             OptionValue::Str(v) => dict.set_item(key, v)?,
             OptionValue::Ints(v) => dict.set_item(key, PyTuple::new(py, v)?)?,
+            OptionValue::Bools(v) => dict.set_item(key, PyTuple::new(py, v)?)?,
         }
     }
     Ok(dict)
@@ -196,7 +212,11 @@ impl Game {
             .iter()
             .map(|(k, v)| match v {
                 // Python's spelling, so that eval(repr(game)) rebuilds the game.
-                OptionValue::Bool(b) => format!(", {k}={}", if *b { "True" } else { "False" }),
+                OptionValue::Bool(b) => format!(", {k}={}", python_bool(*b)),
+                OptionValue::Bools(v) => {
+                    let items: Vec<&str> = v.iter().map(|&b| python_bool(b)).collect();
+                    format!(", {k}=({})", items.join(", "))
+                }
                 v => format!(", {k}={v}"),
             })
             .collect();

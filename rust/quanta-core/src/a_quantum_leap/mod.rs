@@ -150,6 +150,12 @@ impl AQuantumLeapState {
     fn holds_cards(&self, player: usize) -> bool {
         self.hands[player] | self.seconds[player] != 0
     }
+    /// Whether a player other than `player` has cards in hand, so that the fifth card of a turn
+    /// is penalised: the penalty lapses "when only one player remains with cards in hand", and
+    /// an untaken second stock is not in hand.
+    fn others_have_cards_in_hand(&self, players: usize, player: usize) -> bool {
+        (0..players).any(|q| q != player && self.hands[q] != 0)
+    }
     fn is_shown(&self, player: usize) -> bool {
         self.shown & 1 << player != 0
     }
@@ -330,8 +336,8 @@ impl AQuantumLeap {
     }
 
     /// A placement: the card goes on the cell, scores for the player, sets the pattern; the
-    /// fifth card of a turn gives every opponent 4 points unless no other player holds cards;
-    /// the game ends when nobody holds cards.
+    /// fifth card of a turn gives every opponent 4 points unless no other player has cards in
+    /// hand; the game ends when nobody holds cards.
     fn place(&self, s: &mut AQuantumLeapState, action: Action) {
         let p = s.player as usize;
         let (card, cell) = ((action / 5) as usize / CELLS, (action / 5) as usize % CELLS);
@@ -348,7 +354,7 @@ impl AQuantumLeap {
         s.pattern = Some(result.pattern);
         s.placed = s.placed.saturating_add(1);
         s.passes = 0;
-        if s.placed == 5 && (0..self.players).any(|q| q != p && s.holds_cards(q)) {
+        if s.placed == 5 && s.others_have_cards_in_hand(self.players, p) {
             for q in (0..self.players).filter(|&q| q != p) {
                 s.scores[q] += 4;
             }

@@ -307,10 +307,12 @@ fn observation_hides_covered_cards_and_other_hands_information_state_keeps_the_s
 
 #[test]
 fn fifth_card_of_a_turn_gives_each_opponent_four_points_once() {
-    // Player 1 holds only the untaken second stock, which counts as cards held.
+    // "Using more than four cards in a turn of play incurs a penalty: four points are awarded
+    // to each opponent. Note: when only one player remains with cards in hand this rule no
+    // longer applies." Player 1 holds the clubs in hand (the second stock taken up).
     let g = game(2);
     let text = "2S7S8SAD2D3D4D5D6D7D8D9DTDJDQDKD8H,AH9H,3STH/2H3H,4S5H,5SKH/6HQH,6S4H,7HJH \
-                AS,9S,TS,JS,QS,KS|- -/-|-/AC,2C,3C,4C,5C,6C,7C,8C,9C,TC,JC,QC,KC ascending \
+                AS,9S,TS,JS,QS,KS|AC,2C,3C,4C,5C,6C,7C,8C,9C,TC,JC,QC,KC -/-|-/- ascending \
                 play:0:0 0 10,20 1/1";
     let s = g.from_notation(text).unwrap();
     let s = play(&g, &s, &["9S a1", "TS a1", "JS a1", "QS a1"]);
@@ -319,6 +321,28 @@ fn fifth_card_of_a_turn_gives_each_opponent_four_points_once() {
     assert_eq!(s.scores[1], 24, "the fifth card: 4 to the opponent");
     let s = play(&g, &s, &["AS a1"]);
     assert_eq!((s.scores[1], s.placed), (24, 6), "once per turn");
+}
+
+#[test]
+fn no_penalty_when_the_only_other_cards_are_an_untaken_second_stock() {
+    // "when only one player remains with cards in hand this rule no longer applies", and "an
+    // unused second stock in a two player game does not count as 'in hand'".
+    let g = game(2);
+    let text = "2S7S8SAD2D3D4D5D6D7D8D9DTDJDQDKD8H,AH9H,3STH/2H3H,4S5H,5SKH/6HQH,6S4H,7HJH \
+                AS,9S,TS,JS,QS,KS|- -/-|-/AC,2C,3C,4C,5C,6C,7C,8C,9C,TC,JC,QC,KC ascending \
+                play:0:0 0 10,20 1/1";
+    let s = g.from_notation(text).unwrap();
+    let s = play(
+        &g,
+        &s,
+        &["9S a1", "TS a1", "JS a1", "QS a1", "KS a1", "AS a1"],
+    );
+    assert_eq!(
+        (s.scores[1], s.placed),
+        (20, 6),
+        "player 1 has no card in hand"
+    );
+    assert_eq!(s.seconds[1], suit_cards(3), "the clubs are still aside");
 }
 
 #[test]

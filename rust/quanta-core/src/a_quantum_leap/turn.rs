@@ -3,14 +3,14 @@
 //!
 //! **What is optimised.** From a stage-two position (phase `play`), the rest of the mover's
 //! turn: the largest `points − 4·penalty` (the points the mover scores, 4 off when the actions
-//! place the fifth card of the turn while another player holds cards), then the fewest cards,
+//! place the fifth card of the turn while another player has cards in hand), then the fewest cards,
 //! then the lexicographically smallest list of action ids. A position where the mover can
 //! place nothing at the start of the turn answers `pass`. The Higgs: the card whose bonuses
 //! score the most on b2, the lowest card among equals.
 //!
 //! **How.** Both criteria fold into one additive value per action: a placement scoring `g`
 //! is worth `32·g − 1` (a turn places at most 13 cards, so the −1s only break ties between
-//! equal points), the fifth card while another player holds cards another `−128`, `end` and
+//! equal points), the fifth card while another player has cards in hand another `−128`, `end` and
 //! `pass` 0. The best turn is then a longest path in the graph of positions the turn can reach
 //! (the top cards, the mover's hand, the pattern, the cards placed so far, counted up to the
 //! fifth): a depth-first search, moves ordered by their own value, with a fail-soft threshold
@@ -43,7 +43,7 @@ pub struct BestTurn {
     pub actions: Vec<Action>,
     /// What the mover scores with them.
     pub points: i32,
-    /// Whether they place the fifth card of the turn while another player holds cards.
+    /// Whether they place the fifth card of the turn while another player has cards in hand.
     pub penalty: bool,
     pub nodes: u64,
     pub seconds: f64,
@@ -142,8 +142,8 @@ fn down(r: u8) -> u8 {
 }
 
 struct Search<'a> {
-    /// Whether another player holds cards (the penalty applies).
-    others_hold: bool,
+    /// Whether another player has cards in hand (the penalty applies).
+    others_in_hand: bool,
     /// Whether the mover's hand running out ends the game (nobody else holds cards and the
     /// mover has no second stock aside).
     last_cards_end: bool,
@@ -163,7 +163,7 @@ impl Search<'_> {
                     let p = score(&n.tops, card, cell, Some(rule));
                     let placed = n.placed + 1;
                     let mut value = POINT * p.points - 1;
-                    if placed == 5 && self.others_hold {
+                    if placed == 5 && self.others_in_hand {
                         value -= PENALTY;
                     }
                     let hand = n.hand & !(1 << card);
@@ -263,7 +263,7 @@ impl Search<'_> {
         let (mut sum, mut best) = (0, 0);
         for (k, g) in gains.iter().enumerate() {
             sum += g;
-            if n.placed as usize + k + 1 == 5 && self.others_hold {
+            if n.placed as usize + k + 1 == 5 && self.others_in_hand {
                 sum -= PENALTY;
             }
             best = best.max(sum);
@@ -344,7 +344,7 @@ pub fn best_turn(
     let others_hold = (0..game.players).any(|q| q != p && state.holds_cards(q));
     let limits = &ctx.limits;
     let mut search = Search {
-        others_hold,
+        others_in_hand: state.others_have_cards_in_hand(game.players, p),
         last_cards_end: !others_hold && state.seconds[p] == 0,
         table: FxHashMap::default(),
         cap: hash_map_cap(limits.memory_mb, std::mem::size_of::<(u128, Entry)>()),
@@ -698,7 +698,7 @@ mod tests {
     }
 
     /// Covers the subtle cases as they come in play: the fifth card's penalty (and none when
-    /// nobody else holds cards), the quantum leap's switch of pattern mid-turn, the two rules
+    /// nobody else has cards in hand), the quantum leap's switch of pattern mid-turn, the two rules
     /// of an Ace–2 placement in `opening`/`free`, the last card ending the game without `end`,
     /// a hand emptied mid-turn (only `end`), `pass`, and the tie-break between equal lines.
     #[test]

@@ -2,7 +2,8 @@
 //! and six special cards that bend the rules.
 //!
 //! Options: `setup` = `"random"` (default) or `"choose"`; `first` = 0 (default) or 1;
-//! `hand_size` = 2 (default) for both, or a pair, e.g. `(2, 3)`; `open_hands` = false.
+//! `hand_size` = 2 (default) for both, or a pair, e.g. `(2, 3)`; `open_hands` = false
+//! (default) or true for both, or a pair, e.g. `(false, true)`: player 1's hand is open.
 //!
 //! The board, the stones, the steps, captures, the win conditions and the nearest-stone rule
 //! are EinStein's ([`Board`]). Rules, notation and action names: docs/rules/einstein_card.md.
@@ -71,8 +72,8 @@ pub struct EinsteinCard {
     pub first: u8,
     /// Each player's hand size (the handicap: more cards for the weaker side).
     pub hand_size: [u8; 2],
-    /// Both hands are shown to both players (the other handicap).
-    pub open_hands: bool,
+    /// Whose hand is shown to the opponent (the other handicap: the stronger player's).
+    pub open_hands: [bool; 2],
 }
 
 /// Where a turn stands. `player` of the state is always the side whose card is resolved.
@@ -235,6 +236,11 @@ impl EinsteinCardState {
 }
 
 impl EinsteinCard {
+    /// Whether `viewer` sees the hand of `owner`: their own, or an open one.
+    pub fn shows(&self, owner: usize, viewer: usize) -> bool {
+        owner == viewer || self.open_hands[owner]
+    }
+
     /// The side that decides now (the opponent under Murphy Light and Full Murphy).
     fn decider(s: &EinsteinCardState) -> u8 {
         match s.phase {
@@ -263,13 +269,13 @@ impl Game for EinsteinCard {
         let mut r = OptionReader::new(Self::NAME, options);
         let (setup, first) = read_setup_and_first(&mut r)?;
         let hands = r.ints("hand_size", 2, 1, CARDS as i64, 2)?;
-        let open_hands = r.bool("open_hands", false)?;
+        let open = r.bools("open_hands", 2, false)?;
         r.finish()?;
         Ok(EinsteinCard {
             setup,
             first,
             hand_size: [hands[0] as u8, hands[1] as u8],
-            open_hands,
+            open_hands: [open[0], open[1]],
         })
     }
 
@@ -285,7 +291,10 @@ impl Game for EinsteinCard {
                 "hand_size".to_string(),
                 OptionValue::Ints(self.hand_size.iter().map(|&n| n as i64).collect()),
             ),
-            ("open_hands".to_string(), OptionValue::Bool(self.open_hands)),
+            (
+                "open_hands".to_string(),
+                OptionValue::Bools(self.open_hands.to_vec()),
+            ),
         ])
     }
 
@@ -486,7 +495,7 @@ impl Game for EinsteinCard {
         })
     }
 
-    /// Another player's draw shows no card (unless the hands are open).
+    /// Another player's draw shows no card (unless that player's hand is open).
     fn action_to_string_for(
         &self,
         s: &EinsteinCardState,
@@ -496,8 +505,7 @@ impl Game for EinsteinCard {
         let text = self.action_to_string(s, action)?;
         let hidden = matches!(s.phase, Phase::Deal | Phase::Draw)
             && (DRAW..STONE).contains(&action)
-            && s.player as usize != player
-            && !self.open_hands;
+            && !self.shows(s.player as usize, player);
         Ok(if hidden { "draw ?".into() } else { text })
     }
 
@@ -509,21 +517,22 @@ impl Game for EinsteinCard {
         self.parse(text)
     }
 
-    /// The notation with the other hand shown as `?` per card (unless the hands are open) and
-    /// the heaps as their sizes.
+    /// The notation with the other hand shown as `?` per card (unless it is open) and the heaps
+    /// as their sizes.
     fn observation_string(&self, s: &EinsteinCardState, player: usize) -> String {
         self.write(s, Some(player))
     }
 
     /// The other player's hand and heap dealt anew from their cards (every copy equally
-    /// likely anywhere, as the draws deal them), the hand keeping its size. The player's own
-    /// heap is known: its cards are those neither in hand nor played.
+    /// likely anywhere, as the draws deal them), the hand keeping its size; nothing when the
+    /// other hand is open (its heap is then known too). The player's own heap is known: its
+    /// cards are those neither in hand nor played.
     fn resample(&self, s: &EinsteinCardState, player: usize, rng: &mut Rng) -> EinsteinCardState {
         let mut out = s.clone();
-        if self.open_hands {
+        let o = 1 - player;
+        if self.shows(o, player) {
             return out;
         }
-        let o = 1 - player;
         let mut unseen: Vec<u8> = Vec::with_capacity(CARDS);
         for k in 0..KINDS {
             for _ in 0..s.hands[o][k] + s.heaps[o][k] {
@@ -559,7 +568,7 @@ impl Game for EinsteinCard {
             }
         }
         for p in 0..2 {
-            if p == player || self.open_hands {
+            if self.shows(p, player) {
                 for k in 0..KINDS {
                     out[T_HANDS + p * KINDS + k] = s.hands[p][k] as f32;
                 }

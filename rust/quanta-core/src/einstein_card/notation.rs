@@ -100,7 +100,7 @@ impl EinsteinCard {
                 out.push('|');
             }
             match viewer {
-                Some(v) if v != p && !self.open_hands => {
+                Some(v) if !self.shows(p, v) => {
                     let n = count(&s.hands[p]);
                     out.push_str(&if n == 0 {
                         "-".into()

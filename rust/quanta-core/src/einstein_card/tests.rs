@@ -70,3 +70,55 @@ fn sampled_draws_follow_the_copies_left() {
     }
     assert_eq!(seen.iter().sum::<u32>(), n);
 }
+
+fn with_open_hands(open: OptionValue) -> Result<EinsteinCard> {
+    EinsteinCard::from_options(&Options::from([("open_hands".to_string(), open)]))
+}
+
+#[test]
+fn open_hands_is_one_bool_for_both_or_a_pair_and_nothing_else() {
+    let pair = |a, b| OptionValue::Bools(vec![a, b]);
+    assert_eq!(game().open_hands, [false, false]);
+    assert_eq!(
+        with_open_hands(OptionValue::Bool(true)).unwrap().open_hands,
+        [true, true]
+    );
+    let g = with_open_hands(pair(false, true)).unwrap();
+    assert_eq!(g.open_hands, [false, true]);
+    assert_eq!(g.options()["open_hands"], pair(false, true));
+    for bad in [
+        OptionValue::Bools(vec![true]),
+        OptionValue::Bools(vec![true, false, true]),
+        OptionValue::Ints(vec![1, 0]),
+        OptionValue::Int(1),
+    ] {
+        let e = with_open_hands(bad).unwrap_err().to_string();
+        assert!(e.contains("true or false or a tuple of 2"), "{e}");
+    }
+}
+
+#[test]
+fn one_open_hand_is_shown_to_the_opponent_and_the_closed_one_to_nobody_else() {
+    // "The stronger player acts with open cards." Player 1's hand open, player 0's closed.
+    let g = with_open_hands(OptionValue::Bools(vec![false, true])).unwrap();
+    let text = "123../45.../6...f/...ed/..cba 0 play 3F|12 11223445566LCDHS|1233445566LFCDHS -|-";
+    let s = g.from_notation(text).unwrap();
+    let board = "123../45.../6...f/...ed/..cba 0 play";
+    assert_eq!(
+        g.observation_string(&s, 0),
+        format!("{board} 3F|12 16|16 -|-")
+    );
+    assert_eq!(
+        g.observation_string(&s, 1),
+        format!("{board} ??|12 16|16 -|-")
+    );
+    let mut rng = crate::game::row_rng(5, 0);
+    let mut moved = false;
+    for _ in 0..50 {
+        assert_eq!(g.resample(&s, 0, &mut rng), s, "player 0 sees everything");
+        let r = g.resample(&s, 1, &mut rng);
+        assert_eq!((r.hands[1], r.heaps[1]), (s.hands[1], s.heaps[1]));
+        moved |= r.hands[0] != s.hands[0];
+    }
+    assert!(moved, "player 0's closed hand is redrawn for player 1");
+}
