@@ -306,16 +306,32 @@ def test_the_repair_unit_table_is_the_open_batch_with_the_shard_seed():
     assert shard["nodes"] == direct["nodes"].tolist()
 
 
+def test_an_undecided_repair_unit_deal_is_a_null_in_the_table(tmp_path):
+    job = jobs.table("repair_unit_open", 2, seed=3, shard_size=2, max_nodes=1, timeout=None)
+    jobs.run(job, tmp_path)
+    table = jobs.read(tmp_path)
+    assert str(table.schema.field("winnable").type) == "bool"
+    assert table.column("winnable").to_pylist() == [None, None]
+
+
 def test_a_repair_unit_solve_row_is_the_seeded_win_probability_and_the_policys_move(tmp_path):
     g = quanta.game("repair_unit")
-    state = g.new_state()
-    while state.is_chance:
-        state = state.play(state.legal_actions()[0])
-    job = jobs.solve("repair_unit", [state.notation()], max_nodes=64_000)
+    codes = [r + s for r in "A23456789TJQK" for s in "SHDC"]
+    kept = ("7H", "3D", "7S", "QS", "QH", "2C", "2D", "3S", "3H", "3C", "5S", "5H")
+    removed = ",".join(c for c in codes if c not in kept)
+    late = g.from_notation(f"7H+3D,7S,QS|QH,2C,2D 3S - *4 {removed} 0 A:move")
+    fresh = g.new_state()
+    while fresh.is_chance:
+        fresh = fresh.play(fresh.legal_actions()[0])
+    job = jobs.solve("repair_unit", [late.notation(), fresh.notation()], max_nodes=64_000)
     jobs.run(job, tmp_path)
-    [row] = rows(tmp_path)
-    assert row["error"] == "", row["error"]
-    expected = quanta.repair_unit.win_probability(state, 32, 0, max_nodes=2000)
-    assert row["value"] == expected.probability
-    assert row["best"] in [state.action_to_string(a) for a in state.legal_actions()]
-    assert row["exact"] == (expected.undecided == 0)
+    decided, undecided = rows(tmp_path)
+    assert decided["error"] == "", decided["error"]
+    expected = quanta.repair_unit.win_probability(late, 32, 0, max_nodes=2000)
+    assert expected.decided == 32 and decided["value"] == expected.probability
+    assert decided["exact"] is True
+    assert decided["best"] in [late.action_to_string(a) for a in late.legal_actions()]
+    # No order of the fresh deal is decided within 2,000 nodes: no value, the reason in error.
+    assert quanta.repair_unit.win_probability(fresh, 32, 0, max_nodes=2000).decided == 0
+    assert undecided["value"] is None and undecided["exact"] is None
+    assert undecided["error"].startswith("SearchLimitError") and "decided" in undecided["error"]

@@ -45,7 +45,7 @@ import quanta
 
 from . import _core
 from .batch import random_playouts
-from .exceptions import InvalidOptionError, QuantaError
+from .exceptions import InvalidOptionError, QuantaError, SearchLimitError
 
 __all__ = [
     "Job",
@@ -203,7 +203,8 @@ def table(name: str, deals: int | None = None, *, seed: int = 0, shard_size: int
     - ``repair_unit_open``: ``deals`` fresh Quantum Repair Unit deals solved with the card
       order known (:func:`quanta.repair_unit.open_batch`); params ``players`` (1),
       ``timeout`` (1.0 s a deal), ``max_nodes``, ``memory_mb`` (256). Rows: ``deal``,
-      ``winnable`` (1 won, 0 lost, -1 undecided within the limits), ``nodes``, ``seconds``.
+      ``winnable`` (a nullable bool: null where undecided within the limits), ``nodes``,
+      ``seconds``.
     - ``quantum_leap_every_deal``: **every** deal of a Quantum Leap board of side ``size`` (2
       or 3) with ``setup`` "A" or "B", each class of deals the board's 12 symmetries map onto
       one another solved once (``deals`` is not given). Rows: ``deal`` (the class's number),
@@ -325,7 +326,11 @@ def _repair_unit(state, limits, threads, samples: int = 32):
             for k, v in limits.items()}
     if each.get("max_nodes") is not None:
         each["max_nodes"] = max(1, int(each["max_nodes"]))
+    # The estimate is over the decided orders only; with none decided there is no value.
     r = quanta.repair_unit.win_probability(state, samples, 0, threads=threads, **each)
+    if r.probability is None:
+        raise SearchLimitError(f"repair_unit: none of the {samples} orders was decided within "
+                               f"the limits {each}", nodes=r.nodes, seconds=r.seconds)
     move = state.action_to_string(quanta.repair_unit.policy(state, 0, samples=8,
                                                             threads=threads))
     return r.probability, move, types.SimpleNamespace(nodes=r.nodes, seconds=r.seconds,
@@ -510,7 +515,12 @@ def _repair_unit_open_rows(job: Job, index: int, threads: int | None) -> dict:
     out = quanta.repair_unit.open_batch(
         p["players"], len(rows), seed=_shard_seed(job.seed, index), threads=threads,
         timeout=p["timeout"], max_nodes=p["max_nodes"], memory_mb=p["memory_mb"])
-    return {"deal": _deals(rows), **out}
+    winnable = out.pop("winnable")
+    pa, _ = _parquet()
+    # Undecided deals are nulls, never a number.
+    return {"deal": _deals(rows),
+            "winnable": pa.array(winnable.data, mask=np.ma.getmaskarray(winnable),
+                                 type=pa.bool_()), **out}
 
 
 #: The tables a ``table`` job makes: name -> (parameters with their defaults, rows of a shard).
