@@ -48,10 +48,10 @@ def open_table(args) -> None:
                             timeout=args.timeout, memory_mb=256)
         wall = time.perf_counter() - start
         w, secs = out["winnable"], out["seconds"]
-        decided = w >= 0
+        decided = ~np.ma.getmaskarray(w)  # undecided deals are masked
         t = np.sort(secs[decided]) if decided.any() else np.array([math.nan])
         print(f"| {players} | {100 * decided.mean():.1f}% | "
-              f"{interval(int((w == 1).sum()), int(decided.sum()))} | {np.median(t):.3f} | "
+              f"{interval(int(w.sum()), int(decided.sum()))} | {np.median(t):.3f} | "
               f"{t[int(0.95 * (len(t) - 1))]:.3f} | {t[-1]:.3f} | {wall:.0f} |")
     print()
 

@@ -238,7 +238,8 @@ def table(name: str, deals: int | None = None, *, seed: int = 0, shard_size: int
     - ``repair_unit_open``: ``deals`` fresh Quantum Repair Unit deals solved with the card
       order known (:func:`quanta.repair_unit.open_batch`); params ``players`` (1),
       ``timeout`` (1.0 s a deal), ``max_nodes``, ``memory_mb`` (256). Rows: ``deal``,
-      ``winnable`` (1 won, 0 lost, -1 undecided within the limits), ``nodes``, ``seconds``.
+      ``winnable`` (a nullable bool: null where undecided within the limits), ``nodes``,
+      ``seconds``.
     - ``quantum_leap_every_deal``: **every** deal of a Quantum Leap board of side ``size`` (2
       or 3) with ``setup`` "A" or "B", each class of deals the board's 12 symmetries map onto
       one another solved once (``deals`` is not given). Rows: ``deal`` (the class's number),
@@ -510,7 +511,12 @@ def _repair_unit_open_rows(job: Job, index: int, threads: int | None) -> dict:
     out = quanta.repair_unit.open_batch(
         p["players"], len(rows), seed=_shard_seed(job.seed, index), threads=threads,
         timeout=p["timeout"], max_nodes=p["max_nodes"], memory_mb=p["memory_mb"])
-    return {"deal": _deals(rows), **out}
+    winnable = out.pop("winnable")
+    pa, _ = _parquet()
+    # Undecided deals are nulls, never a number.
+    return {"deal": _deals(rows),
+            "winnable": pa.array(winnable.data, mask=np.ma.getmaskarray(winnable),
+                                 type=pa.bool_()), **out}
 
 
 #: The tables a ``table`` job makes: name -> (parameters with their defaults, rows of a shard).

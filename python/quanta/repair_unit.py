@@ -1,7 +1,8 @@
 """Quantum Repair Unit: a cooperative memory card game with one 52-card pack, for 1 to 4
 players, with solvers for the game whose card order is known.
 
-Option: ``players`` = 1 (default; two forecasts played alternately) to 4.
+Options: ``players`` = 1 (default; two forecasts played alternately) to 4; ``memory`` =
+``"perfect"`` (the default and only value: the team remembers every card it has seen).
 
 Cards are written as in a 52-card pack: rank ``A 2 3 4 5 6 7 8 9 T J Q K`` and suit ``S H D C``
 (``QS``, ``TH``). The team remembers every card it has seen, so the state holds nothing the
@@ -22,6 +23,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from xml.sax.saxutils import escape
+
+import numpy as np
 
 from . import _core, _svg
 from ._core import State
@@ -50,8 +53,9 @@ __all__ = [
 #: :class:`quanta.SearchLimitError` instead).
 OpenSolution = _core.RepairUnitOpenSolution
 #: The estimate of :func:`win_probability` (a frozen class made in Rust): ``probability`` (wins
-#: over decided samples), ``stderr``, ``samples``, ``wins``, ``undecided`` (samples whose solve
-#: hit a limit, left out), ``nodes``, ``seconds``.
+#: over the decided samples; None when no sample was decided), ``stderr`` (None with fewer
+#: than two decided), ``samples``, ``wins``, ``decided`` (samples whose solve answered),
+#: ``undecided`` (samples whose solve hit a limit, left out), ``nodes``, ``seconds``.
 WinProbability = _core.RepairUnitWinProbability
 
 
@@ -88,8 +92,9 @@ def win_probability(state: State, samples: int = 1000, seed: int = 0, *,
     over ``samples`` uniformly random orders of ``state.unseen()`` (sample ``i`` shuffled by a
     generator seeded from ``(seed, i)``; the answer depends on nothing else), with its standard
     error. The limits apply to each sample's solve; a sample past them is counted in
-    ``undecided`` and left out of the estimate. Samples run on ``threads`` (None: every
-    core)."""
+    ``undecided`` and left out of the estimate, which is over the ``decided`` samples only:
+    with none decided, ``probability`` and ``stderr`` are None (unknown, not 0). Samples run
+    on ``threads`` (None: every core)."""
     return _core.repair_unit_win_probability(
         state, samples, seed, timeout, max_nodes, memory_mb, threads
     )
@@ -102,10 +107,12 @@ def policy(state: State, seed: int = 0, *, samples: int = 16, horizon: int = 10,
     determinised search: ``samples`` random orders of ``state.unseen()`` are drawn (from
     ``seed``); each legal action is scored by how many of them the team survives after it,
     knowing that order, until ``horizon`` more unseen cards have come (or the game is won): a
-    :func:`solve_open` search cut at that horizon, within ``max_nodes``/``timeout`` (one past
-    them counts as not survived). The action scoring most is played, ties going to
-    :func:`rule_move`'s choice, then to the lowest action. A Jack's look is scored as no effect
-    (it shows nothing once an order is fixed). Returns the action;
+    :func:`solve_open` search cut at that horizon, within ``max_nodes``/``timeout``. An order
+    whose search passes those limits is undecided: it is left out of that action's score, not
+    counted as a loss, and the score is the share of the *decided* orders survived. The action
+    with the highest share is played, ties going to :func:`rule_move`'s choice, then to the
+    lowest action; with no order decided for any action, the rule move is played. A Jack's
+    look is scored as no effect (it shows nothing once an order is fixed). Returns the action;
     :class:`quanta.NotApplicableError` when the team has no decision."""
     action, _ = _core.repair_unit_policy(
         state, seed, samples, horizon, timeout, max_nodes, memory_mb, threads
@@ -129,11 +136,15 @@ def open_batch(players: int = 1, n: int = 1000, *, seed: int = 0, first: int = 0
                max_nodes: int | None = None, memory_mb: int = 256) -> Arrays:
     """:func:`solve_open` from the start over ``n`` fresh deals (deal ``i``: the whole pack in
     the order a generator seeded from ``(seed, first + i)`` shuffles it), in Rust threads: a
-    dict of arrays ``winnable`` (int8: 1 won, 0 lost, -1 past a limit), ``nodes``, ``seconds``
-    (each deal's own solve time)."""
-    return _core.repair_unit_open_batch(
+    dict of arrays ``winnable`` (a ``numpy.ma.MaskedArray`` of bool: True winnable, False
+    not, masked where the solve passed a limit and the answer is unknown), ``nodes``,
+    ``seconds`` (each deal's own solve time)."""
+    out = _core.repair_unit_open_batch(
         players, seed, n, first, threads, timeout, max_nodes, memory_mb
     )
+    decided = out.pop("decided")
+    out["winnable"] = np.ma.masked_array(out["winnable"], mask=~decided)
+    return out
 
 
 def play_batch(players: int = 1, player: str = "rule", n: int = 1000, *, seed: int = 0,
@@ -194,7 +205,7 @@ def status(state: State) -> str:
 def text(state: State) -> str:
     """A readable position: each forecast front first (``down+up`` per position, ``-`` not
     dealt), the target, the drawn card, the deck (known top, ``*n`` unseen cards, the cards put
-    under it), the removed and recycled cards, and the status line::
+    under it), the removed cards and the turns without progress, and the status line::
 
         A  7H+3D  QS  2C
         B  AD  5S  9C
@@ -206,8 +217,8 @@ def text(state: State) -> str:
     for k, row in enumerate(f[0].split("|")):
         lines.append(f"{chr(ord('A') + k)}  " + "  ".join(row.split(",")))
     lines.append(f"target {f[1]}   drawn {f[2]}   deck {f[3]}")
-    if f[4] != "-" or f[5] != "-":
-        lines.append(f"removed {f[4]}   recycled {f[5]}")
+    if f[4] != "-" or f[5] != "0":
+        lines.append(f"removed {f[4]}   idle turns {f[5]}")
     lines.append(status(state))
     return "\n".join(lines)
 

@@ -1,8 +1,8 @@
 """Quantum Repair Unit: the pure-Python reference rules (a test oracle; slow).
 
 Written plainly from the rules (docs/rules/repair_unit.md, with its rulings), independently of
-the Rust engine, which implements the same contract: the option ``players``, action ids, action
-strings and notation. ``game(**options)`` makes the game.
+the Rust engine, which implements the same contract: the options ``players`` and ``memory``,
+action ids, action strings and notation. ``game(**options)`` makes the game.
 """
 
 from __future__ import annotations
@@ -26,10 +26,13 @@ CODES = [r + s for r in RANKS for s in SUITS]
 INDEX = {c: i for i, c in enumerate(CODES)}
 
 # Action ids (docs/rules/repair_unit.md, *Actions*).
-GO_ON, TUNNEL, NO_EFFECT, PEEK, ACE_UNDER, KING_AT, KING_DRAWN, QUEEN_SWAP = (
-    52, 53, 56, 57, 58, 59, 71, 72,
+GO_ON, TUNNEL, NO_EFFECT, PEEK, ACE_UNDER, KING_AT, KING_DRAWN, QUEEN_SWAP, KING_TARGET = (
+    52, 53, 56, 57, 58, 59, 71, 72, 108,
 )
-NUM_ACTIONS = 108
+NUM_ACTIONS = 109
+#: Once every card is known, the turns in a row without a pair removed after which the game
+#: is lost (docs/rules/repair_unit.md, *End*).
+IDLE_TURNS = 1000
 
 
 def rank(code: str) -> str:
@@ -41,9 +44,14 @@ def place_name(f: int, i: int) -> str:
 
 
 class RepairUnitGame:
-    def __init__(self, players: int = 1):
+    def __init__(self, players: int = 1, memory: str = "perfect"):
         if isinstance(players, bool) or not isinstance(players, int) or not 1 <= players <= 4:
             raise InvalidOptionError(f"repair_unit: players must be 1 to 4, not {players!r}")
+        if memory != "perfect":
+            raise InvalidOptionError(
+                f'repair_unit: option memory: "perfect" is the only value supported, not '
+                f"{memory!r}"
+            )
         self.players = players
         self.name = NAME
         self.num_players = players
@@ -72,7 +80,7 @@ def game(**options) -> RepairUnitGame:
 class RepairUnitState(ReferenceState):
     __slots__ = (
         "_game", "down", "up", "target", "drawn", "top", "unknown", "queue", "removed",
-        "recycled", "active", "step", "pending", "tunnelled",
+        "idle", "active", "step", "pending", "tunnelled",
     )  # fmt: skip
     _game: RepairUnitGame
 
@@ -87,7 +95,7 @@ class RepairUnitState(ReferenceState):
         self.unknown = set(CODES)  # the cards nobody has seen
         self.queue: list[str] = []  # the cards put under the deck, next first
         self.removed: set[str] = set()
-        self.recycled: set[str] = set()  # cards that have been under the deck once
+        self.idle = 0  # turns begun with every card known since a pair was removed
         self.active = 0
         self.step = "deal"  # deal, start, draw, move, end, won, lost
         # None, "drawn", "peek" or the position (int) of a tunnelled card
@@ -102,7 +110,7 @@ class RepairUnitState(ReferenceState):
         s.unknown = set(self.unknown)
         s.queue = self.queue[:]
         s.removed = set(self.removed)
-        s.recycled = set(self.recycled)
+        s.idle = self.idle
         s.active, s.step, s.pending, s.tunnelled = (
             self.active, self.step, self.pending, self.tunnelled,
         )  # fmt: skip
@@ -158,19 +166,20 @@ class RepairUnitState(ReferenceState):
         out = []
         if rank(card) == "J" and self.top is None and self.unknown:
             out.append(PEEK)
-        elif rank(card) == "A" and card not in self.recycled:
+        elif rank(card) == "A":
             out.append(ACE_UNDER)
         elif rank(card) == "K":
+            # Any other face-up card: in a forecast, the drawn card, the target.
             for f in range(g.forecasts):
                 for i in range(g.length):
                     other = self.up[f][i]
                     itself = f == a and self.pending == i
-                    if other is not None and not itself and other not in self.recycled:
+                    if other is not None and not itself:
                         out.append(KING_AT + f * 3 + i)
-            if self.drawn is not None and self.pending != "drawn" and (
-                self.drawn not in self.recycled
-            ):
+            if self.drawn is not None and self.pending != "drawn":
                 out.append(KING_DRAWN)
+            if self.target is not None:
+                out.append(KING_TARGET)
         elif rank(card) == "Q":
             for i in range(g.length):
                 for f in range(g.forecasts):
@@ -208,6 +217,8 @@ class RepairUnitState(ReferenceState):
             return f"king {place_name(k // 3, k % 3)}"
         if action == KING_DRAWN:
             return "king drawn"
+        if action == KING_TARGET:
+            return "king target"
         k = action - QUEEN_SWAP
         i, f, j = k // 12, k // 3 % 4, k % 3
         assert f != a and f < g.forecasts
@@ -277,6 +288,10 @@ class RepairUnitState(ReferenceState):
             sent, self.drawn = self.drawn, None
             assert sent is not None, "the King sends the drawn card under the deck"
             self.put_under(sent)
+        elif action == KING_TARGET:
+            sent, self.target = self.target, None
+            assert sent is not None, "the King sends the target under the deck"
+            self.put_under(sent)
         else:
             k = action - QUEEN_SWAP
             i, f, j = k // 12, k // 3 % 4, k % 3
@@ -286,7 +301,6 @@ class RepairUnitState(ReferenceState):
 
     def put_under(self, card: str):
         self.queue.append(card)
-        self.recycled.add(card)
         self.pending = None
 
     def draw(self, card: str):
@@ -308,6 +322,7 @@ class RepairUnitState(ReferenceState):
                 elif rank(self.target) == rank(front):
                     self.removed |= {self.target, front}
                     self.target = None
+                    self.idle = 0
                 else:
                     self.over("lost")
                     return
@@ -319,6 +334,11 @@ class RepairUnitState(ReferenceState):
             if self.deck_empty() and not any(self.has_face_up(f) for f in range(g.forecasts)):
                 self.over("won" if self.target is None else "lost")
                 return
+            if not self.unknown:  # every card known: a turn without a pair removed counts
+                self.idle += 1
+                if self.idle == IDLE_TURNS:
+                    self.over("lost")
+                    return
             self.active = (a + 1) % g.forecasts
             self.tunnelled = False
             self.step = "start"
@@ -383,7 +403,7 @@ class RepairUnitState(ReferenceState):
                 turn += ":" + place_name(self.active, self.pending)
         return " ".join([
             "|".join(rows), self.target or "-", self.drawn or "-", ",".join(deck) or "-",
-            sort(self.removed), sort(self.recycled), turn,
+            sort(self.removed), str(self.idle), turn,
         ])  # fmt: skip
 
     @classmethod
@@ -416,7 +436,8 @@ class RepairUnitState(ReferenceState):
             else:
                 s.queue = deck
             s.removed = set() if fields[4] == "-" else set(fields[4].split(","))
-            s.recycled = set() if fields[5] == "-" else set(fields[5].split(","))
+            s.idle = int(fields[5])
+            assert 0 <= s.idle <= IDLE_TURNS
             listed = [c for row in s.down + s.up for c in row if c] + [
                 c for c in (s.target, s.drawn, s.top) if c
             ] + s.queue + sorted(s.removed)

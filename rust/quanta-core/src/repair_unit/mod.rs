@@ -2,7 +2,8 @@
 //! players. The rules and every ruling are in docs/rules/repair_unit.md; the notation is in
 //! [`notation`], the solvers with the order of the deck known in [`solve`].
 //!
-//! Option: `players` = 1 (default; two forecasts played alternately) to 4.
+//! Options: `players` = 1 (default; two forecasts played alternately) to 4; `memory` =
+//! `"perfect"` (the only value: the team remembers every card it has seen).
 //!
 //! The team remembers every card it has seen, so nothing the state holds is hidden from it:
 //! what it does not know is the order of the cards not seen yet, and the state does not hold
@@ -83,10 +84,17 @@ pub const ACE_UNDER: Action = 58;
 pub const KING_AT: Action = 59;
 /// The King puts the drawn card (beside the forecast) under the deck.
 pub const KING_DRAWN: Action = 71;
+/// The King puts the target under the deck.
+pub const KING_TARGET: Action = 108;
 /// `QUEEN_SWAP + (i * 4 + f) * 3 + j`: the Queen swaps the face-down card at position `i` of
 /// the active forecast with the one at position `j` of forecast `f`.
 pub const QUEEN_SWAP: Action = 72;
-pub const NUM_ACTIONS: usize = 108;
+pub const NUM_ACTIONS: usize = 109;
+
+/// Once every card is known, the turns in a row without a pair removed after which the game is
+/// lost: the turn that would begin next is not played (docs/rules/repair_unit.md, *End*).
+/// While a card is unseen, every turn or the next one draws an unseen card: no count is kept.
+pub const IDLE_TURNS: u16 = 1000;
 
 /// Where a turn stands (see docs/rules/repair_unit.md, *The turn as decisions*).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -176,8 +184,9 @@ pub struct RepairState {
     pub queue: Queue,
     /// Matched pairs, out of the game.
     pub removed: u64,
-    /// Cards that have been put under the deck (each may go there once).
-    pub recycled: u64,
+    /// Turns begun with every card known since the last pair was removed (0 while a card is
+    /// unseen). The game is lost when it reaches [`IDLE_TURNS`].
+    pub idle: u16,
     /// The forecast whose turn it is.
     pub active: u8,
     pub step: Step,
@@ -256,7 +265,7 @@ impl RepairUnit {
             unseen: PACK,
             queue: Queue::EMPTY,
             removed: 0,
-            recycled: 0,
+            idle: 0,
             active: 0,
             step: Step::Deal,
             pending: Pending::None,
@@ -286,24 +295,22 @@ impl RepairUnit {
                     out.extend([PEEK]);
                 }
             }
-            ACE => {
-                if s.recycled & 1 << c == 0 {
-                    out.extend([ACE_UNDER]);
-                }
-            }
+            ACE => out.extend([ACE_UNDER]),
             KING => {
                 for f in 0..self.forecasts() {
                     for i in 0..len {
                         let x = s.up[f][i];
                         let itself = f == a && s.pending == Pending::Tunnelled(i as u8);
-                        if x != NONE && !itself && s.recycled & 1 << x == 0 {
+                        if x != NONE && !itself {
                             out.extend([KING_AT + (f * 3 + i) as Action]);
                         }
                     }
                 }
-                if s.drawn != NONE && s.pending != Pending::Drawn && s.recycled & 1 << s.drawn == 0
-                {
+                if s.drawn != NONE && s.pending != Pending::Drawn {
                     out.extend([KING_DRAWN]);
+                }
+                if s.target != NONE {
+                    out.extend([KING_TARGET]);
                 }
             }
             QUEEN => {
@@ -393,6 +400,7 @@ impl RepairUnit {
             } else if rank(s.target) == rank(front) {
                 s.removed |= 1 << s.target | 1 << front;
                 s.target = NONE;
+                s.idle = 0;
             } else {
                 self.finish(s, Step::Lost);
                 return;
@@ -406,7 +414,8 @@ impl RepairUnit {
     }
 
     /// The next forecast's turn, unless the game is over: the deck empty and no face-up card
-    /// left in any forecast is a win with no target waiting, a loss with one.
+    /// left in any forecast is a win with no target waiting, a loss with one; after
+    /// [`IDLE_TURNS`] turns without progress the game is lost.
     fn end_turn(&self, s: &mut RepairState) {
         let idle = (0..self.forecasts()).all(|f| !self.any_face_up(s, f));
         if self.deck_empty(s) && idle {
@@ -417,6 +426,13 @@ impl RepairUnit {
             };
             self.finish(s, result);
             return;
+        }
+        if s.unseen == 0 {
+            s.idle += 1;
+            if s.idle >= IDLE_TURNS {
+                self.finish(s, Step::Lost);
+                return;
+            }
         }
         s.active = ((s.active as usize + 1) % self.forecasts()) as u8;
         s.tunnelled = false;
@@ -447,7 +463,6 @@ impl RepairUnit {
     /// Puts `card` under the deck (a King's or an Ace's effect).
     fn under(&self, s: &mut RepairState, card: Card) {
         s.queue.push_back(card);
-        s.recycled |= 1 << card;
     }
 
     /// The legal actions' strings are documented in docs/rules/repair_unit.md, *Actions*.
@@ -467,6 +482,7 @@ impl RepairUnit {
                 format!("king {}", pos(k / 3, k % 3)?)
             }
             KING_DRAWN => "king drawn".into(),
+            KING_TARGET => "king target".into(),
             72..108 => {
                 let k = (action - QUEEN_SWAP) as usize;
                 let (i, f, j) = (k / 12, k / 3 % 4, k % 3);
@@ -492,12 +508,27 @@ impl Game for RepairUnit {
     fn from_options(options: &Options) -> Result<Self> {
         let mut r = OptionReader::new(Self::NAME, options);
         let players = r.int("players", 1, 4, 1)? as usize;
+        if r.choice("memory", &["perfect"]).is_err() {
+            return Err(crate::Error::InvalidOption(format!(
+                "repair_unit: option memory: \"perfect\" is the only value supported (the team \
+                 remembers every card it has seen), not {}",
+                options
+                    .get("memory")
+                    .map_or(String::new(), |v| v.to_string())
+            )));
+        }
         r.finish()?;
         Ok(RepairUnit { players })
     }
 
     fn options(&self) -> Options {
-        Options::from([("players".to_string(), OptionValue::Int(self.players as i64))])
+        Options::from([
+            ("players".to_string(), OptionValue::Int(self.players as i64)),
+            (
+                "memory".to_string(),
+                OptionValue::Str("perfect".to_string()),
+            ),
+        ])
     }
 
     fn num_players(&self) -> usize {
@@ -509,11 +540,14 @@ impl Game for RepairUnit {
     }
 
     /// A turn takes at most 5 decisions (go on twice, a tunnel, the drawn card's effect and
-    /// the tunnelled card's). Turns: one per draw (at most the 52 cards, plus each card once
-    /// more after it went under the deck), then at most the forecasts' positions more while the
-    /// last face-up cards move in, plus one.
+    /// the tunnelled card's). Turns: while a card is unseen, each turn draws an unseen card or
+    /// a top a Jack showed (taken from the unseen cards earlier): at most the `u` cards unseen
+    /// after the deal. Once every card is known, fewer than [`IDLE_TURNS`] turns begin between
+    /// two pairs removed (and after the last), and at most `u / 2` pairs are removed in all
+    /// (the face-down cards stay). Plus the first turn.
     fn info(&self) -> GameInfo {
-        let turns = 2 * CARDS + self.setup_cards() + 1;
+        let unseen = CARDS - self.setup_cards();
+        let turns = 1 + unseen + (unseen / 2 + 1) * IDLE_TURNS as usize;
         GameInfo {
             information: Information::Perfect,
             utility: Utility::Cooperative,
@@ -632,6 +666,11 @@ impl Game for RepairUnit {
                 self.under(s, card);
                 s.pending = Pending::None;
             }
+            KING_TARGET => {
+                let card = std::mem::replace(&mut s.target, NONE);
+                self.under(s, card);
+                s.pending = Pending::None;
+            }
             72..108 => {
                 let k = (action - QUEEN_SWAP) as usize;
                 let (i, f, j) = (k / 12, k / 3 % 4, k % 3);
@@ -688,8 +727,8 @@ impl Game for RepairUnit {
 
     /// Row per card: one-hot place (face down at each of 12 positions, face up at each, the
     /// target, drawn, deck top, unseen, under the deck, removed), its depth in the queue
-    /// (1 = next), recycled. The last row: the step, the pending effect, the active forecast,
-    /// the tunnel used, the deck size. docs/rules/repair_unit.md, *Observation*.
+    /// (1 = next). The last row: the step, the pending effect, the active forecast, the tunnel
+    /// used, the deck size, the turns without progress. docs/rules/repair_unit.md, *Observation*.
     fn observation_tensor(&self, s: &RepairState, _player: usize, out: &mut [f32]) {
         out.fill(0.0);
         let w = OBS_WIDTH;
@@ -723,9 +762,6 @@ impl Game for RepairUnit {
             out[c as usize * w + 28] = 1.0;
             out[c as usize * w + 30] = (k + 1) as f32;
         }
-        for c in cards(s.recycled) {
-            out[c as usize * w + 31] = 1.0;
-        }
         let last = &mut out[CARDS * w..];
         let step = [
             Step::Deal,
@@ -749,8 +785,9 @@ impl Game for RepairUnit {
         last[12 + s.active as usize] = 1.0;
         last[16] = s.tunnelled as u8 as f32;
         last[17] = self.deck_size(s) as f32;
+        last[18] = s.idle as f32;
     }
 }
 
 /// Columns of the observation tensor.
-pub const OBS_WIDTH: usize = 32;
+pub const OBS_WIDTH: usize = 31;

@@ -1,11 +1,11 @@
 //! The notation of a position (docs/rules/repair_unit.md, *Notation*):
-//! `<forecasts> <target> <drawn> <deck> <removed> <recycled> <turn>`, e.g. at the first turn
-//! of a solo game `7H,QS,2C|AD,5S,9C - - *46 - - A:start` (here a setup without a face-up
-//! card, which the first turn settles at once) or, later,
-//! `7H+3D,QS,2C+KH|AD,5S,9C - - JS,*30,4C - 4C B:move:t:A2`.
+//! `<forecasts> <target> <drawn> <deck> <removed> <idle> <turn>`, e.g. at the first turn
+//! of a solo game `7H,QS,2C|AD,5S,9C - - *46 - 0 A:draw` or, later,
+//! `7H+3D,QS,2C+KH|AD,5S,9C - - JS,*30,4C - 1 B:move:t:A2`.
 
 use super::{
-    CARDS, Card, NONE, PACK, Pending, RepairState, RepairUnit, Step, cards, code, from_code, rank,
+    CARDS, Card, IDLE_TURNS, NONE, PACK, Pending, RepairState, RepairUnit, Step, cards, code,
+    from_code, rank,
 };
 use crate::error::{Error, Result, quoted};
 
@@ -90,7 +90,7 @@ pub fn write(game: &RepairUnit, s: &RepairState) -> String {
     out.push(' ');
     write_set(s.removed, &mut out);
     out.push(' ');
-    write_set(s.recycled, &mut out);
+    out.push_str(&s.idle.to_string());
     out.push(' ');
     out.push_str(&turn_field(s));
     out
@@ -104,11 +104,11 @@ fn bad(text: &str, what: impl std::fmt::Display) -> Error {
 /// turn consistent with the cards, the position settled: see docs/rules/repair_unit.md).
 pub fn parse(game: &RepairUnit, text: &str) -> Result<RepairState> {
     let fields: Vec<&str> = text.split(' ').collect();
-    let [forecasts, target, drawn, deck, removed, recycled, turn] = fields[..] else {
+    let [forecasts, target, drawn, deck, removed, idle, turn] = fields[..] else {
         return Err(bad(
             text,
             "expected seven fields separated by single spaces: <forecasts> <target> <drawn> \
-             <deck> <removed> <recycled> <turn>",
+             <deck> <removed> <idle> <turn>",
         ));
     };
     let mut s = game.fresh();
@@ -243,10 +243,20 @@ pub fn parse(game: &RepairUnit, text: &str) -> Result<RepairState> {
         Ok(set)
     };
     s.removed = read_set(removed, "the removed cards", &mut take)?;
-    // Recycled cards are listed where they are too: read them without taking them again.
-    s.recycled = read_set(recycled, "the recycled cards", &mut |e: &str, w: &str| {
-        from_code(e).ok_or_else(|| bad(text, format!("{} ({w}) is not a card code", quoted(e))))
-    })?;
+    s.idle = idle
+        .parse()
+        .ok()
+        .filter(|v: &u16| v.to_string() == idle && *v <= IDLE_TURNS)
+        .ok_or_else(|| {
+            bad(
+                text,
+                format!(
+                    "the idle field {} must be the turns begun with every card known since \
+                     the last pair was removed, 0 to {IDLE_TURNS}",
+                    quoted(idle)
+                ),
+            )
+        })?;
     s.unseen = PACK & !seen;
     let n = s.unseen.count_ones() as usize;
     match unseen_count {
@@ -348,7 +358,7 @@ fn check(game: &RepairUnit, text: &str, s: &RepairState) -> Result<()> {
             || s.top != NONE
             || !s.queue.is_empty()
             || s.removed != 0
-            || s.recycled != 0
+            || s.idle != 0
         {
             return fail("during the deal only face-down setup cards are on the table");
         }
@@ -362,11 +372,11 @@ fn check(game: &RepairUnit, text: &str, s: &RepairState) -> Result<()> {
             "a known top card with no unseen card below it is written as the first card under the deck",
         );
     }
-    if s.queue.as_slice().iter().any(|&c| s.recycled & 1 << c == 0) {
-        return fail("every card under the deck was put there, so it is listed as recycled");
+    if s.unseen != 0 && s.idle != 0 {
+        return fail("idle turns are counted once every card is known: 0 while a card is unseen");
     }
-    if s.recycled & s.unseen != 0 || (s.top != NONE && s.recycled & 1 << s.top != 0) {
-        return fail("a recycled card has been seen: it is not unseen nor a top shown by a Jack");
+    if s.idle == IDLE_TURNS && s.step != Step::Lost {
+        return fail("after the last idle turn the game is lost");
     }
     if (0..13).any(|r| (s.removed >> (4 * r) & 0xF).count_ones() % 2 == 1) {
         return fail("cards are removed in pairs of one rank");
@@ -379,8 +389,8 @@ fn check(game: &RepairUnit, text: &str, s: &RepairState) -> Result<()> {
             return Ok(());
         }
         Step::Lost => {
-            if s.target == NONE {
-                return fail("a lost game has a target waiting");
+            if s.target == NONE && s.idle != IDLE_TURNS {
+                return fail("a lost game has a target waiting, or ran out of idle turns");
             }
             return Ok(());
         }

@@ -13,22 +13,32 @@
 //! so: the memo's lookups and inserts took about half of a node's time, and the paths within a
 //! turn meet again at the next turn's start), under a key of two 128-bit words that
 //! keeps each card's rank (suits never matter: matching is by rank and no rule looks at a suit)
-//! and whether it has been under the deck, and drops the removed cards (they play no further
-//! part). Children equal up to suits are tried once. A Jack's look is never tried: with the
-//! order known it shows nothing, and the cards come in the same order with or without it.
+//! and drops the removed cards (they play no further part). Children equal up to suits are
+//! tried once. A Jack's look is never tried: with the order known it shows nothing, and the
+//! cards come in the same order with or without it.
+//!
+//! Once every card is known, the team can send cards round the deck (a King or an Ace may be
+//! used every time it is revealed) and positions can repeat. A line that comes back to a
+//! decision it met before (the same key, no progress in between) is cut: whatever it could do
+//! from the second visit it could do from the first, with fewer idle turns spent, so a winning
+//! line never needs the cycle. Such a cut depends on the line that led there (the graph history
+//! interaction): a turn start proved lost is remembered only when every cut below it came back
+//! to it or to a later decision, never to one above it. The idle-turn limit makes a loss depend
+//! on the idle count: a proof that met the limit is remembered with the count it was made at
+//! (lost from that count on), any other for every count.
 //! The `threads` of the context are not used: one solve is one sequential search (batches
 //! run several solves at once).
 
 use super::{
-    ACE, ACE_UNDER, Card, GO_ON, KING, KING_AT, NO_EFFECT, NONE, PEEK, Pending, QUEEN, RepairState,
-    RepairUnit, Step, TUNNEL, cards, code, rank,
+    ACE, ACE_UNDER, Card, GO_ON, IDLE_TURNS, KING, KING_AT, NO_EFFECT, NONE, PEEK, Pending, QUEEN,
+    RepairState, RepairUnit, Step, TUNNEL, cards, code, rank,
 };
 use crate::batch::{Split, map_rows};
 use crate::error::{Error, Result, quoted};
 use crate::game::{Action, Game, Rng, ToMove};
 use crate::search::{Context, Meter, hash_map_cap};
 use rand::seq::SliceRandom;
-use rustc_hash::FxHashSet;
+use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
 /// The answer of [`solve_open`].
@@ -95,8 +105,8 @@ pub fn read_order(s: &RepairState, order: &[String]) -> Result<Vec<Card>> {
 }
 
 /// The memo key of a decision node (see the module docs): the used positions' cards, the
-/// target, the drawn card, the deck's known top and the turn in one word, each card as its rank
-/// and recycled flag; the cards under the deck (all recycled) as their ranks in the other.
+/// target, the drawn card, the deck's known top and the turn in one word, each card as its
+/// rank; the cards under the deck as their ranks in the other.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 struct Key(u128, u128);
 
@@ -108,13 +118,7 @@ fn key(game: &RepairUnit, s: &RepairState) -> Option<Key> {
     if s.queue.len() > KEY_QUEUE {
         return None;
     }
-    let card = |c: Card| -> u128 {
-        if c == NONE {
-            31
-        } else {
-            (rank(c) as u128) | ((s.recycled >> c & 1) as u128) << 4
-        }
-    };
+    let card = |c: Card| -> u128 { if c == NONE { 31 } else { rank(c) as u128 } };
     // At most 8 positions (2 x 3 in solo and with 2 players, 4 x 2 with 3-4) of 10 bits, then
     // 30 bits: 110 in all.
     let mut k: u128 = 0;
@@ -153,8 +157,12 @@ struct Open<'a> {
     order: &'a [Card],
     /// Unseen cards when the search began: the next card is `order[total - unseen now]`.
     total: u32,
-    /// Turn starts proved lost, at most `cap` of them.
-    lost: FxHashSet<Key>,
+    /// Turn starts proved lost, at most `cap` of them: the fewest idle turns the loss was proved
+    /// with (0: at any count).
+    lost: FxHashMap<Key, u16>,
+    /// The decisions of the current line met with every card known, and the pairs removed
+    /// before each (a cycle is cut where a key comes back: see the module docs).
+    path: Vec<(Key, u8)>,
     cap: usize,
     meter: Meter<'a>,
     /// Nodes left to the current attempt (see [`solve_open`]).
@@ -174,7 +182,7 @@ impl Open<'_> {
 
     /// Whether the team wins from `s`; `None` when the attempt ran out of nodes first (then
     /// nothing below was remembered as lost unless proved so).
-    fn wins(&mut self, s: &RepairState, line: &mut Vec<Action>) -> Result<Option<bool>> {
+    fn wins(&mut self, s: &RepairState, line: &mut Vec<Action>) -> Result<Option<Answer>> {
         self.meter.tick()?;
         if self.left == 0 {
             return Ok(None);
@@ -187,37 +195,85 @@ impl Open<'_> {
             self.game.apply(&mut s, c as Action);
         }
         match s.step {
-            Step::Won => return Ok(Some(true)),
-            Step::Lost => return Ok(Some(false)),
+            Step::Won => return Ok(Some(Answer::Won)),
+            Step::Lost => {
+                return Ok(Some(Answer::Lost {
+                    cut: usize::MAX,
+                    idle: s.idle >= IDLE_TURNS,
+                }));
+            }
             _ => {}
         }
         if self.total - s.unseen.count_ones() >= self.horizon {
-            return Ok(Some(true)); // survived long enough (see `survives`)
+            return Ok(Some(Answer::Won)); // survived long enough (see `survives`)
         }
-        // Only the start of a turn is remembered (see the module docs).
-        let k = (s.step == Step::Start)
+        let base = self.path.len();
+        let known = s.unseen == 0;
+        let here = (known || s.step == Step::Start)
             .then(|| key(self.game, &s))
             .flatten();
-        if k.as_ref().is_some_and(|k| self.lost.contains(k)) {
-            return Ok(Some(false));
+        // Only the start of a turn is remembered (see the module docs).
+        let k = here.filter(|_| s.step == Step::Start);
+        if let Some(&proved) = k.as_ref().and_then(|k| self.lost.get(k)) {
+            if proved <= s.idle {
+                return Ok(Some(Answer::Lost {
+                    cut: usize::MAX,
+                    idle: proved > 0,
+                }));
+            }
         }
+        let pushed = match here.filter(|_| known) {
+            Some(h) => {
+                let pairs = s.removed.count_ones() as u8;
+                let back = self.path[..base]
+                    .iter()
+                    .rev()
+                    .take_while(|(_, p)| *p == pairs)
+                    .position(|(x, _)| *x == h);
+                if let Some(i) = back {
+                    return Ok(Some(Answer::Lost {
+                        cut: base - 1 - i,
+                        idle: false,
+                    }));
+                }
+                self.path.push((h, pairs));
+                true
+            }
+            None => false,
+        };
+        let answer = self.children(&s, line);
+        if pushed {
+            self.path.pop();
+        }
+        let answer = answer?;
+        if let (Some(k), Some(Answer::Lost { cut, idle })) = (k, answer) {
+            // A loss that leaned on a cut above this node depends on the line to it.
+            if cut >= base && (self.lost.len() < self.cap || self.lost.contains_key(&k)) {
+                let at = if idle { s.idle } else { 0 };
+                let e = self.lost.entry(k).or_insert(at);
+                *e = (*e).min(at);
+            }
+        }
+        Ok(answer)
+    }
+
+    /// The team's choices at the decision `s`, tried in turn (see [`Open::wins`]).
+    fn children(&mut self, s: &RepairState, line: &mut Vec<Action>) -> Result<Option<Answer>> {
         let depth = line.len();
         if self.actions.len() <= depth {
             self.actions
                 .resize_with(depth + 1, || Vec::with_capacity(16));
         }
         let mut actions = std::mem::take(&mut self.actions[depth]);
-        self.game.legal_actions(&s, &mut actions);
+        self.game.legal_actions(s, &mut actions);
         if let Some(rng) = self.rng.as_mut() {
             actions.shuffle(rng);
         }
         // Children that are the same up to suits are searched once. Only two kinds of decision
         // can have such children: a Queen's swaps (of cards of one rank), and tunnels where
-        // both cards have one rank and flag (the same as going on once the turn goes on).
-        let same = |x: Card, y: Card| {
-            x != NONE && rank(x) == rank(y) && (s.recycled >> x ^ s.recycled >> y) & 1 == 0
-        };
-        let dedupe = match self.game.effect_card(&s) {
+        // both cards have one rank (the same as going on once the turn goes on).
+        let same = |x: Card, y: Card| x != NONE && y != NONE && rank(x) == rank(y);
+        let dedupe = match self.game.effect_card(s) {
             Some(c) => rank(c) == QUEEN,
             None => {
                 let f = s.active as usize;
@@ -225,11 +281,12 @@ impl Open<'_> {
             }
         };
         let mut tried: SmallVec<[Key; 16]> = SmallVec::new();
+        let (mut cut, mut idle) = (usize::MAX, false);
         for &a in actions.iter() {
             if a == PEEK {
                 continue;
             }
-            let mut child = s;
+            let mut child = *s;
             self.game.apply(&mut child, a);
             if let Some(ck) = dedupe.then(|| key(self.game, &child)).flatten() {
                 if tried.contains(&ck) {
@@ -239,8 +296,14 @@ impl Open<'_> {
             }
             line.push(a);
             match self.wins(&child, line)? {
-                Some(true) => return Ok(Some(true)),
-                Some(false) => {}
+                Some(Answer::Won) => {
+                    self.actions[depth] = actions;
+                    return Ok(Some(Answer::Won));
+                }
+                Some(Answer::Lost { cut: c, idle: i }) => {
+                    cut = cut.min(c);
+                    idle |= i;
+                }
                 None => {
                     self.actions[depth] = actions;
                     return Ok(None);
@@ -249,13 +312,20 @@ impl Open<'_> {
             line.pop();
         }
         self.actions[depth] = actions;
-        if let Some(k) = k {
-            if self.lost.len() < self.cap {
-                self.lost.insert(k);
-            }
-        }
-        Ok(Some(false))
+        Ok(Some(Answer::Lost { cut, idle }))
     }
+}
+
+/// What the search below a decision found: a win, or a loss and what its proof leaned on.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Answer {
+    Won,
+    /// `cut`: the lowest index in [`Open::path`] of a decision a cycle was cut back to
+    /// (`usize::MAX`: none); `idle`: the proof met the limit on idle turns.
+    Lost {
+        cut: usize,
+        idle: bool,
+    },
 }
 
 /// Nodes of the first attempt of [`solve_open`]; each next attempt may search twice as many.
@@ -310,8 +380,9 @@ fn search_open(
         game,
         order,
         total: s.unseen.count_ones(),
-        lost: FxHashSet::default(),
-        cap: hash_map_cap(ctx.limits.memory_mb, std::mem::size_of::<Key>()),
+        lost: FxHashMap::default(),
+        path: Vec::new(),
+        cap: hash_map_cap(ctx.limits.memory_mb, std::mem::size_of::<(Key, u16)>()),
         actions: Vec::new(),
         meter: Meter::new(
             crate::search::Budget::started(
@@ -330,8 +401,8 @@ fn search_open(
     let mut attempt = 0u64;
     let winnable = loop {
         line.clear();
-        if let Some(won) = search.wins(s, &mut line)? {
-            break won;
+        if let Some(answer) = search.wins(s, &mut line)? {
+            break answer == Answer::Won;
         }
         // Restart with a fresh order of the actions and twice the nodes; what was proved
         // lost stays known, so the last attempt is a complete search like any other.
@@ -357,11 +428,14 @@ pub fn random_order(s: &RepairState, rng: &mut Rng) -> Vec<Card> {
 /// The estimate of [`win_probability`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct WinProbability {
-    /// Wins over decided samples.
-    pub probability: f64,
-    pub stderr: f64,
+    /// Wins over the decided samples; `None` when no sample was decided.
+    pub probability: Option<f64>,
+    /// Its standard error; `None` with fewer than two decided samples.
+    pub stderr: Option<f64>,
     pub samples: usize,
     pub wins: usize,
+    /// Samples whose solve ended with an answer (the estimate is over these).
+    pub decided: usize,
     /// Samples whose solve hit its limit (left out of the estimate).
     pub undecided: usize,
     pub nodes: u64,
@@ -409,21 +483,16 @@ pub fn win_probability(
         }
     }
     let decided = samples - undecided;
-    let p = if decided > 0 {
-        wins as f64 / decided as f64
-    } else {
-        0.0
-    };
-    let stderr = if decided > 1 {
-        (p * (1.0 - p) / (decided - 1) as f64).sqrt()
-    } else {
-        0.0
-    };
+    let p = (decided > 0).then(|| wins as f64 / decided as f64);
+    let stderr = p
+        .filter(|_| decided > 1)
+        .map(|p| (p * (1.0 - p) / (decided - 1) as f64).sqrt());
     Ok(WinProbability {
         probability: p,
         stderr,
         samples,
         wins,
+        decided,
         undecided,
         nodes,
         seconds: start.elapsed().as_secs_f64(),
@@ -434,20 +503,22 @@ pub fn win_probability(
 #[derive(Debug, Clone, PartialEq)]
 pub struct PolicyMove {
     pub action: Action,
-    /// `(action, orders won)` for each legal action tried.
-    pub wins: Vec<(Action, usize)>,
+    /// `(action, orders survived, orders decided)` for each legal action tried.
+    pub wins: Vec<(Action, usize, usize)>,
     pub samples: usize,
     pub nodes: u64,
 }
 
 /// A move for the real game (the order unknown), by determinised search: `samples` random
 /// orders of the unseen cards (row `i` shuffled by `row_rng(seed, i)`) are drawn once; each
-/// legal action is scored by how many of them the team survives after it for `horizon` more
-/// unseen cards (or wins; [`survives`], each search within `ctx`'s limits, one past them
-/// counting as not survived); the action scoring most is played, ties going to
-/// [`rule_move`]'s choice, then to the lowest action. A Jack's look is scored as no
-/// effect (it shows nothing when the order is known), so the policy looks only when the rule
-/// player would.
+/// legal action is scored by the share of them the team survives after it for `horizon` more
+/// unseen cards (or wins; [`survives`], each search within `ctx`'s limits), over the orders
+/// whose search was decided: an order past the limits is left out of that action's share, not
+/// counted as a loss. The action with the highest share is played, ties going to
+/// [`rule_move`]'s choice, then to the lowest action; an action with no decided order has no
+/// share and is played only as the rule move when no action has one. A Jack's look is scored
+/// as no effect (it shows nothing when the order is known), so the policy looks only when the
+/// rule player would.
 pub fn policy(
     game: &RepairUnit,
     s: &RepairState,
@@ -492,11 +563,11 @@ pub fn policy(
                 match survives(game, &child, &order, horizon, &one) {
                     Ok(sol) => {
                         nodes += sol.nodes;
-                        won.push(sol.winnable);
+                        won.push(Some(sol.winnable));
                     }
                     Err(Error::SearchLimit { nodes: n, .. }) => {
                         nodes += n;
-                        won.push(false);
+                        won.push(None);
                     }
                     Err(e) => return Err(e),
                 }
@@ -504,25 +575,42 @@ pub fn policy(
             Ok((won, nodes))
         },
     )?;
-    let mut wins = vec![0usize; tried.len()];
+    let mut wins = vec![(0usize, 0usize); tried.len()];
     let mut nodes = 0;
     for row in rows {
         let (won, n) = row?;
         nodes += n;
-        for (w, x) in wins.iter_mut().zip(won) {
-            *w += x as usize;
+        for ((w, d), x) in wins.iter_mut().zip(won) {
+            if let Some(x) = x {
+                *w += x as usize;
+                *d += 1;
+            }
         }
     }
-    let best = wins.iter().copied().max().unwrap_or(0);
-    let scored: Vec<(Action, usize)> = tried.iter().copied().zip(wins).collect();
+    let scored: Vec<(Action, usize, usize)> = tried
+        .iter()
+        .zip(wins)
+        .map(|(&a, (w, d))| (a, w, d))
+        .collect();
+    // The best share survived over the decided orders, compared exactly (w1 * d2 vs w2 * d1).
+    let best = scored
+        .iter()
+        .filter(|&&(_, _, d)| d > 0)
+        .max_by(|x, y| (x.1 * y.2).cmp(&(y.1 * x.2)))
+        .map(|&(_, w, d)| (w, d));
+    let is_best = |w: usize, d: usize| best.is_some_and(|(bw, bd)| d > 0 && w * bd == bw * d);
     let rule_scored = if rule == PEEK { NO_EFFECT } else { rule };
-    let action = if scored.iter().any(|&(a, w)| a == rule_scored && w == best) {
+    let action = if best.is_none()
+        || scored
+            .iter()
+            .any(|&(a, w, d)| a == rule_scored && is_best(w, d))
+    {
         rule
     } else {
         scored
             .iter()
-            .find(|&&(_, w)| w == best)
-            .map_or(rule, |&(a, _)| a)
+            .find(|&&(_, w, d)| is_best(w, d))
+            .map_or(rule, |&(a, _, _)| a)
     };
     Ok(PolicyMove {
         action,

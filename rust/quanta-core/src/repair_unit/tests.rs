@@ -43,7 +43,7 @@ fn the_deal_fills_the_forecasts_front_first_then_turn_a_starts() {
         s = play(&g, &s, c);
     }
     // No face-up card: the first turn goes straight to the draw.
-    assert_eq!(g.notation(&s), "7H,QS,2C|AD,5S,9C - - *46 - - A:draw");
+    assert_eq!(g.notation(&s), "7H,QS,2C|AD,5S,9C - - *46 - 0 A:draw");
 }
 
 #[test]

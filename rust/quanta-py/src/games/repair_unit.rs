@@ -75,10 +75,11 @@ impl RepairOpenSolution {
 )]
 #[derive(PartialEq)]
 pub struct RepairWinProbability {
-    probability: f64,
-    stderr: f64,
+    probability: Option<f64>,
+    stderr: Option<f64>,
     samples: usize,
     wins: usize,
+    decided: usize,
     undecided: usize,
     nodes: u64,
     seconds: f64,
@@ -87,13 +88,15 @@ pub struct RepairWinProbability {
 #[pymethods]
 impl RepairWinProbability {
     fn __repr__(&self) -> String {
+        let num = |x: Option<f64>| x.map_or("None".to_string(), |v| format!("{v:.4}"));
         format!(
-            "WinProbability(probability={:.4}, stderr={:.4}, samples={}, wins={}, undecided={}, \
-             nodes={}, seconds={:.3})",
-            self.probability,
-            self.stderr,
+            "WinProbability(probability={}, stderr={}, samples={}, wins={}, decided={}, \
+             undecided={}, nodes={}, seconds={:.3})",
+            num(self.probability),
+            num(self.stderr),
             self.samples,
             self.wins,
+            self.decided,
             self.undecided,
             self.nodes,
             self.seconds
@@ -179,6 +182,7 @@ fn repair_unit_win_probability(
         stderr: w.stderr,
         samples: w.samples,
         wins: w.wins,
+        decided: w.decided,
         undecided: w.undecided,
         nodes: w.nodes,
         seconds: w.seconds,
@@ -219,7 +223,7 @@ fn repair_unit_policy(
     max_nodes: &Bound<'_, PyAny>,
     memory_mb: &Bound<'_, PyAny>,
     threads: &Bound<'_, PyAny>,
-) -> PyResult<(Action, Vec<(Action, usize)>)> {
+) -> PyResult<(Action, Vec<(Action, usize, usize)>)> {
     let p = repair_unit(state, "repair_unit.policy")?;
     let samples = samples_arg(samples)?;
     let horizon = horizon_arg(horizon)?;
@@ -262,8 +266,8 @@ fn players_arg(value: &Bound<'_, PyAny>) -> PyResult<usize> {
 }
 
 /// `solve_open` over fresh deals (row `i`: all 52 cards in the order `row_rng(seed, first+i)`
-/// shuffles, the deal included): arrays `winnable` (int8: 1, 0, or -1 past a limit),
-/// `nodes` and `seconds`.
+/// shuffles, the deal included): arrays `winnable` (bool; false where undecided), `decided`
+/// (bool: false past a limit), `nodes` and `seconds`.
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
 fn repair_unit_open_batch<'py>(
@@ -293,9 +297,9 @@ fn repair_unit_open_batch<'py>(
                 let s = game.new_state();
                 let order = ru::random_order(&s, rng);
                 match ru::solve_open(&game, &s, &order, &one) {
-                    Ok(sol) => (sol.winnable as i8, sol.nodes, sol.seconds),
-                    Err(Error::SearchLimit { nodes, seconds, .. }) => (-1, nodes, seconds),
-                    Err(_) => (-1, 0, 0.0),
+                    Ok(sol) => (Some(sol.winnable), sol.nodes, sol.seconds),
+                    Err(Error::SearchLimit { nodes, seconds, .. }) => (None, nodes, seconds),
+                    Err(_) => (None, 0, 0.0),
                 }
             },
         )
@@ -304,8 +308,15 @@ fn repair_unit_open_batch<'py>(
     d.set_item(
         "winnable",
         rows.iter()
-            .map(|r| r.0)
-            .collect::<Vec<i8>>()
+            .map(|r| r.0 == Some(true))
+            .collect::<Vec<bool>>()
+            .into_pyarray(py),
+    )?;
+    d.set_item(
+        "decided",
+        rows.iter()
+            .map(|r| r.0.is_some())
+            .collect::<Vec<bool>>()
             .into_pyarray(py),
     )?;
     d.set_item(
