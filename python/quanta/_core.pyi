@@ -11,6 +11,7 @@ __all__ = [
     "BestHiggs",
     "BestTurn",
     "CHANCE",
+    "EinsteinCardSolution",
     "EinsteinSolution",
     "ExpectedSolution",
     "FillSolution",
@@ -42,6 +43,8 @@ __all__ = [
     "einstein_analyze",
     "einstein_best_move",
     "einstein_board",
+    "einstein_card_analyze",
+    "einstein_card_solve",
     "einstein_play_batch",
     "einstein_solve",
     "game_names",
@@ -268,6 +271,33 @@ def einstein_play_batch(
     seed: int, n: int, first: int, solver_stones: int, threads: int | None,
     timeout: float | None, max_nodes: int | None, memory_mb: int,
 ) -> dict[str, npt.NDArray[Any]]: ...
+
+# ---- einstein_card ----
+
+@final
+class EinsteinCardSolution:
+    @property
+    def value(self) -> float: ...
+    @property
+    def best_action(self) -> int | None: ...
+    @property
+    def best_move(self) -> str | None: ...
+    @property
+    def nodes(self) -> int: ...
+    @property
+    def seconds(self) -> float: ...
+    @property
+    def exact(self) -> bool: ...
+    def __eq__(self, value: object, /) -> bool: ...
+
+def einstein_card_solve(
+    state: State, timeout: float | None, max_nodes: int | None, memory_mb: int,
+    threads: int | None,
+) -> EinsteinCardSolution: ...
+def einstein_card_analyze(
+    state: State, timeout: float | None, max_nodes: int | None, memory_mb: int,
+    threads: int | None,
+) -> list[tuple[int, float]]: ...
 
 # ---- quantum_leap ----
 

@@ -12,9 +12,12 @@ State extras (``STATE_METHODS``): ``board()`` (a 5x5 ``int8`` array as in EinSte
 ``hand(player)``, ``heap(player)`` (the cards left, in card order: their order is never seen)
 and ``discards(player)`` (in the order played), each a list of card names (``"3"``,
 ``"Heisenberg"``, ...). Module helpers: :data:`CARDS`, :func:`status`, :func:`text` and
-:func:`svg` (``viewer`` picks whose hand shows).
+:func:`svg` (``viewer`` picks whose hand shows). With both hands open (``open_hands=True``)
+the exact solver :func:`solve` (the expected return of the player to act, and a best action)
+and :func:`analyze` (the value of every legal action).
 
-Rules, notation, action names and every ruling: docs/rules/einstein_card.md.
+Rules, notation, action names and every ruling: docs/rules/einstein_card.md (the solver: its
+*Solver* section).
 """
 
 from __future__ import annotations
@@ -22,13 +25,14 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from . import _svg
+from . import _core, _svg
 from ._core import State
 from ._svg import FONT, num
 from .einstein import _board_lines, _board_svg, _cells
 from .exceptions import InvalidOptionError, quoted
 
-__all__ = ["CARDS", "STATE_METHODS", "board", "discards", "hand", "heap", "status", "svg", "text"]
+__all__ = ["CARDS", "STATE_METHODS", "Solution", "analyze", "board", "discards", "hand", "heap",
+           "solve", "status", "svg", "text"]
 
 #: Each card's notation code and name, in card order.
 CARDS: dict[str, str] = {
@@ -184,6 +188,66 @@ def svg(state: State, size: float = 250, viewer: int | None = None) -> str:
             x += card_w + gap
     out.append(_svg.caption(left - 14, height - 8, status(state)))
     return _svg.finish(out)
+
+
+# ---- the solver (both hands open) ----
+
+
+#: The exact value of a decision node with both hands open (a frozen class made in Rust):
+#: ``value`` (the expected return of the player to act with optimal play by both sides, in
+#: [-1, 1]: +1 a win, -1 a loss, 0 a draw; in a finished game the return of the player the
+#: notation names), ``best_action`` (the lowest action of the highest value; None in a finished
+#: game), ``best_move`` (its string), ``nodes``, ``seconds`` and ``exact`` (always true: a
+#: search out of budget raises :class:`quanta.SearchLimitError`).
+Solution = _core.EinsteinCardSolution
+
+
+def solve(state: State, *, timeout: float | None = None, max_nodes: int | None = None,
+          memory_mb: int = 1024, threads: int | None = None) -> Solution:
+    """Solves a position of a game with both hands open (``open_hands=True``) exactly: the
+    expected return of the player to act when both sides play optimally, and a best action.
+
+    The value is for the player to act (``state.current_player``: the opponent of the card's
+    player while Murphy Light's stone is named and Full Murphy's step is made), in [-1, 1]: +1
+    a win, -1 a loss, 0 a draw (every card played without a winner), so it is the probability
+    of winning less that of losing. Every draw is a chance event with the odds of the copies
+    left in the heap (the heap's order is never part of a position), every Heisenberg or
+    Schroedinger roll one of 1/6 a face; the player to move takes the best action for itself.
+    The search is an expectiminimax memoised in a transposition table of at most
+    ``memory_mb`` megabytes (once full it overwrites and goes on, still exact, only slower);
+    ``threads`` threads (default: one per core) share the root's actions and the table, and the
+    answer is the same at any thread count (only ``nodes`` varies a little). The best action is
+    the lowest of those of the highest value. How it searches: docs/rules/einstein_card.md,
+    *Solver*.
+
+    A finished game is answered (``value`` the return of the player the notation names,
+    ``best_action`` None). A position in which a hand is hidden raises
+    :class:`quanta.NotApplicableError` (with hidden hands use a bot:
+    :func:`quanta.solvers.computer_move`, or an information-set search over
+    ``state.resample``), as do a chance node (a draw or a roll: solve each outcome's position),
+    the setup, the deal and another game's state; a bad limit raises
+    :class:`quanta.InvalidOptionError`, and a search past ``timeout`` (seconds) or
+    ``max_nodes`` (positions expanded; exact on one thread, with several overshot by up to
+    1,024 a thread) :class:`quanta.SearchLimitError`. Ctrl-C interrupts it; the GIL is released
+    meanwhile.
+
+    >>> import quanta
+    >>> g = quanta.game("einstein_card", open_hands=True)
+    >>> s = g.from_notation("...../.a.../...../...1./..... 0 play 12|34 "
+    ...                     "123445566LFCDHS|112235566LFCDHS 3|4")
+    >>> solve(s).best_move
+    'play 1'
+    """
+    return _core.einstein_card_solve(state, timeout, max_nodes, memory_mb, threads)
+
+
+def analyze(state: State, *, timeout: float | None = None, max_nodes: int | None = None,
+            memory_mb: int = 1024, threads: int | None = None) -> dict[int, float]:
+    """The value of every legal action of a decision node with both hands open, ``{action:
+    value}``: the expected return of the player to act (in [-1, 1], as :func:`solve`'s value)
+    when it takes the action and both sides then play optimally; the highest of them is
+    :func:`solve`'s value. Empty in a finished game. Limits and errors as in :func:`solve`."""
+    return dict(_core.einstein_card_analyze(state, timeout, max_nodes, memory_mb, threads))
 
 
 #: Extra methods the generic State object exposes for this game (each takes the state first).

@@ -69,6 +69,11 @@ def _einstein(state, limits: dict, threads) -> Answer:
     return Answer(r.value, best, r.nodes, r.seconds, r.exact)
 
 
+def _einstein_card(state, limits: dict, threads) -> Answer:
+    r = quanta.einstein_card.solve(state, threads=threads, **limits)
+    return Answer(r.value, r.best_move, r.nodes, r.seconds, r.exact)
+
+
 def _quantum_leap(state, limits: dict, threads) -> Answer:
     r = quanta.quantum_leap.solve(state, threads=threads, **limits)
     return Answer(float(r.win), r.best_move, r.nodes, r.seconds, r.exact)
@@ -123,6 +128,10 @@ SOLVERS: dict[str, Solver] = {
     "einstein": Solver(
         "einstein", "quanta.einstein.solve",
         "the mover's probability of winning with perfect play by both sides", _einstein),
+    "einstein_card": Solver(
+        "einstein_card", "quanta.einstein_card.solve",
+        "the expected return of the player to act with perfect play by both sides, both hands "
+        "open (+1 a win, -1 a loss, 0 a draw)", _einstein_card, {"open_hands": True}),
     "quantum_leap": Solver(
         "quantum_leap", "quanta.quantum_leap.solve",
         "1 if the mover wins with perfect play, 0 if the mover loses", _quantum_leap,
@@ -169,8 +178,10 @@ PLAYERS: dict[str, str] = {
     "a_quantum_leap": "the exact best turn (best_turn) within the time, else the greedy "
                       "placement; the best Higgs (best_higgs); outer cells at random",
     "einstein": "quanta.einstein.best_move: the exact solver in endgames, its heuristic before",
-    "einstein_card": "the greedy player (quanta.solvers.greedy_move: a move that wins at once, else "
-                     "any, by the seed)",
+    "einstein_card": "with both hands open, the exact solver's best action "
+                     "(quanta.einstein_card.solve) when it answers within the time; otherwise "
+                     "the greedy player (quanta.solvers.greedy_move: a move that wins at once, "
+                     "else any, by the seed)",
     "quantum_leap": "the exact solver's winning move; in a lost or undecided position any "
                     "move, by the seed",
     "quincunx": "solitaire: quanta.quincunx.best_move; 2-4 players: the greedy player (the "
@@ -193,6 +204,11 @@ def computer_move(state, *, seed: int = 0, timeout: float = 2.0) -> int:
     move: int | None = None  # the library's functions answer None only in a finished game
     if name == "einstein":
         move = quanta.einstein.best_move(state, seed=seed, timeout=timeout)
+    if name == "einstein_card" and state.game.options["open_hands"] == (True, True):
+        try:
+            move = quanta.einstein_card.solve(state, timeout=timeout).best_action
+        except SearchLimitError:
+            pass
     if name == "quantum_leap":
         try:
             r = quanta.quantum_leap.solve(state, timeout=timeout)

@@ -269,7 +269,8 @@ pub fn row_rng(seed: u64, row: u64) -> Rng {
     ))
 }
 
-fn splitmix64(mut z: u64) -> u64 {
+/// SplitMix64's mixer: a well-spread 64-bit hash of `z`.
+pub(crate) fn splitmix64(mut z: u64) -> u64 {
     z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);

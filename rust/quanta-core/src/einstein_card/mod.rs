@@ -19,6 +19,7 @@ use rand::Rng as _;
 use rand::seq::SliceRandom;
 
 mod notation;
+pub mod solve;
 #[cfg(test)]
 mod tests;
 

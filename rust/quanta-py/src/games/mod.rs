@@ -9,6 +9,7 @@ use quanta_core::erased::Position;
 
 mod a_quantum_leap;
 mod einstein;
+mod einstein_card;
 mod quantum_leap;
 mod quincunx;
 mod repair_unit;
@@ -16,6 +17,7 @@ mod repair_unit;
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     a_quantum_leap::register(m)?;
     einstein::register(m)?;
+    einstein_card::register(m)?;
     quantum_leap::register(m)?;
     quincunx::register(m)?;
     repair_unit::register(m)?;
