@@ -20,10 +20,19 @@
 //! decision node the player to move (whoever `to_move` names) takes the best of its actions
 //! for itself (the highest for player 0, the lowest for player 1): a step that wins at once
 //! if there is one, else the actions in ascending order, stopping at a win that nothing can
-//! beat; at a chance node the outcomes' values are weighted by their odds and added
-//! in ascending action order, and an outcome whose position equals the one before (a
+//! beat; at a chance node the outcomes' values are weighted by their odds and added in
+//! ascending action order, and an outcome whose position equals the one before (a
 //! Schroedinger roll of 2 or 3 after a 1, of 5 or 6 after a 4) takes that one's value. Every
 //! card played takes one from the hands, so the recursion ends within the cards left.
+//!
+//! Below the root each position is searched within a window (alpha-beta at the decisions,
+//! Ballard's Star1 at the chance nodes: an outcome's window is what would put the sum outside
+//! the node's whatever the other outcomes are worth, every value lying in [−1, 1]), and a
+//! search that leaves its window says only on which side ([`Found`]). The windows never change
+//! a value found: a position cut off is one that the whole tree's search would not take, and a
+//! chance node's windows are widened by [`MARGIN`] (1e-9), far beyond the rounding of its
+//! sums, so every value found is the whole search's, bit for bit. The root's actions are
+//! searched with the whole window: each is exact.
 //!
 //! The positions at which a card is played, and those of a number to move (a number card, a Da
 //! Capo copying one, Heisenberg's j: one reached from several rolls), are memoised in a
@@ -32,7 +41,11 @@
 //! only a repeated search, never a wrong value. A position is keyed by 128 bits ([`key`]): the
 //! stones, the player, the phase, each player's hand and heap (as counts: a discard pile is the
 //! rest), and the two last cards played, which matter only to a Da Capo still to be played (so
-//! they are dropped once both are gone).
+//! they are dropped once both are gone). The table holds a position's value, and beside it
+//! (under its key marked [`AT_LEAST`] or [`AT_MOST`]) the best bounds that searches cut off by
+//! their windows have found. On 45 endgames from random play (heaps of 3-5 cards, one
+//! thread), the 41 that both searches solved within 20 s took 22.5 M nodes and 9.7 s without
+//! windows, 10.5 M nodes and 2.8 s with them and the bounds, the same values and actions.
 //!
 //! **Threads.** The root's actions are shared among `threads` threads (rayon; `None`: every
 //! core), which share the table. A position's value is computed the same way whichever thread
@@ -164,6 +177,17 @@ fn phase_code(phase: Phase) -> u64 {
     }
 }
 
+/// Marks a key's entry as a bound: the value is at least (at most) the one stored. The bits
+/// are the phase's high bits, 0 in every stored position (a card to play, a number to move).
+const AT_LEAST: u64 = 1 << 52;
+const AT_MOST: u64 = 1 << 53;
+
+/// The key of a bound of the position of `key`.
+fn bound([low, high]: [u64; 2], kind: u64) -> [u64; 2] {
+    debug_assert_eq!(high & (AT_LEAST | AT_MOST), 0);
+    [low, high | kind]
+}
+
 fn hash([low, high]: [u64; 2]) -> u64 {
     splitmix64(low ^ splitmix64(high))
 }
@@ -228,59 +252,104 @@ impl<'s, 'a> Worker<'s, 'a> {
         Ok(())
     }
 
-    /// Player 0's expected return in `s` with optimal play.
-    fn value(&mut self, s: &EinsteinCardState) -> Result<f64> {
+    /// Player 0's expected return in `s` with optimal play, if it lies strictly between `low`
+    /// and `high` (else at least which side of the window it lies on; see [`Found`]).
+    fn value(&mut self, s: &EinsteinCardState, low: f64, high: f64) -> Result<Found> {
         let stored = matches!(s.phase, Phase::Play | Phase::Number(_));
         let key = stored.then(|| key(s));
         if let Some(k) = key {
-            if let Some(v) = self.table.read(k, hash(k)).and_then(Known::value) {
-                return Ok(v);
+            if let Some(v) = self.read(k) {
+                return Ok(Found::Exact(v));
+            }
+            if low > f64::NEG_INFINITY || high < f64::INFINITY {
+                if self.read(bound(k, AT_LEAST)).is_some_and(|v| v >= high) {
+                    return Ok(Found::Above);
+                }
+                if self.read(bound(k, AT_MOST)).is_some_and(|v| v <= low) {
+                    return Ok(Found::Below);
+                }
             }
         }
-        let value = match self.game.to_move(s) {
-            ToMove::Terminal => return Ok(final_value(s)),
+        let found = match self.game.to_move(s) {
+            ToMove::Terminal => return Ok(Found::Exact(final_value(s))),
             ToMove::Chance => {
                 self.count()?;
-                self.chance(s)?
+                self.chance(s, low, high)?
             }
             ToMove::Player(p) => {
                 self.count()?;
-                self.decision(s, p)?
+                if p == 0 {
+                    self.decision(s, low, high, 1.0)?
+                } else {
+                    self.decision(s, -high, -low, -1.0)?.flipped()
+                }
             }
         };
         if let Some(k) = key {
-            self.filled += self.table.update(k, hash(k), |_| Known::of(value)) as usize;
+            match found {
+                Found::Exact(v) => self.learn(k, v, |_, new| new),
+                Found::Above => self.learn(bound(k, AT_LEAST), high, f64::max),
+                Found::Below => self.learn(bound(k, AT_MOST), low, f64::min),
+            }
         }
-        Ok(value)
+        Ok(found)
     }
 
-    /// The outcomes' values weighted by their odds, added in ascending action order.
-    fn chance(&mut self, s: &EinsteinCardState) -> Result<f64> {
+    /// The value stored under `key`.
+    fn read(&self, key: [u64; 2]) -> Option<f64> {
+        self.table.read(key, hash(key)).and_then(Known::value)
+    }
+
+    /// Stores `value` under `key`, merged with what is stored (`merge(old, value)`).
+    fn learn(&mut self, key: [u64; 2], value: f64, merge: impl FnOnce(f64, f64) -> f64) {
+        let taken = self.table.update(key, hash(key), |old| {
+            Known::of(old.value().map_or(value, |old| merge(old, value)))
+        });
+        self.filled += taken as usize;
+    }
+
+    /// The outcomes' values weighted by their odds, added in ascending action order; or
+    /// `Below` (`Above`) as soon as the outcomes searched so far put the sum there whatever the
+    /// others are worth (Ballard's Star1). Each outcome is searched within the window that
+    /// tells, widened by [`MARGIN`].
+    fn chance(&mut self, s: &EinsteinCardState, low: f64, high: f64) -> Result<Found> {
         let mut outcomes = self.outcomes.pop().unwrap_or_default();
         self.game.chance_outcomes(s, &mut outcomes);
+        let mut rest: f64 = outcomes.iter().map(|o| o.1).sum();
         let mut sum = 0.0;
         let mut last: Option<(EinsteinCardState, f64)> = None;
         for &(a, odds) in &outcomes {
+            rest -= odds;
             let mut child = s.clone();
             self.game.apply(&mut child, a);
             let v = match &last {
                 Some((before, v)) if *before == child => *v,
-                _ => self.value(&child)?,
+                _ => {
+                    let below = (low - sum - rest) / odds - MARGIN;
+                    let above = (high - sum + rest) / odds + MARGIN;
+                    match self.value(&child, below, above)? {
+                        Found::Exact(v) => v,
+                        cut => {
+                            self.outcomes.push(outcomes);
+                            return Ok(cut);
+                        }
+                    }
+                }
             };
             sum += odds * v;
             last = Some((child, v));
         }
         self.outcomes.push(outcomes);
-        Ok(sum)
+        Ok(Found::Exact(sum))
     }
 
-    /// The best of the actions for `player`, the one to move (player 0's return: the highest
-    /// for player 0, the lowest for player 1), stopping at one that nothing beats.
-    fn decision(&mut self, s: &EinsteinCardState, player: u8) -> Result<f64> {
+    /// The best of the actions for the player to move, whose return is `sign` times player
+    /// 0's, the window and the answer in its terms: first a step that wins at once, then the
+    /// actions in ascending order, each searched within (the best so far, `high`); stopping
+    /// at a win, which nothing beats, or at a value of `high` or more (`Above`).
+    fn decision(&mut self, s: &EinsteinCardState, low: f64, high: f64, sign: f64) -> Result<Found> {
         let mut actions = self.actions.pop().unwrap_or_default();
         self.game.legal_actions(s, &mut actions);
-        let sign = if player == 0 { 1.0 } else { -1.0 };
-        // A step that wins at once is taken without searching the others.
         if matches!(
             s.phase,
             Phase::Number(_) | Phase::Named(_) | Phase::Full | Phase::Dirac
@@ -290,23 +359,73 @@ impl<'s, 'a> Worker<'s, 'a> {
                 self.game.apply(&mut child, a);
                 if child.phase == Phase::Over && sign * final_value(&child) == 1.0 {
                     self.actions.push(actions);
-                    return Ok(sign);
+                    return Ok(Found::Exact(1.0));
                 }
             }
         }
         let mut best = f64::NEG_INFINITY;
+        let mut found = None;
         for &a in &actions {
             let mut child = s.clone();
             self.game.apply(&mut child, a);
-            best = best.max(sign * self.value(&child)?);
-            if best == 1.0 {
+            let floor = low.max(best);
+            let answer = if sign > 0.0 {
+                self.value(&child, floor, high)?
+            } else {
+                self.value(&child, -high, -floor)?.flipped()
+            };
+            match answer {
+                Found::Exact(v) if v > best => {
+                    best = v;
+                    if best == 1.0 {
+                        found = Some(Found::Exact(1.0));
+                    } else if best >= high {
+                        found = Some(Found::Above);
+                    }
+                }
+                Found::Exact(_) | Found::Below => {}
+                Found::Above => found = Some(Found::Above),
+            }
+            if found.is_some() {
                 break;
             }
         }
         self.actions.push(actions);
-        Ok(sign * best)
+        Ok(found.unwrap_or(if best > low {
+            Found::Exact(best)
+        } else {
+            Found::Below
+        }))
     }
 }
+
+/// What a search within a window (`low`, `high`) finds of a position's value: the value, or
+/// only that it is at most `low` or at least `high`. A value found is the one a search of the
+/// whole tree gives, bit for bit: every value added or compared in it is such a value, and a
+/// position cut off is one that a search of the whole tree would not take (at a decision) or
+/// whose parent it would not take (at a chance node, whose window is widened by [`MARGIN`]
+/// beyond the rounding of the sums).
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Found {
+    Exact(f64),
+    Below,
+    Above,
+}
+
+impl Found {
+    /// The same answer for the other player (the value and the window negated).
+    fn flipped(self) -> Found {
+        match self {
+            Found::Exact(v) => Found::Exact(-v),
+            Found::Below => Found::Above,
+            Found::Above => Found::Below,
+        }
+    }
+}
+
+/// How far a chance node's outcome's window is widened beyond the bounds that cut the node: far
+/// more than the rounding of its sums (about 1e-16), far less than a value's step that matters.
+const MARGIN: f64 = 1e-9;
 
 /// The solver's refusals: a hidden hand, the setup or the deal, a chance node.
 fn check(game: &EinsteinCard, state: &EinsteinCardState) -> Result<()> {
@@ -364,8 +483,12 @@ fn search(
                 let mut w = Worker::new(game, &shared, Meter::new(budget.clone(), Some(&total)));
                 let mut child = state.clone();
                 game.apply(&mut child, a);
-                // + 0.0: a draw is 0, not -0 (for player 1).
-                w.value(&child).map(|v| sign * v + 0.0)
+                // The whole window: every root action's value is exact. + 0.0: a draw is 0,
+                // not -0 (for player 1).
+                match w.value(&child, f64::NEG_INFINITY, f64::INFINITY)? {
+                    Found::Exact(v) => Ok(sign * v + 0.0),
+                    cut => unreachable!("no value lies outside the whole window: {cut:?}"),
+                }
             })
             .collect()
     })?;
