@@ -213,8 +213,9 @@ def solve(state: State, *, timeout: float | None = None, max_nodes: int | None =
     of winning less that of losing. Every draw is a chance event with the odds of the copies
     left in the heap (the heap's order is never part of a position), every Heisenberg or
     Schroedinger roll one of 1/6 a face; the player to move takes the best action for itself.
-    The search is an expectiminimax memoised in a transposition table of at most
-    ``memory_mb`` megabytes (once full it overwrites and goes on, still exact, only slower);
+    The search is an expectiminimax (with alpha-beta and Star1 windows that never change a
+    value) memoised in a transposition table of at most ``memory_mb`` megabytes (once full it
+    overwrites and goes on, still exact, only slower);
     ``threads`` threads (default: one per core) share the root's actions and the table, and the
     answer is the same at any thread count (only ``nodes`` varies a little). The best action is
     the lowest of those of the highest value. How it searches: docs/rules/einstein_card.md,
