@@ -153,6 +153,7 @@ def svg(state: State, size: float = 250, viewer: int | None = None) -> str:
     if viewer is not None and (isinstance(viewer, bool) or viewer not in (0, 1)):
         raise InvalidOptionError(f"viewer must be None, 0 or 1, not {quoted(viewer)}")
     open_hands = state.game.options["open_hands"]
+    assert isinstance(open_hands, tuple), "g.options reports open_hands as a pair"
     cell = (size - 30) / 5
     left, top = 20.0, 20.0
     grid = cell * 5

@@ -641,7 +641,9 @@ def _open_directory(job: Job, out: pathlib.Path) -> list[pathlib.Path]:
     """Makes ``out`` the directory of ``job``: the manifest written there, or found to name
     the same job. Returns what it created (the manifest and the directories, innermost
     first), which :func:`run` removes again when the job stops before its first part."""
-    spec = {"format": _FORMAT, "job": job.to_dict(), "shards": job.shards}
+    # As the manifest reads back: JSON holds a game's tuple options (hand_size=(2, 3)) as lists.
+    spec = json.loads(json.dumps({"format": _FORMAT, "job": job.to_dict(),
+                                  "shards": job.shards}))
     manifest = out / MANIFEST
     if out.exists() and not out.is_dir():
         raise InvalidOptionError(f"out: {quoted(str(out))} is a file, not a directory")
