@@ -73,8 +73,10 @@ from . import (  # noqa: E402
     repair_unit,
     solvers,
 )
+from .solvers import Answer, solve  # noqa: E402
 
 __all__ = [
+    "Answer",
     "CHANCE",
     "GAMES",
     "TERMINAL",
@@ -97,5 +99,6 @@ __all__ = [
     "quantum_leap",
     "quincunx",
     "repair_unit",
+    "solve",
     "solvers",
 ]

@@ -48,7 +48,8 @@ import quanta
 from . import _core
 from .batch import random_playouts
 from .exceptions import DamagedResultError, InvalidOptionError, QuantaError, quoted
-from .solvers import SOLVERS, answer
+from . import solvers
+from .solvers import SOLVERS
 
 __all__ = [
     "Job",
@@ -352,7 +353,7 @@ def _solve_rows(job: Job, index: int, threads: int | None) -> dict:
             state = g.from_notation(text)
             if state.is_terminal:
                 raise InvalidOptionError("the game is over in this position: nothing to solve")
-            a = answer(state, threads=threads, **p["limits"])
+            a = solvers.solve(state, threads=threads, **p["limits"])
             row.update(value=a.value, best=a.best, nodes=a.nodes, seconds=a.seconds,
                        exact=a.exact,
                        error="" if a.value is not None else f"SearchLimitError: {a.reason}")
