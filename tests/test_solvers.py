@@ -126,3 +126,22 @@ def test_a_finished_game_another_thing_or_a_game_without_a_solver_is_not_applica
     for name in sorted(set(quanta.GAMES) - set(SOLVERS)):
         with pytest.raises(NotApplicableError, match="has no solver yet"):
             quanta.solve(quanta.game(name).new_state())
+
+
+@pytest.mark.parametrize("name", sorted(SOLVERS))
+def test_best_move_is_the_answers_best_action_or_says_why_there_is_none(name):
+    s = _late(name, 8, OWN[name][0])
+    answer = quanta.solve(s)
+    if answer.best_action is None:
+        with pytest.raises(NotApplicableError, match="waits on chance"):
+            quanta.best_move(s)
+    else:
+        assert quanta.best_move(s) == answer.best_action
+        assert answer.best_action in s.legal_actions()
+
+
+def test_best_move_past_a_limit_raises_with_the_undecided_answer():
+    s = quanta.game("einstein").from_notation("12.../3..../...../....c/...ba 0 4")
+    with pytest.raises(quanta.SearchLimitError) as caught:
+        quanta.best_move(s, max_nodes=10)
+    assert caught.value.partial.undecided and caught.value.nodes > 0

@@ -73,7 +73,7 @@ from . import (  # noqa: E402
     repair_unit,
     solvers,
 )
-from .solvers import Answer, solve  # noqa: E402
+from .solvers import Answer, best_move, solve  # noqa: E402
 
 __all__ = [
     "Answer",
@@ -92,6 +92,7 @@ __all__ = [
     "SearchLimitError",
     "a_quantum_leap",
     "batch",
+    "best_move",
     "einstein",
     "einstein_card",
     "exceptions",

@@ -24,7 +24,8 @@ from . import _core
 from ._core import State
 from .exceptions import NotApplicableError, SearchLimitError
 
-__all__ = ["Answer", "PLAYERS", "SOLVERS", "Solver", "computer_move", "greedy_move", "solve"]
+__all__ = ["Answer", "PLAYERS", "SOLVERS", "Solver", "best_move", "computer_move", "greedy_move",
+           "solve"]
 
 
 #: A solver's answer (``quanta.Answer``, frozen): ``value`` (None when undecided), ``best``
@@ -63,6 +64,25 @@ def solve(state: State, *, timeout: float | None = None, max_nodes: int | None =
     functions (``quanta.einstein.solve``, ...) stay for their own details. Ctrl-C interrupts
     it; the GIL is released meanwhile."""
     return _core.solve(state, timeout, max_nodes, memory_mb, threads)
+
+
+def best_move(state: State, *, timeout: float | None = None, max_nodes: int | None = None,
+              memory_mb: int = 1024, threads: int | None = None) -> int:
+    """The best action of the state's game's registered solver (:func:`solve`'s
+    ``best_action``), for every game alike. A search stopped by a limit has no best move: it
+    raises :class:`quanta.SearchLimitError` (with ``nodes``, ``seconds`` and the undecided
+    :class:`Answer` as ``partial``); a position whose best move waits on chance (EinStein before
+    the roll: one move per roll, in ``solve(state).best``) raises
+    :class:`quanta.NotApplicableError`."""
+    answer = solve(state, timeout=timeout, max_nodes=max_nodes, memory_mb=memory_mb,
+                   threads=threads)
+    if answer.undecided:
+        raise SearchLimitError(answer.reason or "undecided", answer.nodes, answer.seconds,
+                               answer)
+    if answer.best_action is None:
+        raise NotApplicableError(f"no single best move in this position: the best waits on "
+                                 f"chance ({answer.best}); see quanta.solve")
+    return answer.best_action
 
 
 # ---- the computer player ----
