@@ -11,7 +11,7 @@ import quanta
 import quanta.einstein_card as ec
 from quanta import NotApplicableError, SearchLimitError
 from quanta.reference import einstein_card as reference
-from quanta.solvers import SOLVERS, answer, computer_move, greedy_move
+from quanta.solvers import SOLVERS, computer_move, greedy_move
 
 CODES = "123456LFCDHS"
 FULL = "112233445566LFCDHS"
@@ -156,8 +156,8 @@ def test_a_search_past_its_limits_is_undecided():
         assert e.value.nodes is not None
         with pytest.raises(SearchLimitError):
             ec.analyze(s, **limits)
-    a = answer(s, max_nodes=0)
-    assert (a.value, a.best, a.exact) == (None, None, False)
+    a = quanta.solve(s, max_nodes=0)
+    assert (a.value, a.best, a.best_action, a.exact) == (None, None, None, False)
     assert "node limit" in (a.reason or "")
 
 
@@ -230,6 +230,7 @@ def test_the_solver_is_registered_for_open_hands():
     assert solver.options == {"open_hands": True}
     assert "expected return" in solver.value
     s = at(random_endgame(random.Random(9), 2, 1))
-    a = answer(s)
+    a = quanta.solve(s)
     sol = ec.solve(s)
-    assert (a.value, a.best, a.exact) == (sol.value, sol.best_move, True)
+    assert (a.value, a.best_action, a.best, a.exact) == (sol.value, sol.best_action,
+                                                          sol.best_move, True)

@@ -95,3 +95,48 @@ def test_a_timeout_holds_at_any_thread_count():
     with pytest.raises(quanta.SearchLimitError):
         solve(s, timeout=0.5, threads=1024)
     assert time.perf_counter() - start < 10
+
+
+def _long_decision(name: str) -> quanta.State:
+    """The first decision of a seeded random game, or in A Quantum Leap the first turn with a
+    full hand (its second stock just taken): positions whose exact search is long."""
+    import random
+
+    from quanta.solvers import SOLVERS
+
+    def wanted(s: quanta.State) -> bool:
+        if s.is_chance:
+            return False
+        if name != "a_quantum_leap":
+            return True
+        return (quanta.a_quantum_leap.phase(s) == "play"
+                and len(quanta.a_quantum_leap.hand(s, s.current_player)) >= 12)
+
+    rng = random.Random(1)
+    s = quanta.game(name, **SOLVERS[name].options).new_state()
+    while not wanted(s):
+        s = s.play(rng.choice(s.legal_actions()))
+    return s
+
+
+def test_ctrl_c_stops_every_registered_solver():
+    # quanta.solve on the first decision of a fresh game of each solver's solvable form, with no
+    # limit: a long search stops at Ctrl-C; a solver that answers before the interrupt comes is
+    # let be (a fresh side-3 Quantum Leap board is solved at once), but most searches are long.
+    from quanta.solvers import SOLVERS
+
+    interrupted = 0
+    for name in SOLVERS:
+        s = _long_decision(name)
+        start = time.perf_counter()
+        timer = interrupt_after(0.3)
+        try:
+            quanta.solve(s, threads=1)
+        except KeyboardInterrupt:
+            interrupted += 1
+            assert time.perf_counter() - start < 10, name
+        else:
+            timer.cancel()
+            assert time.perf_counter() - start < 0.3, f"{name}: not interrupted"
+        timer.join()
+    assert interrupted >= len(SOLVERS) - 1

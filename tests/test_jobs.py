@@ -488,3 +488,12 @@ def test_a_scheduler_that_does_not_answer_is_refused_within_the_timeout():
                                                  r"'tcp://127\.0\.0\.1:1' within 1 s"):
         with jobs.dask_executor(scheduler="tcp://127.0.0.1:1", timeout=1):
             pass
+
+
+def test_a_job_of_a_game_with_tuple_options_resumes(tmp_path):
+    # hand_size and open_hands are tuples in g.options and lists in the manifest's JSON: the
+    # same job started again is still the same job.
+    job = jobs.playouts("einstein_card", 20, options={"hand_size": (2, 3)}, shard_size=10)
+    first = jobs.run(job, tmp_path / "card")
+    again = jobs.run(job, tmp_path / "card")
+    assert (first.ran, again.ran, again.skipped) == (2, 0, 2)

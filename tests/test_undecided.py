@@ -146,17 +146,27 @@ def test_einstein_best_move_past_its_limits_moves_as_the_heuristic_alone():
                              threads=threads) == heuristic
 
 
-def test_repair_unit_policy_past_its_limits_plays_the_rule_move():
-    # Every sample past the limits counts as not survived: no action scores, and the tie goes
-    # to the rule's move, not to whatever a cut search saw first.
+def test_repair_unit_policy_past_its_limits_scores_only_decided_orders():
+    # An order past the limits is undecided: it counts neither as survived nor as lost. The move
+    # is the action with the best share of decided orders survived; with none decided at all,
+    # the rule's move (never whatever a cut search saw first).
+    from quanta import _core
+
     rng = random.Random(4)
-    s, checked = REPAIR, 0
+    s, checked, none_decided = REPAIR, 0, 0
     while not s.is_terminal:
         if not s.is_chance:
-            assert ru.policy(s, 1, max_nodes=1, threads=1) == ru.rule_move(s)
+            move, scores = _core.repair_unit_policy(s, 1, 16, 10, None, 1, 64, 1)
+            assert move == ru.policy(s, 1, max_nodes=1, threads=1)
+            shares = {a: won / decided for a, won, decided in scores if decided}
+            if not shares:
+                assert move == ru.rule_move(s)
+                none_decided += 1
+            else:
+                assert shares.get(move, -1) == max(shares.values())
             checked += 1
         s = s.play(ru.rule_move(s)) if not s.is_chance else random_step(s, rng)
-    assert checked > 5
+    assert checked > 5 and none_decided > 0
 
 
 def test_threads_change_no_answer_of_the_single_threaded_solvers():

@@ -73,8 +73,10 @@ from . import (  # noqa: E402
     repair_unit,
     solvers,
 )
+from .solvers import Answer, best_move, solve  # noqa: E402
 
 __all__ = [
+    "Answer",
     "CHANCE",
     "GAMES",
     "TERMINAL",
@@ -90,6 +92,7 @@ __all__ = [
     "SearchLimitError",
     "a_quantum_leap",
     "batch",
+    "best_move",
     "einstein",
     "einstein_card",
     "exceptions",
@@ -97,5 +100,6 @@ __all__ = [
     "quantum_leap",
     "quincunx",
     "repair_unit",
+    "solve",
     "solvers",
 ]

@@ -167,7 +167,7 @@ def _solver_figures(name: str, n: int, seed: int, limits: dict, threads, quiet: 
     """The game's solver (quanta.solvers.SOLVERS) on ``n`` late positions of random games: how
     many it answers exactly, how many only as an estimate, how many it leaves undecided (and of
     those, how many by the time limit), its times and its mean value over the answered ones."""
-    from quanta.solvers import SOLVERS, answer
+    from quanta.solvers import SOLVERS, solve
 
     solver = SOLVERS[name]
     g = quanta.game(name, **solver.options)
@@ -179,7 +179,7 @@ def _solver_figures(name: str, n: int, seed: int, limits: dict, threads, quiet: 
         while len(seconds) < n:
             state = _late_position(g, rng)
             try:
-                a = answer(state, threads=threads, **limits)
+                a = solve(state, threads=threads, **limits)
             except quanta.NotApplicableError:
                 continue  # not the solver's kind of position (e.g. a stage-one turn)
             seconds.append(a.seconds or 0.0)
@@ -477,7 +477,7 @@ def solve_command(game, notation, options, timeout, max_nodes, memory_mb, as_jso
     """Solve one position of GAME given by NOTATION: its value and the best line.
 
     A search stopped by a limit is undecided: no value, the reason, and exit status 1."""
-    from quanta.solvers import SOLVERS, answer
+    from quanta.solvers import SOLVERS, solve
 
     g = _game_named(game, options)
     if g.name not in SOLVERS:
@@ -485,7 +485,7 @@ def solve_command(game, notation, options, timeout, max_nodes, memory_mb, as_jso
                                f"{sorted(SOLVERS)}")
     try:
         state = g.from_notation(notation)
-        a = answer(state, timeout=timeout, max_nodes=max_nodes, memory_mb=memory_mb)
+        a = solve(state, timeout=timeout, max_nodes=max_nodes, memory_mb=memory_mb)
     except quanta.QuantaError as e:
         raise click.UsageError(str(e)) from None
     out = {"game": g.name, "notation": notation, "value": a.value, "best": a.best,

@@ -156,8 +156,8 @@ def svg(state: State, size: float = 250, viewer: int | None = None) -> str:
     size = _svg.pixels("size", size, above=30)
     if viewer is not None and (isinstance(viewer, bool) or viewer not in (0, 1)):
         raise InvalidOptionError(f"viewer must be None, 0 or 1, not {quoted(viewer)}")
-    option = state.game.options["open_hands"]  # always the pair (player 0, player 1)
-    open_hands = option if isinstance(option, tuple) else (bool(option), bool(option))
+    open_hands = state.game.options["open_hands"]
+    assert isinstance(open_hands, tuple), "g.options reports open_hands as a pair"
     cell = (size - 30) / 5
     left, top = 20.0, 20.0
     grid = cell * 5

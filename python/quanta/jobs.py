@@ -48,7 +48,8 @@ import quanta
 from . import _core
 from .batch import random_playouts
 from .exceptions import DamagedResultError, InvalidOptionError, QuantaError, quoted
-from .solvers import SOLVERS, answer
+from . import solvers
+from .solvers import SOLVERS
 
 __all__ = [
     "Job",
@@ -202,7 +203,8 @@ def solve(game: str, positions: Iterable[str] | str | os.PathLike, *,
 
     Rows: ``position`` (its number), ``notation``, ``value`` (from the player to act's view:
     the win probability in EinStein, 1/0 for a win/loss in Quantum Leap, the chance to fill
-    the grid in Quincunx, points less 4 per penalty in A Quantum Leap), ``best`` (the best
+    the grid in Quincunx, points less 4 per penalty in A Quantum Leap, the expected return in
+    EinStein a la Card with both hands open), ``best`` (the best
     line or move, as action strings), ``nodes``, ``seconds``, ``exact``, ``error`` (empty
     unless the row failed: malformed notation, a finished position, a solve past its limits,
     a Quantum Repair Unit estimate with orders undecided within them; ``value`` and ``best``
@@ -352,7 +354,7 @@ def _solve_rows(job: Job, index: int, threads: int | None) -> dict:
             state = g.from_notation(text)
             if state.is_terminal:
                 raise InvalidOptionError("the game is over in this position: nothing to solve")
-            a = answer(state, threads=threads, **p["limits"])
+            a = solvers.solve(state, threads=threads, **p["limits"])
             row.update(value=a.value, best=a.best, nodes=a.nodes, seconds=a.seconds,
                        exact=a.exact,
                        error="" if a.value is not None else f"SearchLimitError: {a.reason}")
@@ -641,7 +643,9 @@ def _open_directory(job: Job, out: pathlib.Path) -> list[pathlib.Path]:
     """Makes ``out`` the directory of ``job``: the manifest written there, or found to name
     the same job. Returns what it created (the manifest and the directories, innermost
     first), which :func:`run` removes again when the job stops before its first part."""
-    spec = {"format": _FORMAT, "job": job.to_dict(), "shards": job.shards}
+    # As the manifest reads back: JSON holds a game's tuple options (hand_size=(2, 3)) as lists.
+    spec = json.loads(json.dumps({"format": _FORMAT, "job": job.to_dict(),
+                                  "shards": job.shards}))
     manifest = out / MANIFEST
     if out.exists() and not out.is_dir():
         raise InvalidOptionError(f"out: {quoted(str(out))} is a file, not a directory")

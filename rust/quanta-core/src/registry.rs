@@ -1,36 +1,56 @@
-//! The games by name. Adding a game is one line here.
+//! The games by name, each with its solver. Adding a game is one line here.
 
 use crate::erased::{DynGame, Erased};
 use crate::error::{Error, Result, quoted};
 use crate::options::Options;
+use crate::solver::SolverEntry;
 use std::sync::Arc;
 
 type Maker = fn(&Options) -> Result<Arc<dyn DynGame>>;
 
-/// Every registered game, sorted by name: one line each.
+/// Every registered game, sorted by name, with its solver where it has one: one line each.
 #[rustfmt::skip]
-const REGISTRY: &[(&str, Maker)] = &[
-    ("a_quantum_leap", Erased::<crate::a_quantum_leap::AQuantumLeap>::make),
-    ("einstein", Erased::<crate::einstein::Einstein>::make),
-    ("einstein_card", Erased::<crate::einstein_card::EinsteinCard>::make),
-    ("quantum_leap", crate::quantum_leap::make),
-    ("quincunx", Erased::<crate::quincunx::Quincunx>::make),
-    ("repair_unit", Erased::<crate::repair_unit::RepairUnit>::make),
+const REGISTRY: &[(&str, Maker, Option<&SolverEntry>)] = &[
+    ("a_quantum_leap", Erased::<crate::a_quantum_leap::AQuantumLeap>::make, Some(&crate::a_quantum_leap::turn::SOLVER)),
+    ("einstein", Erased::<crate::einstein::Einstein>::make, Some(&crate::einstein_solve::SOLVER)),
+    ("einstein_card", Erased::<crate::einstein_card::EinsteinCard>::make, Some(&crate::einstein_card::solve::SOLVER)),
+    ("quantum_leap", crate::quantum_leap::make, Some(&crate::quantum_leap::solve::SOLVER)),
+    ("quincunx", Erased::<crate::quincunx::Quincunx>::make, Some(&crate::quincunx::solve::SOLVER)),
+    ("repair_unit", Erased::<crate::repair_unit::RepairUnit>::make, Some(&crate::repair_unit::solve::SOLVER)),
 ];
 
 /// The names of the registered games, sorted.
 pub fn game_names() -> Vec<&'static str> {
-    REGISTRY.iter().map(|(name, _)| *name).collect()
+    REGISTRY.iter().map(|(name, ..)| *name).collect()
 }
 
 /// Makes the game `name` with `options` (missing options take their defaults).
 pub fn make_game(name: &str, options: &Options) -> Result<Arc<dyn DynGame>> {
-    match REGISTRY.iter().find(|(n, _)| *n == name) {
-        Some((_, make)) => make(options),
+    match REGISTRY.iter().find(|(n, ..)| *n == name) {
+        Some((_, make, _)) => make(options),
         None => Err(Error::InvalidOption(format!(
             "unknown game {}; the games are {:?}",
             quoted(name),
             game_names()
         ))),
     }
+}
+
+/// The solvers of the games that have one, in the games' order.
+pub fn solvers() -> Vec<&'static SolverEntry> {
+    REGISTRY.iter().filter_map(|(.., solver)| *solver).collect()
+}
+
+/// The solver of the game `name`, or the error naming the games that have one.
+pub fn solver(name: &str) -> Result<&'static SolverEntry> {
+    REGISTRY
+        .iter()
+        .find(|(n, ..)| *n == name)
+        .and_then(|(.., solver)| *solver)
+        .ok_or_else(|| {
+            Error::NotApplicable(format!(
+                "{name} has no solver yet; the games with one are {:?}",
+                solvers().iter().map(|s| s.game).collect::<Vec<_>>()
+            ))
+        })
 }

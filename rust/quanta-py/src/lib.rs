@@ -1,6 +1,7 @@
 //! `quanta._core`: thin PyO3 wrappers over quanta-core. The generic classes live in `game`,
 //! the errors and argument readers in `errors`, the GIL/Ctrl-C helper in `detach`, batch
-//! playouts in `batch`, and each game's extras in `games/<game>.rs`.
+//! playouts in `batch`, the solver registry's `quanta.solve` in `solver`, and each game's extras
+//! in `games/<game>.rs`.
 
 use pyo3::prelude::*;
 
@@ -9,11 +10,13 @@ mod detach;
 mod errors;
 mod game;
 mod games;
+mod solver;
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     game::register(m)?;
     batch::register(m)?;
     games::register(m)?;
+    solver::register(m)?;
     Ok(())
 }

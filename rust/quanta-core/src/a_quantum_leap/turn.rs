@@ -49,6 +49,14 @@ pub struct BestTurn {
     pub seconds: f64,
 }
 
+impl BestTurn {
+    /// What the turn is worth to the mover: `points` less the 4 every opponent gains from a
+    /// penalty (how much the mover's lead over every opponent grows).
+    pub fn value(&self) -> i32 {
+        self.points - 4 * self.penalty as i32
+    }
+}
+
 /// The dealer's best Higgs.
 #[derive(Debug, Clone, PartialEq)]
 pub struct BestHiggs {
@@ -762,3 +770,36 @@ mod tests {
         assert!(r.is_err() || r.unwrap().nodes < 1024);
     }
 }
+
+/// A Quantum Leap's entry in the solver registry: the exact best turn ([`best_turn`]) of a
+/// stage-two turn, or the best Higgs ([`best_higgs`]) of the dealer's Higgs.
+pub const SOLVER: crate::solver::SolverEntry = crate::solver::SolverEntry {
+    game: "a_quantum_leap",
+    function: "quanta.a_quantum_leap.best_turn (best_higgs for the Higgs)",
+    value: "the points of the mover's best turn less 4 per penalty it gives (the Higgs: its \
+            bonus points)",
+    options: &[],
+    solve: |state, ctx| {
+        let p = crate::solver::position::<AQuantumLeap>(state, "a_quantum_leap.best_turn")?;
+        let (game, s) = (&p.game.0, &p.state);
+        if s.phase == Phase::Higgs {
+            let h = best_higgs(game, s, ctx)?;
+            let line = game.action_to_string(s, h.action)?;
+            return Ok(crate::solver::Answer::exact(
+                h.points as f64,
+                Some(h.action),
+                line,
+                h.nodes,
+                h.seconds,
+            ));
+        }
+        let t = best_turn(game, s, ctx)?;
+        Ok(crate::solver::Answer::exact(
+            t.value() as f64,
+            t.actions.first().copied(),
+            crate::solver::line_text(game, s, &t.actions)?,
+            t.nodes,
+            t.seconds,
+        ))
+    },
+};

@@ -680,3 +680,52 @@ pub fn analyze(
 
 #[cfg(test)]
 mod tests;
+
+/// Each best move of `solution` (from `state`) as `(roll, move string)`: before the roll, the
+/// move of the player who rolls each number.
+pub fn best_move_strings(
+    game: &Einstein,
+    state: &EinsteinState,
+    solution: &Solution,
+) -> Result<Vec<(u8, String)>> {
+    let mut out = Vec::with_capacity(solution.best_moves.len());
+    for &(die, action) in &solution.best_moves {
+        let rolled = if solution.best_moves.len() > 1 {
+            game.play(state, crate::einstein::FIRST_ROLL + die as Action - 1)?
+        } else {
+            state.clone()
+        };
+        out.push((die, game.action_to_string(&rolled, action)?));
+    }
+    Ok(out)
+}
+
+/// EinStein's entry in the solver registry: [`solve`]'s win probability, and the best move of
+/// each roll still to come.
+pub const SOLVER: crate::solver::SolverEntry = crate::solver::SolverEntry {
+    game: "einstein",
+    function: "quanta.einstein.solve",
+    value: "the mover's probability of winning with perfect play by both sides",
+    options: &[],
+    solve: |state, ctx| {
+        let p = crate::solver::position::<Einstein>(state, "einstein.solve")?;
+        let sol = solve(&p.game.0, &p.state, ctx)?;
+        let strings = best_move_strings(&p.game.0, &p.state, &sol)?;
+        let line = strings
+            .iter()
+            .map(|(die, text)| format!("{die}:{text}"))
+            .collect::<Vec<_>>()
+            .join(" ");
+        let best = match sol.best_moves[..] {
+            [(_, action)] => Some(action),
+            _ => None,
+        };
+        Ok(crate::solver::Answer::exact(
+            sol.value,
+            best,
+            line,
+            sol.nodes,
+            sol.seconds,
+        ))
+    },
+};

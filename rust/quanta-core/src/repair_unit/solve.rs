@@ -714,3 +714,65 @@ pub fn play(
         }
     }
 }
+
+/// Orders of the unseen cards the registry's answer is estimated over.
+pub const ANSWER_SAMPLES: usize = 32;
+
+/// Quantum Repair Unit's entry in the solver registry: the order of the unseen cards is
+/// chance, so the answer is [`win_probability`] over [`ANSWER_SAMPLES`] orders seeded by 0 (the
+/// time and node limits shared out among them), an estimate over the decided orders when some
+/// are undecided; and [`policy`]'s move (8 orders, its own default search limits).
+pub const SOLVER: crate::solver::SolverEntry = crate::solver::SolverEntry {
+    game: "repair_unit",
+    function: "quanta.repair_unit.win_probability",
+    value: "the probability that a team knowing the card order would win, estimated over 32 \
+            seeded orders",
+    options: &[],
+    solve: |state, ctx| {
+        let p = crate::solver::position::<RepairUnit>(state, "repair_unit.win_probability")?;
+        let (game, s) = (&p.game.0, &p.state);
+        let n = ANSWER_SAMPLES;
+        let mut each = ctx.limits.clone();
+        each.timeout = each.timeout.map(|t| t / n as u32);
+        each.max_nodes = each.max_nodes.map(|m| (m / n as u64).max(1));
+        let w = win_probability(game, s, n, 0, &Context::new(each, ctx.threads, ctx.cancel))?;
+        let Some(probability) = w.probability else {
+            return Err(Error::SearchLimit {
+                reason: format!(
+                    "repair_unit: none of the {n} sampled orders was decided within the limits"
+                ),
+                nodes: w.nodes,
+                seconds: w.seconds,
+            });
+        };
+        let own = crate::search::Limits {
+            max_nodes: Some(20_000),
+            memory_mb: 64,
+            timeout: None,
+        };
+        let m = policy(
+            game,
+            s,
+            8,
+            10,
+            0,
+            &Context::new(own, ctx.threads, ctx.cancel),
+        )?;
+        let mut answer = crate::solver::Answer::exact(
+            probability,
+            Some(m.action),
+            game.action_to_string(s, m.action)?,
+            w.nodes,
+            w.seconds,
+        );
+        if w.undecided > 0 {
+            answer.exact = false;
+            answer.reason = Some(format!(
+                "repair_unit: an estimate over the {} of {n} sampled orders decided within the \
+                 limits",
+                w.decided
+            ));
+        }
+        Ok(answer)
+    },
+};

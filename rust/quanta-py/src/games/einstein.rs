@@ -7,10 +7,10 @@ use crate::errors::{self, InvalidOptionError};
 use numpy::{IntoPyArray, PyArray2, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
+use quanta_core::Action;
 use quanta_core::einstein::Einstein;
 use quanta_core::einstein_solve as solver;
 use quanta_core::search::Limits;
-use quanta_core::{Action, Game};
 use std::collections::BTreeMap;
 
 /// The board as a 5x5 int8 array indexed [row, col] (row 0 at the top): player 0's stones
@@ -76,27 +76,10 @@ fn einstein_solve(
     let sol = run_detached(py, |cancel| {
         solver::solve(&p.game.0, &p.state, &request.context(cancel))
     })?;
-    let mut best_move_strings = BTreeMap::new();
-    for &(die, action) in &sol.best_moves {
-        let mut rolled = p.state.clone();
-        if sol.best_moves.len() > 1 {
-            // Before the roll: the move string of the player who rolls `die`.
-            rolled = p
-                .game
-                .0
-                .play(
-                    &rolled,
-                    quanta_core::einstein::FIRST_ROLL + die as Action - 1,
-                )
-                .map_err(errors::to_py)?;
-        }
-        let text = p
-            .game
-            .0
-            .action_to_string(&rolled, action)
-            .map_err(errors::to_py)?;
-        best_move_strings.insert(die, text);
-    }
+    let best_move_strings = solver::best_move_strings(&p.game.0, &p.state, &sol)
+        .map_err(errors::to_py)?
+        .into_iter()
+        .collect();
     Ok(Solution {
         value: sol.value,
         best_moves: sol.best_moves.into_iter().collect(),

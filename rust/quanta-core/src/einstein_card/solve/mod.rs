@@ -542,6 +542,31 @@ pub fn solve(game: &EinsteinCard, state: &EinsteinCardState, ctx: &Context) -> R
     })
 }
 
+/// EinStein a la Card's entry in the solver registry: [`solve`]'s value and best action, for
+/// the game with both hands open (other positions are refused as `solve` refuses them).
+pub const SOLVER: crate::solver::SolverEntry = crate::solver::SolverEntry {
+    game: "einstein_card",
+    function: "quanta.einstein_card.solve",
+    value: "the expected return of the player to act with perfect play by both sides, both \
+            hands open (+1 a win, -1 a loss, 0 a draw)",
+    options: &[("open_hands", "true")],
+    solve: |state, ctx| {
+        let p = crate::solver::position::<EinsteinCard>(state, "einstein_card.solve")?;
+        let sol = solve(&p.game.0, &p.state, ctx)?;
+        let line = match sol.best_action {
+            Some(a) => state.action_to_string(a)?,
+            None => String::new(),
+        };
+        Ok(crate::solver::Answer::exact(
+            sol.value,
+            sol.best_action,
+            line,
+            sol.nodes,
+            sol.seconds,
+        ))
+    },
+};
+
 /// Every legal action of a decision node with its value for the player to act (the expected
 /// return with optimal play after it, in [−1, 1]), in ascending action order, and the nodes
 /// searched. Empty in a finished game; refusals as [`solve`]'s.

@@ -227,3 +227,26 @@ fn not_quantum_leap(state: &dyn DynState) -> Error {
         state.game().name()
     ))
 }
+
+/// Quantum Leap's entry in the solver registry: [`solve`]'s win (1) or loss (0), and its best
+/// action (winning, or resisting longest).
+pub const SOLVER: crate::solver::SolverEntry = crate::solver::SolverEntry {
+    game: "quantum_leap",
+    function: "quanta.quantum_leap.solve",
+    value: "1 if the mover wins with perfect play, 0 if the mover loses",
+    options: &[("size", "3")],
+    solve: |state, ctx| {
+        let sol = solve_dyn(state, ctx)?;
+        let line = match sol.best_action {
+            Some(a) => state.action_to_string(a)?,
+            None => String::new(),
+        };
+        Ok(crate::solver::Answer::exact(
+            if sol.win { 1.0 } else { 0.0 },
+            sol.best_action,
+            line,
+            sol.nodes,
+            sol.seconds,
+        ))
+    },
+};

@@ -142,3 +142,27 @@ pub fn solve_expected(pos: &Solitaire, ctx: &Context) -> Result<Expected> {
         seconds: ex.budget.seconds(),
     })
 }
+
+/// Quincunx's entry in the solver registry: [`solve_expected`]'s probability of filling the
+/// solitaire grid, and its best placement.
+pub const SOLVER: crate::solver::SolverEntry = crate::solver::SolverEntry {
+    game: "quincunx",
+    function: "quanta.quincunx.solve_expected",
+    value: "the solitaire player's probability of filling the grid with best play, the draws \
+            unknown",
+    options: &[("players", "1")],
+    solve: |state, ctx| {
+        let e = solve_expected(&super::Solitaire::from_dyn(state)?, ctx)?;
+        let line = match e.best_action {
+            Some(a) => state.action_to_string(a)?,
+            None => String::new(),
+        };
+        Ok(crate::solver::Answer::exact(
+            e.p_win,
+            e.best_action,
+            line,
+            e.nodes,
+            e.seconds,
+        ))
+    },
+};
