@@ -120,7 +120,7 @@ def computer_move(state, *, seed: int = 0, timeout: float = 2.0) -> int:
         move = quanta.einstein.best_move(state, seed=seed, timeout=timeout)
     if name == "einstein_card" and state.game.options["open_hands"] == (True, True):
         try:
-            move = quanta.einstein_card.solve(state, timeout=timeout).best_action
+            move = quanta.einstein_card.solve(state, timeout=timeout, memory_mb=512).best_action
         except SearchLimitError:
             pass
     if name == "quantum_leap":
