@@ -36,7 +36,7 @@ def assert_same_generic(s, r) -> list[int]:
     assert s.current_player == r.current_player
     assert s.is_terminal == r.is_terminal
     assert s.is_chance == r.is_chance
-    legal = s.legal_actions()
+    legal = list(s.legal_actions())
     assert legal == r.legal_actions()
     assert s.returns() == r.returns()
     rust_odds, ref_odds = s.chance_outcomes(), r.chance_outcomes()

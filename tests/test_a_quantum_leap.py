@@ -584,7 +584,7 @@ def test_rule_placement_actions_name_the_rule_only_where_two_fit():
         "2S b2 doubling",  # 68
         "2S b3",  # 2 on 4, halving: (9 + 7) * 5 + 2 = 82
     ]
-    assert s.legal_actions() == [6, 7, 24, 25, 54, 61, 65, 68, 82]
+    assert list(s.legal_actions()) == [6, 7, 24, 25, 54, 61, 65, 68, 82]
 
 
 def test_rule_more_than_four_cards_in_a_turn_gives_each_opponent_four_points():
@@ -678,7 +678,7 @@ def test_rule_the_game_ends_when_no_player_holds_cards():
     s = play(s, "9S a1")  # 9 on 8, ascending: 1 point; no 9 near, no line: 4
     assert s.is_terminal and s.current_player == ref.TERMINAL
     assert s.returns() == [4.0, 4.0]
-    assert s.legal_actions() == []
+    assert list(s.legal_actions()) == []
 
 
 def test_rule_the_game_ends_when_every_player_holding_cards_passes_in_succession():
@@ -742,7 +742,7 @@ def test_action_ids_follow_the_documented_layout():
     assert s.parse_action("AS b1 halving") == 7 and s.action_to_string(7) == "AS b1 halving"
     # 2S (1) on b2 (4) doubling: (1 * 9 + 4) * 5 + 3 = 68.
     assert s.parse_action("2S b2 doubling") == 68
-    assert s.legal_actions() == sorted(s.legal_actions())
+    assert list(s.legal_actions()) == sorted(s.legal_actions())
     t = ref.game().new_state()
     assert t.parse_action("draw 7S") == 2403 + 6
     t = t.play(2409)
@@ -759,13 +759,13 @@ def test_parse_action_reads_a_rule_named_where_none_is_needed():
 
 def test_end_and_pass_ids():
     s = two_player(T_C, ["7S"], ["6H"], pattern="ascending", second1=False)
-    assert s.legal_actions() == [2402]
+    assert list(s.legal_actions()) == [2402]
     s = two_player(T_C, ["9S"], ["6H"], pattern="ascending", second1=False)
-    assert play(s, "9S a1").legal_actions() == [2401]
+    assert list(play(s, "9S a1").legal_actions()) == [2401]
     t = play(ref.game().new_state(), "draw AS", "a1", "draw AH", "b1", "draw 2S", "c1",
              "draw 2H", "a2", "draw 3S", "c2", "draw 3H", "a3", "draw 4S", "b3", "draw 4H", "c3")
     # The Higgs: 2349 + card; the dealer holds 5S..KS (indices 4..12).
-    assert t.legal_actions() == list(range(2349 + 4, 2349 + 13))
+    assert list(t.legal_actions()) == list(range(2349 + 4, 2349 + 13))
 
 
 @pytest.mark.parametrize("options", [{"players": 1}, {"players": 5}, {"players": "2"},
@@ -897,7 +897,7 @@ def test_notation_round_trips_along_random_games(players, match, data):
         assert s.returns() == [float(x) for x in s.scores()]
         if s.is_terminal:
             break
-        legal = s.legal_actions()
+        legal = list(s.legal_actions())
         assert legal == sorted(set(legal)) and all(0 <= a < g.num_actions for a in legal)
         if s.is_chance:
             assert sum(p for _, p in s.chance_outcomes()) == pytest.approx(1)

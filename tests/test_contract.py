@@ -63,7 +63,7 @@ def test_states_along_random_games_keep_the_contract(game):
         assert pickle.loads(pickle.dumps(s)) == s
         assert hash(game.from_notation(s.notation())) == hash(s)
         assert copy.deepcopy(s) == s
-        legal = s.legal_actions()
+        legal = list(s.legal_actions())
         assert legal == sorted(set(legal))
         assert all(0 <= a < game.num_actions for a in legal)
         if s.is_terminal:

@@ -66,7 +66,7 @@ def test_the_solver_agrees_with_a_plain_expectiminimax(notation):
     assert 0.0 <= answer.value <= 1.0
     assert math.isclose(answer.value, plain(notation), abs_tol=1e-12)
     values = ein.analyze(s)
-    assert sorted(values) == s.legal_actions()
+    assert sorted(values) == list(s.legal_actions())
     for action, value in values.items():
         assert math.isclose(value, plain(s.play(action).notation()) if s.is_chance
                             else 1.0 - plain(s.play(action).notation())

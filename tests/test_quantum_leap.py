@@ -145,7 +145,7 @@ def test_rule_jump_length_is_the_number_of_friendly_neighbours_on_any_position(s
         rows.append("".join(cells[start : start + length]))
         start += length
     s = at(f"{'/'.join(rows)} {colour}", size)
-    assert s.legal_actions() == [a for a, _ in expected]
+    assert list(s.legal_actions()) == [a for a, _ in expected]
     assert s.is_terminal == (not expected)
     for action, target in expected:
         after = s.play(action).cells()
@@ -168,7 +168,7 @@ def test_rule_a_jump_must_land_on_an_enemy_stone():
     # c3 and c4 are white (k = 1 each), b3 is black; every other cell is empty.
     s = at(".../..b./..ww./..../... w", 3)
     assert moves(s) == ["c3xb3", "c4xb3"]
-    assert s.legal_actions() == [9 * 6 + 1, 10 * 6 + 2]
+    assert list(s.legal_actions()) == [9 * 6 + 1, 10 * 6 + 2]
     for not_a_capture in [9 * 6 + 0, 9 * 6 + 2, 9 * 6 + 5]:  # onto c4 (friend), b2, d3 (empty)
         with pytest.raises(IllegalMoveError):
             s.play(not_a_capture)
@@ -181,7 +181,7 @@ def test_rule_a_stone_without_friendly_neighbours_cannot_move():
     assert moves(at("wb./..../..wwb/..../... w", 3)) == ["c4xc5"]
     # c3 is White's only stone, ringed by black: k = 0, so White has no capture and has lost.
     s = at(".../.bb./.bwb./.bb./... w", 3)
-    assert s.legal_actions() == [] and s.is_terminal and s.current_player == TERMINAL
+    assert list(s.legal_actions()) == [] and s.is_terminal and s.current_player == TERMINAL
     assert s.returns() == [-1.0, 1.0]
     with pytest.raises(IllegalMoveError):
         s.play(9 * 6 + 0)
@@ -206,7 +206,7 @@ def test_rule_a_capture_removes_the_enemy_and_empties_the_origin():
     # The worked example of the rules page.
     s = at(".w./wwb./.bw.b/..b./w.b w", 3)
     assert moves(s) == ["a2xb3", "b1xc2", "b2xe3", "c3xb3", "c3xc2", "c3xd3"]
-    assert s.legal_actions() == [11, 23, 29, 55, 57, 59]
+    assert list(s.legal_actions()) == [11, 23, 29, 55, 57, 59]
     after = play(s, "b2xe3")
     assert after.notation() == ".w./w.b./.bw.b/..b./w.w b"
     assert after.cells().count("w") == s.cells().count("w")
@@ -243,7 +243,7 @@ def test_rule_the_player_who_cannot_capture_loses():
         s = at(notation, 3 if notation.count("/") == 4 else 2)
         assert s.is_terminal and s.current_player == TERMINAL
         assert s.returns() == returns
-        assert s.legal_actions() == [] and s.chance_outcomes() == []
+        assert list(s.legal_actions()) == [] and s.chance_outcomes() == []
     # Not over while a capture exists, even a single one.
     s = at("wb./..../..wwb/..../... w", 3)
     assert not s.is_terminal and s.returns() == [0.0, 0.0] and s.current_player == 0
@@ -266,7 +266,7 @@ def test_rule_black_moves_after_white_and_white_after_black():
     s = at(".w./wwb./.bw.b/..b./w.b w", 3)
     s = play(s, "a2xb3")
     assert s.current_player == 1 and s.notation().endswith(" b")
-    assert at(".w./wwb./.bw.b/..b./w.b b", 3).legal_actions() == [86]  # d3xc3
+    assert list(at(".w./wwb./.bw.b/..b./w.b b", 3).legal_actions()) == [86]  # d3xc3
     s = play(at(".w./wwb./.bw.b/..b./w.b b", 3), "d3xc3")
     assert s.current_player == 0 and s.notation().endswith(" w")
 
@@ -280,7 +280,7 @@ WHITE_BLACK_PAIRS = [(0, 2), (0, 5), (0, 6), (1, 2), (1, 5), (1, 6), (2, 3), (3,
 def test_rule_swap_is_one_white_black_pair_or_none():
     s = at(SWAP_POSITION, 2)
     assert s.current_player == 1 and not s.is_chance and not s.is_terminal
-    assert s.legal_actions() == [42] + [43 + 7 * i + j for i, j in WHITE_BLACK_PAIRS]
+    assert list(s.legal_actions()) == [42] + [43 + 7 * i + j for i, j in WHITE_BLACK_PAIRS]
     assert moves(s)[:4] == ["no swap", "swap a1 b1", "swap a1 c1", "swap a1 c2"]
     assert "swap b1 b2" in moves(s)  # the lower-numbered cell first
     same_colour = [(0, 1), (0, 3), (1, 3), (2, 5), (2, 6), (5, 6)]
@@ -344,7 +344,7 @@ def test_rule_setup_b_fills_the_board_one_more_black_and_no_swap(size):
     c = num_cells(size)
     g = game(size, "B")
     s = g.new_state()
-    assert s.legal_actions() == [6 * c + 1 + c * c + c, 6 * c + 1 + c * c + c + 1]  # no empty cell
+    assert list(s.legal_actions()) == [6 * c + 1 + c * c + c, 6 * c + 1 + c * c + c + 1]  # no empty cell
     for _ in range(5):
         s = deal(g.new_state(), rng)
         cells = s.cells()
@@ -417,7 +417,7 @@ def check_solver(s: quanta.State, r: ref.QuantumLeapState) -> None:
     assert solution.win == win, s.notation()
     assert solution.exact and solution.nodes >= 0 and solution.seconds >= 0
     analysis = ql.analyze(s)
-    assert list(analysis) == s.legal_actions()
+    assert list(analysis) == list(s.legal_actions())
     assert analysis == values, s.notation()
     assert win == any(values.values())
     best = solution.best_action

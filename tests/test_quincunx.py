@@ -657,7 +657,7 @@ def test_action_ids_and_strings(make):
     a = CODES.index("2MK") * 25 + 1  # b1
     assert s.action_to_string(a) == "2MK b1" and s.parse_action("2MK b1") == a
     assert s.parse_action("  2MK b1 ") == a
-    assert len(s.legal_actions()) == 10 * 20 and s.legal_actions() == sorted(s.legal_actions())
+    assert len(s.legal_actions()) == 10 * 20 and list(s.legal_actions()) == sorted(s.legal_actions())
     with pytest.raises(IllegalMoveError):
         s.parse_action("2MK a1")  # occupied
     with pytest.raises(IllegalMoveError):

@@ -466,7 +466,7 @@ def test_rust_and_reference_agree_through_long_games(players):
         s, r = g.new_state(), rg.new_state()
         while True:
             assert s.notation() == r.notation()
-            legal = s.legal_actions()
+            legal = list(s.legal_actions())
             assert legal == r.legal_actions()
             strings = [s.action_to_string(a) for a in legal]
             assert strings == [r.action_to_string(a) for a in legal]

@@ -59,7 +59,25 @@ def _state_method(state: State, name: str) -> Any:
 def _state_dir(state: State) -> list[str]:
     """The attributes of a state: the common ones and the game's extras."""
     extras = getattr(_game_module(state.game.name), "STATE_METHODS", {})
-    return sorted(set(dir(type(state))) | set(extras))
+    return sorted((set(dir(type(state))) - _EXTRAS) | set(extras))
+
+
+class _Extra:
+    """A game-specific state method on ``State``: the state's game's own (its module's
+    ``STATE_METHODS``), or AttributeError for a game without it. Set on the class for each name
+    some game has, so that ``State`` needs no ``__getattr__`` (which would slow every attribute
+    read of every state)."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __get__(self, state: State | None, owner: type | None = None) -> Any:
+        return self if state is None else _state_method(state, self.name)
+
+
+_EXTRAS: frozenset[str] = frozenset()
 
 
 # (The modules need the names above.)
@@ -74,6 +92,16 @@ from . import (  # noqa: E402
     solvers,
 )
 from .solvers import Answer, best_move, solve  # noqa: E402
+
+_EXTRAS = frozenset(
+    name
+    for game_name in GAMES
+    for name in getattr(_game_module(game_name), "STATE_METHODS", {})
+    if name not in vars(State)
+)
+for _name in _EXTRAS:
+    setattr(State, _name, _Extra(_name))
+del _name
 
 __all__ = [
     "Answer",

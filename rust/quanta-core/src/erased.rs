@@ -40,6 +40,9 @@ pub trait DynState: Send + Sync + Debug {
     fn legal_actions(&self) -> Vec<Action>;
     fn chance_outcomes(&self) -> Vec<(Action, f64)>;
     fn play(&self, action: Action) -> Result<Box<dyn DynState>>;
+    /// The state after `action`, which the caller has found among `legal_actions` (no second
+    /// check). An illegal action is a logic error, as in [`Game::apply`].
+    fn play_legal(&self, action: Action) -> Box<dyn DynState>;
     fn returns(&self) -> Vec<f64>;
     fn action_to_string(&self, action: Action) -> Result<String>;
     fn parse_action(&self, text: &str) -> Result<Action>;
@@ -152,6 +155,14 @@ impl<G: Game + Debug> DynState for Position<G> {
             game: self.game.clone(),
             state,
         }))
+    }
+    fn play_legal(&self, action: Action) -> Box<dyn DynState> {
+        let mut state = self.state.clone();
+        self.game.0.apply(&mut state, action);
+        Box::new(Position {
+            game: self.game.clone(),
+            state,
+        })
     }
     fn returns(&self) -> Vec<f64> {
         let mut out = vec![0.0; self.game.0.num_players()];

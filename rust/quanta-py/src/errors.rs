@@ -4,7 +4,7 @@
 
 use pyo3::exceptions::PyKeyboardInterrupt;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyString};
+use pyo3::types::{PyBool, PyInt, PyString};
 use quanta_core::erased::DynState;
 use quanta_core::error::{QUOTED_CHARS, clipped, quoted};
 use quanta_core::search::{Request, bad_argument, checked_threads};
@@ -190,6 +190,14 @@ pub fn player(state: &dyn DynState, value: &Bound<'_, PyAny>) -> PyResult<usize>
 /// outside the game's actions, is an illegal move.
 pub fn action(state: &dyn DynState, action: &Bound<'_, PyAny>) -> PyResult<Action> {
     let n = state.game().num_actions();
+    // A plain int (the common case; `bool` is a subclass, so not exactly `int`).
+    if action.is_exact_instance_of::<PyInt>() {
+        if let Ok(a) = action.extract::<i64>() {
+            if (0..n as i64).contains(&a) {
+                return Ok(a as Action);
+            }
+        }
+    }
     let integer = if action.is_instance_of::<PyBool>() || is_numpy_bool(action) {
         None
     } else {

@@ -5,11 +5,12 @@ use crate::detach::run_detached;
 use crate::errors::{self, IllegalMoveError, InvalidNotationError, InvalidOptionError, to_py};
 use numpy::{IntoPyArray, PyArrayMethods};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDict, PyInt, PyList, PyString, PyTuple};
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 use quanta_core::erased::{DynGame, DynState};
 use quanta_core::error::clipped;
-use quanta_core::{Action, GameInfo, Information, OptionValue, Options, Utility, registry};
-use std::sync::Arc;
+use quanta_core::{Action, GameInfo, Information, OptionValue, Options, ToMove, Utility, registry};
+use std::sync::{Arc, Mutex, OnceLock};
 
 fn options_from_py(options: &Bound<'_, PyDict>) -> PyResult<Options> {
     let mut out = Options::new();
@@ -148,6 +149,72 @@ impl From<GameInfo> for PyGameInfo {
 #[pyclass(module = "quanta", name = "Game", frozen)]
 pub struct Game {
     pub inner: Arc<dyn DynGame>,
+    /// The action ids as Python ints, shared with every state of this game.
+    ints: Arc<ActionInts>,
+}
+
+impl From<Arc<dyn DynGame>> for Game {
+    fn from(inner: Arc<dyn DynGame>) -> Self {
+        Game {
+            inner,
+            ints: Arc::default(),
+        }
+    }
+}
+
+/// What a game's states share on the Python side: the action ids `0..num_actions` as Python
+/// ints, made on first use, so that a list of actions makes no int objects; and the last long
+/// list of legal actions and of chance outcomes, for the next state that has the same (the
+/// 720 setups of both EinStein players, say). Only immutable objects are shared.
+#[derive(Default)]
+struct ActionInts {
+    ints: PyOnceLock<Box<[Py<PyInt>]>>,
+    legal: Memo<Action>,
+    outcomes: Memo<(Action, u64)>,
+}
+
+/// The last long list made, with what it was made from.
+type Memo<T> = Mutex<Option<(Vec<T>, Py<PyTuple>)>>;
+
+/// Lists at least this long are kept for the next state.
+const MEMO_FROM: usize = 64;
+
+impl ActionInts {
+    /// `action` as a Python int: the shared one.
+    fn get<'py>(&self, py: Python<'py>, game: &dyn DynGame, action: Action) -> Bound<'py, PyInt> {
+        let ints = self.ints.get_or_init(py, || {
+            (0..game.num_actions())
+                .map(|a| PyInt::new(py, a).unbind())
+                .collect()
+        });
+        match ints.get(action as usize) {
+            Some(int) => int.bind(py).clone(),
+            None => PyInt::new(py, action),
+        }
+    }
+    /// The tuple made by `make` from `key`, or the one made last from an equal long `key`.
+    fn memo<'py, T: PartialEq>(
+        py: Python<'py>,
+        memo: &Memo<T>,
+        key: Vec<T>,
+        make: impl FnOnce(&[T]) -> PyResult<Bound<'py, PyTuple>>,
+    ) -> PyResult<Bound<'py, PyTuple>> {
+        if key.len() < MEMO_FROM {
+            return make(&key);
+        }
+        // Never locked while Python runs (making the tuple may run a collection, and another
+        // thread with it).
+        let lock = || memo.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((k, tuple)) = &*lock() {
+            if *k == key {
+                return Ok(tuple.bind(py).clone());
+            }
+        }
+        let tuple = make(&key)?;
+        let old = lock().replace((key, tuple.clone().unbind()));
+        drop(old); // outside the lock: dropping a tuple may run Python too
+        Ok(tuple)
+    }
 }
 
 #[pymethods]
@@ -182,16 +249,13 @@ impl Game {
     }
     /// The start of a game (possibly a chance node).
     fn new_state(&self) -> State {
-        State {
-            inner: self.inner.new_state(),
-        }
+        State::new(self.inner.new_state(), &self.ints)
     }
     /// The state written as `text` in the game's notation.
     fn from_notation(&self, text: &Bound<'_, PyAny>) -> PyResult<State> {
         let text = errors::text(text, |m| InvalidNotationError::new_err(m))?;
-        Ok(State {
-            inner: self.inner.from_notation(&text).map_err(to_py)?,
-        })
+        let inner = self.inner.from_notation(&text).map_err(to_py)?;
+        Ok(State::new(inner, &self.ints))
     }
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
         other.cast::<Game>().is_ok_and(|o| {
@@ -241,6 +305,12 @@ impl Game {
 #[pyclass(module = "quanta", name = "State", frozen)]
 pub struct State {
     pub inner: Box<dyn DynState>,
+    /// Who moves, read once: `is_terminal`, `is_chance` and `current_player` read this field.
+    to_move: ToMove,
+    /// The legal actions, a sorted tuple made on the first `legal_actions` call and kept:
+    /// `play` checks an action against it.
+    legal: OnceLock<Py<PyTuple>>,
+    ints: Arc<ActionInts>,
 }
 
 #[pymethods]
@@ -250,35 +320,58 @@ impl State {
     fn game(&self) -> Game {
         Game {
             inner: self.inner.game_arc(),
+            ints: self.ints.clone(),
         }
     }
     /// 0..n-1, `quanta.CHANCE` (-1) at a chance node, `quanta.TERMINAL` (-4) at the end.
     #[getter]
     fn current_player(&self) -> i32 {
-        self.inner.to_move().code()
+        self.to_move.code()
     }
     #[getter]
     fn is_terminal(&self) -> bool {
-        self.inner.to_move() == quanta_core::ToMove::Terminal
+        self.to_move == ToMove::Terminal
     }
     #[getter]
     fn is_chance(&self) -> bool {
-        self.inner.to_move() == quanta_core::ToMove::Chance
+        self.to_move == ToMove::Chance
     }
-    /// The legal actions, sorted; at a chance node, its outcomes.
-    fn legal_actions(&self) -> Vec<Action> {
-        self.inner.legal_actions()
+    /// The legal actions, a sorted tuple; at a chance node, its outcomes.
+    fn legal_actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+        Ok(self.legal(py)?.bind(py).clone())
     }
     /// `(action, probability)` pairs of a chance node; empty elsewhere.
-    fn chance_outcomes(&self) -> Vec<(Action, f64)> {
-        self.inner.chance_outcomes()
+    fn chance_outcomes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        let game = self.inner.game();
+        let outcomes = self.inner.chance_outcomes();
+        let key = outcomes.iter().map(|&(a, p)| (a, p.to_bits())).collect();
+        let pairs = ActionInts::memo(py, &self.ints.outcomes, key, |outcomes| {
+            let mut pairs = Vec::with_capacity(outcomes.len());
+            let mut last: Option<(u64, Bound<'py, PyFloat>)> = None;
+            for &(a, p) in outcomes {
+                // Outcomes of equal odds share one float.
+                let p = match last {
+                    Some((q, ref float)) if q == p => float.clone(),
+                    _ => PyFloat::new(py, f64::from_bits(p)),
+                };
+                last = Some((p.value().to_bits(), p.clone()));
+                let a = self.ints.get(py, game, a).into_any();
+                pairs.push(PyTuple::new(py, [a, p.into_any()])?);
+            }
+            PyTuple::new(py, pairs)
+        })?;
+        PyList::new(py, pairs)
     }
     /// The state after `action`; raises `IllegalMoveError` (and changes nothing) if illegal.
     fn play(&self, action: &Bound<'_, PyAny>) -> PyResult<State> {
         let a = errors::action(&*self.inner, action)?;
-        Ok(State {
-            inner: self.inner.play(a).map_err(to_py)?,
-        })
+        let next = match self.legal.get() {
+            // Checked against the legal actions already made; `inner.play` names an illegal
+            // action, and checks when they were never asked for.
+            Some(legal) if sorted_contains(legal.bind(action.py()), a) => self.inner.play_legal(a),
+            _ => self.inner.play(a).map_err(to_py)?,
+        };
+        Ok(State::new(next, &self.ints))
     }
     /// One value per player: +1/-1 (or scores) at the end, values so far before.
     fn returns(&self) -> Vec<f64> {
@@ -341,9 +434,7 @@ impl State {
     fn resample(&self, player: &Bound<'_, PyAny>, seed: &Bound<'_, PyAny>) -> PyResult<State> {
         let p = errors::player(&*self.inner, player)?;
         let seed = errors::seed(seed, "seed")?;
-        Ok(State {
-            inner: self.inner.resample(p, seed),
-        })
+        Ok(State::new(self.inner.resample(p, seed), &self.ints))
     }
     /// The number of action sequences of length `depth` from here (chance outcomes count as
     /// actions; finished games end a sequence early): the standard move-generation check.
@@ -389,13 +480,6 @@ impl State {
     fn _repr_svg_(slf: &Bound<'_, Self>) -> PyResult<String> {
         Self::render(slf, "svg")?.extract()
     }
-    /// Game-specific accessors (e.g. `board()`), listed by the game's Python module.
-    fn __getattr__<'py>(slf: &Bound<'py, Self>, name: &str) -> PyResult<Bound<'py, PyAny>> {
-        slf.py()
-            .import("quanta")?
-            .getattr("_state_method")?
-            .call1((slf, name))
-    }
     /// The methods of every state plus the game's own extras (for completion in notebooks).
     fn __dir__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
         slf.py()
@@ -420,6 +504,26 @@ impl State {
 }
 
 impl State {
+    fn new(inner: Box<dyn DynState>, ints: &Arc<ActionInts>) -> Self {
+        State {
+            to_move: inner.to_move(),
+            inner,
+            legal: OnceLock::new(),
+            ints: ints.clone(),
+        }
+    }
+    /// The legal actions as a tuple, made once.
+    fn legal(&self, py: Python<'_>) -> PyResult<&Py<PyTuple>> {
+        if let Some(legal) = self.legal.get() {
+            return Ok(legal);
+        }
+        let game = self.inner.game();
+        let tuple = ActionInts::memo(py, &self.ints.legal, self.inner.legal_actions(), |key| {
+            PyTuple::new(py, key.iter().map(|&a| self.ints.get(py, game, a)))
+        })?;
+        // Another thread may have stored its own (equal) tuple first; either is kept.
+        Ok(self.legal.get_or_init(|| tuple.unbind()))
+    }
     fn render<'py>(slf: &Bound<'py, Self>, what: &str) -> PyResult<Bound<'py, PyAny>> {
         let module = format!("quanta.{}", slf.get().inner.game().name());
         slf.py()
@@ -427,6 +531,23 @@ impl State {
             .getattr(what)?
             .call1((slf,))
     }
+}
+
+/// Whether the sorted tuple of actions `legal` holds `action`.
+fn sorted_contains(legal: &Bound<'_, PyTuple>, action: Action) -> bool {
+    let (mut low, mut high) = (0, legal.len());
+    while low < high {
+        let middle = (low + high) / 2;
+        let Ok(item) = legal.get_item(middle).and_then(|i| i.extract::<Action>()) else {
+            return false;
+        };
+        match item.cmp(&action) {
+            std::cmp::Ordering::Less => low = middle + 1,
+            std::cmp::Ordering::Greater => high = middle,
+            std::cmp::Ordering::Equal => return true,
+        }
+    }
+    false
 }
 
 /// Makes the game `name` with `options` (a dict; missing options take their defaults).
@@ -448,9 +569,7 @@ pub fn make_game(name: &Bound<'_, PyAny>, options: Option<&Bound<'_, PyDict>>) -
         Some(d) => options_from_py(d)?,
         None => Options::new(),
     };
-    Ok(Game {
-        inner: registry::make_game(&name, &options).map_err(to_py)?,
-    })
+    Ok(registry::make_game(&name, &options).map_err(to_py)?.into())
 }
 
 /// Unpickles a state: the game by name and options, the position by notation.
