@@ -10,6 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 import quanta
+import quanta.analysis
 import quanta.cli
 import quanta.solvers
 from quanta.cli import main
@@ -56,7 +57,8 @@ BAD_ARGUMENTS = [
 @pytest.mark.parametrize(("option", "value", "expected"), BAD_ARGUMENTS)
 def test_analyze_explains_a_bad_number_in_one_line(option, value, expected, monkeypatch):
     # Refused before any game is played (10**30 games would otherwise run for ever).
-    monkeypatch.setattr(quanta.cli, "random_playouts", lambda *a, **k: pytest.fail("played games"))
+    monkeypatch.setattr(quanta.analysis, "random_playouts",
+                        lambda *a, **k: pytest.fail("played games"))
     result = CliRunner().invoke(main, ["analyze", "-q", "--games", "10", option, value])
     assert result.exit_code == 2, result.output
     assert isinstance(result.exception, SystemExit)  # a usage error, not a crash
@@ -91,7 +93,7 @@ def _expected_row(name: str, n: int, seed: int) -> list[str]:
 
 def test_analyze_folds_its_pieces_into_the_figures_of_one_call(monkeypatch):
     # Small pieces, so that 2,500 games are folded from four pieces of each game.
-    monkeypatch.setattr(quanta.cli, "_PIECE", 700)
+    monkeypatch.setattr(quanta.analysis, "PIECE", 700)
     result = CliRunner().invoke(main, ["analyze", "--games", "2500", "--seed", "11", "-q", "--solves", "0"])
     assert result.exit_code == 0, result.output
     header, rule, *lines = result.output.splitlines()
@@ -117,8 +119,8 @@ def test_analyze_keeps_no_piece_it_has_counted(monkeypatch):
         pieces.extend([weakref.ref(returns), weakref.ref(out["length"])])
         return out
 
-    monkeypatch.setattr(quanta.cli, "random_playouts", fake_playouts)
-    n = str(8 * quanta.cli._PIECE)
+    monkeypatch.setattr(quanta.analysis, "random_playouts", fake_playouts)
+    n = str(8 * quanta.analysis.PIECE)
     result = CliRunner().invoke(main, ["analyze", "-n", n, "--game", "einstein", "-q"])
     assert result.exit_code == 0, result.output
     assert len(alive_before) == 8

@@ -83,6 +83,7 @@ _EXTRAS: frozenset[str] = frozenset()
 # (The modules need the names above.)
 from . import (  # noqa: E402
     a_quantum_leap,
+    analysis,
     batch,
     einstein,
     einstein_card,
@@ -119,6 +120,7 @@ __all__ = [
     "QuantaError",
     "SearchLimitError",
     "a_quantum_leap",
+    "analysis",
     "batch",
     "best_move",
     "einstein",

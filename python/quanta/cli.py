@@ -9,15 +9,10 @@ from __future__ import annotations
 import json
 import random
 import sys
-import time
 
 import click
-import numpy as np
-# tqdm ships no type information (unused-ignore: where types-tqdm is installed).
-from tqdm import tqdm  # type: ignore[import-untyped, unused-ignore]
 
 import quanta
-from quanta.batch import random_playouts
 from quanta.jobs import TABLES
 
 
@@ -127,15 +122,16 @@ def analyze(games: int, seed: int, threads: int | None, game_options: tuple[str,
     each solver on late positions of random games: how many it answers exactly, how many as
     an estimate, how many it leaves undecided within the limits (of those, how many by the
     time limit), how fast, their mean value and what the value means."""
-    chosen = list(dict.fromkeys(names + game_options)) or list(quanta.GAMES)
-    rows = []
-    for name in chosen:
-        g = quanta.game(name)
-        rows.append(_figures(g, *_play(g, games, seed, threads, quiet or as_json)))
+    from quanta import analysis
     from quanta.solvers import SOLVERS
 
+    chosen = list(dict.fromkeys(names + game_options)) or list(quanta.GAMES)
+    progress = not (quiet or as_json)
+    rows = [analysis.playout_figures(quanta.game(name), games, seed=seed, threads=threads,
+                                     progress=progress) for name in chosen]
     limits = {"timeout": solve_timeout, "max_nodes": solve_max_nodes}
-    solved = [_solver_figures(name, solves, seed, limits, threads, quiet or as_json)
+    solved = [analysis.solver_figures(name, solves, seed=seed, limits=limits, threads=threads,
+                                      progress=progress)
               for name in chosen if solves and name in SOLVERS]
     if as_json:
         click.echo(json.dumps({"playouts": rows, "solvers": solved}, indent=1))
@@ -145,67 +141,6 @@ def analyze(games: int, seed: int, threads: int | None, game_options: tuple[str,
         click.echo("")
         click.echo(_table([_solver_summary(r) for r in solved]))
         click.echo(_value_notes(solved))
-
-
-def _late_position(g: quanta.Game, rng: random.Random):
-    """A decision position from the last third of a random game (chance by its odds)."""
-    while True:
-        state, trail = g.new_state(), []
-        while not state.is_terminal:
-            if state.is_chance:
-                outcomes = state.chance_outcomes()
-                state = state.play(rng.choices([a for a, _ in outcomes],
-                                                [p for _, p in outcomes])[0])
-                continue
-            trail.append(state)
-            state = state.play(rng.choice(state.legal_actions()))
-        if trail:
-            return trail[rng.randrange(2 * len(trail) // 3, len(trail))]
-
-
-def _solver_figures(name: str, n: int, seed: int, limits: dict, threads, quiet: bool) -> dict:
-    """The game's solver (quanta.solvers.SOLVERS) on ``n`` late positions of random games: how
-    many it answers exactly, how many only as an estimate, how many it leaves undecided (and of
-    those, how many by the time limit), its times and its mean value over the answered ones."""
-    from quanta.solvers import SOLVERS, solve
-
-    solver = SOLVERS[name]
-    g = quanta.game(name, **solver.options)
-    rng = random.Random(seed)
-    seconds: list[float] = []
-    values: list[float] = []
-    counts = {"exact": 0, "estimate": 0, "undecided": 0, "over time": 0}
-    with tqdm(total=n, desc=f"{name} solver", unit="solves", disable=quiet, leave=False) as bar:
-        while len(seconds) < n:
-            state = _late_position(g, rng)
-            try:
-                a = solve(state, threads=threads, **limits)
-            except quanta.NotApplicableError:
-                continue  # not the solver's kind of position (e.g. a stage-one turn)
-            seconds.append(a.seconds or 0.0)
-            if a.value is None:
-                counts["undecided"] += 1
-                counts["over time"] += "time limit" in (a.reason or "")
-            else:
-                values.append(a.value)
-                counts["exact" if a.exact else "estimate"] += 1
-            bar.update()
-    options = ", ".join(f"{k}={v}" for k, v in solver.options.items())
-    return {
-        "game": name + (f" ({options})" if options else ""),
-        "solver": solver.function,
-        "value": solver.value,
-        "positions": n,
-        "exact": counts["exact"],
-        "estimates": counts["estimate"],
-        "undecided": counts["undecided"],
-        "undecided_over_time": counts["over time"],
-        "timeout": limits["timeout"],
-        "max_nodes": limits["max_nodes"],
-        "median_seconds": float(np.median(seconds)),
-        "max_seconds": float(max(seconds)),
-        "mean_value": float(np.mean(values)) if values else None,
-    }
 
 
 def _solver_summary(f: dict) -> dict:
@@ -228,71 +163,6 @@ def _value_notes(solved: list[dict]) -> str:
     lines.append("  estimates: a value over the decided samples only; undecided: no value "
                  "within the limits")
     return "\n".join(lines)
-
-
-# Games per call of random_playouts: the progress bar's step, and all the memory analyze needs.
-_PIECE = 50_000
-
-
-class _Tally:
-    """Running sums over played games, so memory stays the same at any number of games.
-
-    A game counts as won by the player with the single highest return, else as a draw; in a
-    cooperative game (``together``) as won by every seat when the return is positive, else as
-    lost (never a draw)."""
-
-    def __init__(self, players: int, together: bool = False) -> None:
-        self.together = together
-        self.games = 0
-        self.plies = 0
-        self.wins = [0] * players
-        self.draws = 0
-        self.returns = [0.0] * players
-
-    def add(self, returns: np.ndarray, length: np.ndarray) -> None:
-        if self.together:  # one team: every seat wins (a positive return) or none does
-            leaders = np.repeat(returns[:, :1] > 0, returns.shape[1], axis=1)
-            single = np.ones(len(length), dtype=bool)
-        else:
-            leaders = returns == returns.max(axis=1, keepdims=True)
-            single = leaders.sum(axis=1) == 1
-        self.games += len(length)
-        self.plies += int(length.sum(dtype=np.int64))
-        self.draws += int((~single).sum())
-        for p, total in enumerate(returns.sum(axis=0)):
-            self.wins[p] += int((leaders[:, p] & single).sum())
-            self.returns[p] += float(total)
-
-
-def _play(g: quanta.Game, n: int, seed: int, threads: int | None, quiet: bool):
-    """Plays ``n`` random games in pieces (for the progress bar and constant memory) and folds
-    each piece into a :class:`_Tally`; the pieces are the games of one call."""
-    piece = max(1, min(n, _PIECE))
-    tally, seconds = _Tally(g.num_players, g.info.utility == "cooperative"), 0.0
-    with tqdm(total=n, desc=g.name, unit="games", disable=quiet, leave=False) as bar:
-        for first in range(0, n, piece):
-            count = min(piece, n - first)
-            start = time.perf_counter()
-            out = random_playouts(g, count, seed=seed, threads=threads, first=first)
-            seconds += time.perf_counter() - start
-            tally.add(out["returns"], out["length"])
-            del out
-            bar.update(count)
-    return tally, seconds
-
-
-def _figures(g: quanta.Game, tally: _Tally, seconds: float) -> dict:
-    """The figures of one game's random play, as numbers (``--json``)."""
-    n = tally.games
-    return {
-        "game": g.name,
-        "games": n,
-        "mean_plies": tally.plies / n,
-        "wins": [w / n for w in tally.wins],
-        "draws": tally.draws / n,
-        "mean_returns": [r / n for r in tally.returns],
-        "games_per_second": n / seconds if seconds > 0 else None,
-    }
 
 
 def _summary(f: dict) -> dict:
