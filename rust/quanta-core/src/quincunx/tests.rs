@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::game::row_rng;
+use cards::from_code;
 use rand::seq::SliceRandom as _;
 
 fn game(players: i64, excuse: bool, match_play: bool) -> Quincunx {
