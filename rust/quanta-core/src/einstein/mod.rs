@@ -9,6 +9,8 @@ use crate::game::{Action, Game, GameInfo, Information, Rng, ToMove, Utility};
 use crate::options::{OptionReader, OptionValue, Options};
 use rand::Rng as _;
 
+pub mod solve;
+
 const SIDE: usize = 5;
 pub(crate) const CELLS: usize = SIDE * SIDE;
 pub const STONES: usize = 6;
