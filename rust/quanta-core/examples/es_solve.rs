@@ -6,7 +6,7 @@
 //! `THREADS` sets the threads (default 1), `MEMORY_MB` the memory cap (default 1024).
 
 use quanta_core::einstein::Einstein;
-use quanta_core::einstein_solve::solve;
+use quanta_core::einstein::solve::solve;
 use quanta_core::game::Game;
 use quanta_core::options::Options;
 use quanta_core::search::{Context, Limits};

@@ -8,7 +8,6 @@ pub mod batch;
 pub mod bits;
 pub mod einstein;
 pub mod einstein_card;
-pub mod einstein_solve;
 pub mod erased;
 pub mod error;
 pub mod game;

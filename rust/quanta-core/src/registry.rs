@@ -12,7 +12,7 @@ type Maker = fn(&Options) -> Result<Arc<dyn DynGame>>;
 #[rustfmt::skip]
 const REGISTRY: &[(&str, Maker, Option<&SolverEntry>)] = &[
     ("a_quantum_leap", Erased::<crate::a_quantum_leap::AQuantumLeap>::make, Some(&crate::a_quantum_leap::turn::SOLVER)),
-    ("einstein", Erased::<crate::einstein::Einstein>::make, Some(&crate::einstein_solve::SOLVER)),
+    ("einstein", Erased::<crate::einstein::Einstein>::make, Some(&crate::einstein::solve::SOLVER)),
     ("einstein_card", Erased::<crate::einstein_card::EinsteinCard>::make, Some(&crate::einstein_card::solve::SOLVER)),
     ("quantum_leap", crate::quantum_leap::make, Some(&crate::quantum_leap::solve::SOLVER)),
     ("quincunx", Erased::<crate::quincunx::Quincunx>::make, Some(&crate::quincunx::solve::SOLVER)),

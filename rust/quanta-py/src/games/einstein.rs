@@ -9,7 +9,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use quanta_core::Action;
 use quanta_core::einstein::Einstein;
-use quanta_core::einstein_solve as solver;
+use quanta_core::einstein::solve as solver;
 use quanta_core::search::Limits;
 use std::collections::BTreeMap;
 

@@ -1,0 +1,249 @@
+//! EinStein's board and its rules: the cells, the start cells, the goal corners and the
+//! steps, captures and the win conditions, the nearest-stone rule, the 720 arrangements
+//! (docs/rules/einstein.md). EinStein a la Card plays on the same [`Board`].
+
+use crate::game::Action;
+
+pub(super) const SIDE: usize = 5;
+pub(crate) const CELLS: usize = SIDE * SIDE;
+pub const STONES: usize = 6;
+/// Marks a stone that has been removed.
+pub const GONE: u8 = u8::MAX;
+
+pub(crate) const ARRANGEMENTS: u32 = 720;
+
+/// The start cells of each side, in the order an arrangement fills them.
+pub(super) const START_CELLS: [[u8; STONES]; 2] = [
+    [0, 1, 2, 5, 6, 10],      // a1 b1 c1 a2 b2 a3
+    [24, 23, 22, 19, 18, 14], // e5 d5 c5 e4 d4 e3
+];
+/// The corner each side must reach.
+pub const GOAL: [u8; 2] = [24, 0];
+/// Steps (row, column) of each side: player 0 right, down, diagonal; player 1 left, up, diagonal.
+const STEPS: [[(i8, i8); 3]; 2] = [[(0, 1), (1, 0), (1, 1)], [(0, -1), (-1, 0), (-1, -1)]];
+
+/// `TARGET[player][cell][direction]`: the cell a step leads to, or `GONE` off the board.
+pub const TARGET: [[[u8; 3]; CELLS]; 2] = {
+    let mut t = [[[GONE; 3]; CELLS]; 2];
+    let mut p = 0;
+    while p < 2 {
+        let mut cell = 0;
+        while cell < CELLS {
+            let mut d = 0;
+            while d < 3 {
+                let r = (cell / SIDE) as i8 + STEPS[p][d].0;
+                let c = (cell % SIDE) as i8 + STEPS[p][d].1;
+                if r >= 0 && r < SIDE as i8 && c >= 0 && c < SIDE as i8 {
+                    t[p][cell][d] = (r as usize * SIDE + c as usize) as u8;
+                }
+                d += 1;
+            }
+            cell += 1;
+        }
+        p += 1;
+    }
+    t
+};
+
+/// The board and its stones: what EinStein and EinStein a la Card share (the start cells,
+/// the steps, captures, the win conditions and the nearest-stone rule).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Board {
+    /// Each cell: 0 empty, +n player 0's stone n, −n player 1's stone n.
+    pub(super) cells: [i8; CELLS],
+    /// `stones[player][n - 1]`: the cell of stone n, or `GONE`.
+    pub(super) stones: [[u8; STONES]; 2],
+    /// Bit `n - 1` of `alive[player]` is set while stone n is on the board.
+    pub(super) alive: [u8; 2],
+}
+
+impl Board {
+    /// No stone on the board.
+    pub const EMPTY: Board = Board {
+        cells: [0; CELLS],
+        stones: [[GONE; STONES]; 2],
+        alive: [0; 2],
+    };
+
+    pub(crate) fn put(&mut self, player: u8, stone: u8, cell: u8) {
+        self.cells[cell as usize] = if player == 0 {
+            stone as i8
+        } else {
+            -(stone as i8)
+        };
+        self.stones[player as usize][stone as usize - 1] = cell;
+        self.alive[player as usize] |= 1 << (stone - 1);
+    }
+
+    fn remove(&mut self, player: usize, stone: u8) {
+        self.stones[player][stone as usize - 1] = GONE;
+        self.alive[player] &= !(1 << (stone - 1));
+    }
+
+    /// Removes whatever stands on `cell` (nothing if it is empty).
+    pub(crate) fn clear(&mut self, cell: u8) {
+        let v = self.cells[cell as usize];
+        if v != 0 {
+            self.remove(if v > 0 { 0 } else { 1 }, v.unsigned_abs());
+            self.cells[cell as usize] = 0;
+        }
+    }
+
+    pub(crate) fn has_stones(&self, player: u8) -> bool {
+        self.alive[player as usize] != 0
+    }
+
+    /// The stone on `cell`: 0 empty, +n player 0's stone n, −n player 1's.
+    pub(crate) fn at(&self, cell: u8) -> i8 {
+        self.cells[cell as usize]
+    }
+
+    /// Puts `player`'s stones on its start cells in arrangement `k` (0..720).
+    pub(crate) fn arrange(&mut self, player: u8, k: u32) {
+        for (i, &stone) in arrangement(k).iter().enumerate() {
+            self.put(player, stone, START_CELLS[player as usize][i]);
+        }
+    }
+
+    /// Steps the stone of `owner` on the cell of `action` (`from_cell * 3 + direction`, in
+    /// `owner`'s directions), removing whatever stood on the target cell. Returns the winner
+    /// if the step wins: only the stone's owner can win by it.
+    pub(crate) fn step(&mut self, owner: u8, action: Action) -> Option<u8> {
+        let p = owner as usize;
+        let from = (action / 3) as usize;
+        let to = TARGET[p][from][(action % 3) as usize] as usize;
+        let captured = self.cells[to];
+        if captured != 0 {
+            self.remove(if captured > 0 { 0 } else { 1 }, captured.unsigned_abs());
+        }
+        let stone = self.cells[from];
+        self.cells[from] = 0;
+        self.cells[to] = stone;
+        self.stones[p][stone.unsigned_abs() as usize - 1] = to as u8;
+        (to == GOAL[p] as usize || !self.has_stones(1 - owner)).then_some(owner)
+    }
+
+    /// The winner of a position in which someone has won: a stone on its goal corner, or the
+    /// other side without stones.
+    pub(crate) fn winner(&self) -> Option<u8> {
+        let won = |p: u8| {
+            self.cells[GOAL[p as usize] as usize].signum() == if p == 0 { 1 } else { -1 }
+                || !self.has_stones(1 - p)
+        };
+        match (won(0), won(1)) {
+            (true, false) => Some(0),
+            (false, true) => Some(1),
+            _ => None,
+        }
+    }
+
+    /// Whether a side has won (both, in an impossible position).
+    pub(crate) fn someone_won(&self) -> bool {
+        self.cells[GOAL[0] as usize] > 0
+            || self.cells[GOAL[1] as usize] < 0
+            || !self.has_stones(0)
+            || !self.has_stones(1)
+    }
+
+    /// Calls `f` with each step of the stone on `cell` for its owner `player`, in ascending
+    /// action order.
+    pub(crate) fn for_each_step(cell: u8, player: u8, mut f: impl FnMut(Action)) {
+        for (d, &to) in TARGET[player as usize][cell as usize].iter().enumerate() {
+            if to != GONE {
+                f(cell as Action * 3 + d as Action);
+            }
+        }
+    }
+
+    /// Calls `f` with each move of `player` after rolling `die`, in ascending action order.
+    /// At most two stones may move; the one on the lower cell goes first so that the actions
+    /// (`from_cell * 3 + direction`) come out sorted.
+    pub(crate) fn for_each_move(&self, player: u8, die: u8, mut f: impl FnMut(Action)) {
+        let p = player as usize;
+        let mut from = [GONE; 2];
+        for (slot, stone) in from.iter_mut().zip(movable_stones(self.alive[p], die)) {
+            *slot = self.stones[p][stone as usize - 1];
+        }
+        if from[1] < from[0] {
+            from.swap(0, 1);
+        }
+        for &cell in from.iter().take_while(|&&c| c != GONE) {
+            Self::for_each_step(cell, player, &mut f);
+        }
+    }
+
+    /// Calls `f` with each step of each of `player`'s stones, in ascending action order.
+    pub(crate) fn for_each_any_move(&self, player: u8, mut f: impl FnMut(Action)) {
+        for cell in 0..CELLS as u8 {
+            let v = self.cells[cell as usize];
+            if v != 0 && (v > 0) == (player == 0) {
+                Self::for_each_step(cell, player, &mut f);
+            }
+        }
+    }
+
+    /// The board as `+n`/`-n` stones per cell, row by row from the top.
+    pub fn cells(&self) -> [i8; CELLS] {
+        self.cells
+    }
+
+    /// `stones()[player][n - 1]`: the cell of stone n of `player`, or `GONE`.
+    pub fn stones(&self) -> [[u8; STONES]; 2] {
+        self.stones
+    }
+}
+
+/// The stones (numbers 1-6) a side with stones `alive` (bit `n - 1` set while stone n is on
+/// the board) may move after rolling `die`: stone `die` if it is on the board, otherwise the
+/// nearest existing lower and higher stones (lower first).
+pub fn movable_stones(alive: u8, die: u8) -> impl Iterator<Item = u8> {
+    let bit = 1u8 << (die - 1);
+    let (lower, higher) = if alive & bit != 0 {
+        (Some(die), None)
+    } else {
+        let below = alive & (bit - 1);
+        let above = alive & !(bit | (bit - 1));
+        (
+            (below != 0).then(|| 8 - below.leading_zeros() as u8),
+            (above != 0).then(|| above.trailing_zeros() as u8 + 1),
+        )
+    };
+    lower.into_iter().chain(higher)
+}
+
+/// `ORDERS[k]`: the `k`-th permutation of 1..=6 in lexicographic order, i.e. the stones that
+/// arrangement `k` puts on a side's start cells.
+const ORDERS: [[u8; STONES]; ARRANGEMENTS as usize] = {
+    let mut table = [[0u8; STONES]; ARRANGEMENTS as usize];
+    let mut k = 0;
+    while k < ARRANGEMENTS as usize {
+        // Decode k in the factorial number system, picking from the stones still unused.
+        let mut used = [false; STONES];
+        let mut rest = k;
+        let mut fact = 120; // 5!
+        let mut i = 0;
+        while i < STONES {
+            let mut skip = rest / fact;
+            rest %= fact;
+            let mut n = 0;
+            while used[n] || skip > 0 {
+                if !used[n] {
+                    skip -= 1;
+                }
+                n += 1;
+            }
+            used[n] = true;
+            table[k][i] = n as u8 + 1;
+            if i < STONES - 1 {
+                fact /= STONES - 1 - i;
+            }
+            i += 1;
+        }
+        k += 1;
+    }
+    table
+};
+
+pub(crate) fn arrangement(k: u32) -> [u8; STONES] {
+    ORDERS[k as usize]
+}
