@@ -112,6 +112,19 @@ pub(crate) fn read_setup_and_first(r: &mut OptionReader) -> Result<(Setup, u8)> 
     Ok((setup, r.int("first", 0, 1, 0)? as u8))
 }
 
+/// The options `setup` and `first` as [`read_setup_and_first`] reads them back (EinStein's, and
+/// the card variant's first two).
+pub(crate) fn setup_and_first_options(setup: Setup, first: u8) -> Options {
+    let setup = match setup {
+        Setup::Random => "random",
+        Setup::Choose => "choose",
+    };
+    Options::from([
+        ("setup".to_string(), OptionValue::Str(setup.to_string())),
+        ("first".to_string(), OptionValue::Int(first as i64)),
+    ])
+}
+
 impl Game for Einstein {
     type State = EinsteinState;
     const NAME: &'static str = "einstein";
@@ -124,14 +137,7 @@ impl Game for Einstein {
     }
 
     fn options(&self) -> Options {
-        let setup = match self.setup {
-            Setup::Random => "random",
-            Setup::Choose => "choose",
-        };
-        Options::from([
-            ("setup".to_string(), OptionValue::Str(setup.to_string())),
-            ("first".to_string(), OptionValue::Int(self.first as i64)),
-        ])
+        setup_and_first_options(self.setup, self.first)
     }
 
     fn num_players(&self) -> usize {

@@ -10,7 +10,7 @@
 
 use crate::einstein::{
     ARRANGEMENTS, Board, CELLS, FIRST_ARRANGEMENT, FIRST_ROLL, GONE, STONES, Setup, cell_name,
-    read_player, read_setup_and_first,
+    read_player, read_setup_and_first, setup_and_first_options,
 };
 use crate::error::{Error, Result};
 use crate::game::{Action, Game, GameInfo, Information, Rng, ToMove, Utility};
@@ -281,22 +281,16 @@ impl Game for EinsteinCard {
     }
 
     fn options(&self) -> Options {
-        let setup = match self.setup {
-            Setup::Random => "random",
-            Setup::Choose => "choose",
-        };
-        Options::from([
-            ("setup".to_string(), OptionValue::Str(setup.to_string())),
-            ("first".to_string(), OptionValue::Int(self.first as i64)),
-            (
-                "hand_size".to_string(),
-                OptionValue::Ints(self.hand_size.iter().map(|&n| n as i64).collect()),
-            ),
-            (
-                "open_hands".to_string(),
-                OptionValue::Bools(self.open_hands.to_vec()),
-            ),
-        ])
+        let mut options = setup_and_first_options(self.setup, self.first);
+        options.insert(
+            "hand_size".to_string(),
+            OptionValue::Ints(self.hand_size.iter().map(|&n| n as i64).collect()),
+        );
+        options.insert(
+            "open_hands".to_string(),
+            OptionValue::Bools(self.open_hands.to_vec()),
+        );
+        options
     }
 
     fn num_players(&self) -> usize {
