@@ -8,6 +8,7 @@ import weakref
 import numpy as np
 import pytest
 from click.testing import CliRunner
+from helpers import random_step
 
 import quanta
 import quanta.analysis
@@ -191,13 +192,9 @@ def _decision(g: quanta.Game, seed: int, want) -> quanta.State:
     for _ in range(200):
         s = g.new_state()
         while not s.is_terminal:
-            if s.is_chance:
-                outcomes = s.chance_outcomes()
-                s = s.play(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
-            elif want(s):
+            if not s.is_chance and want(s):
                 return s
-            else:
-                s = s.play(rng.choice(s.legal_actions()))
+            s = random_step(s, rng)
     raise AssertionError("no such position")
 
 

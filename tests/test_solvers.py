@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from helpers import random_step
 
 import quanta
 from quanta.exceptions import InvalidOptionError, NotApplicableError
@@ -28,13 +29,9 @@ def _late(name: str, seed: int, want=lambda s: True) -> quanta.State:
     for _ in range(500):
         s, trail = g.new_state(), []
         while not s.is_terminal:
-            if s.is_chance:
-                outcomes = s.chance_outcomes()
-                s = s.play(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
-                continue
-            if want(s):
+            if not s.is_chance and want(s):
                 trail.append(s)
-            s = s.play(rng.choice(s.legal_actions()))
+            s = random_step(s, rng)
         if trail:
             return trail[-min(len(trail), 3)]
     raise AssertionError("no such position")
