@@ -11,7 +11,7 @@ type Maker = fn(&Options) -> Result<Arc<dyn DynGame>>;
 /// Every registered game, sorted by name, with its solver where it has one: one line each.
 #[rustfmt::skip]
 const REGISTRY: &[(&str, Maker, Option<&SolverEntry>)] = &[
-    ("a_quantum_leap", Erased::<crate::a_quantum_leap::AQuantumLeap>::make, Some(&crate::a_quantum_leap::turn::SOLVER)),
+    ("a_quantum_leap", Erased::<crate::a_quantum_leap::AQuantumLeap>::make, Some(&crate::a_quantum_leap::solve::SOLVER)),
     ("einstein", Erased::<crate::einstein::Einstein>::make, Some(&crate::einstein::solve::SOLVER)),
     ("einstein_card", Erased::<crate::einstein_card::EinsteinCard>::make, Some(&crate::einstein_card::solve::SOLVER)),
     ("quantum_leap", crate::quantum_leap::make, Some(&crate::quantum_leap::solve::SOLVER)),

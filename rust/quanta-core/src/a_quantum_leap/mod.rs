@@ -10,7 +10,7 @@ mod notation;
 pub mod rules;
 #[cfg(test)]
 mod tests;
-pub mod turn;
+pub mod solve;
 
 use crate::error::{Error, Result, quoted};
 use crate::game::{Action, Game, GameInfo, Information, Rng, ToMove, Utility};

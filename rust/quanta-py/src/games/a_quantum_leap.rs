@@ -12,7 +12,7 @@ use pyo3::types::{PyDict, PyString, PyTuple};
 use quanta_core::Action;
 use quanta_core::Game;
 use quanta_core::a_quantum_leap::rules::{self, NO_CARD};
-use quanta_core::a_quantum_leap::turn;
+use quanta_core::a_quantum_leap::solve;
 use quanta_core::a_quantum_leap::{AQuantumLeap, AQuantumLeapState};
 use quanta_core::erased::Position;
 use quanta_core::search::Request;
@@ -313,7 +313,7 @@ fn a_quantum_leap_best_turn(
     let p = aql(state, "a_quantum_leap.best_turn")?;
     let request = errors::request(timeout, max_nodes, memory_mb, threads)?;
     let best = run_detached(py, |cancel| {
-        turn::best_turn(&p.game.0, &p.state, &request.context(cancel))
+        solve::best_turn(&p.game.0, &p.state, &request.context(cancel))
     })?;
     let mut moves = Vec::with_capacity(best.actions.len());
     let mut s = p.state;
@@ -336,7 +336,7 @@ fn a_quantum_leap_best_turn(
 #[pyfunction]
 fn a_quantum_leap_greedy_move(state: &Bound<'_, PyAny>) -> PyResult<Action> {
     let p = aql(state, "a_quantum_leap.greedy_move")?;
-    turn::greedy_move(&p.game.0, &p.state).map_err(to_py)
+    solve::greedy_move(&p.game.0, &p.state).map_err(to_py)
 }
 
 /// The dealer's best Higgs.
@@ -352,7 +352,7 @@ fn a_quantum_leap_best_higgs(
     let p = aql(state, "a_quantum_leap.best_higgs")?;
     let request = errors::request(timeout, max_nodes, memory_mb, threads)?;
     let best = run_detached(py, |cancel| {
-        turn::best_higgs(&p.game.0, &p.state, &request.context(cancel))
+        solve::best_higgs(&p.game.0, &p.state, &request.context(cancel))
     })?;
     Ok(BestHiggs {
         action: best.action,
@@ -400,7 +400,7 @@ fn a_quantum_leap_play_batch<'py>(
     let policy = policy
         .extract::<String>()
         .ok()
-        .and_then(|name| turn::Policy::from_name(&name))
+        .and_then(|name| solve::Policy::from_name(&name))
         .ok_or_else(|| {
             InvalidOptionError::new_err(format!(
                 "policy must be 'random', 'greedy' or 'best_turn', not {}",
@@ -417,7 +417,7 @@ fn a_quantum_leap_play_batch<'py>(
     };
     let rows = run_detached(py, |cancel| {
         let max_nodes = limits.limits.max_nodes;
-        turn::play_batch(
+        solve::play_batch(
             &game,
             policy,
             first,
