@@ -8,9 +8,9 @@
 
 mod notation;
 pub mod rules;
+pub mod solve;
 #[cfg(test)]
 mod tests;
-pub mod solve;
 
 use crate::error::{Error, Result, quoted};
 use crate::game::{Action, Game, GameInfo, Information, Rng, ToMove, Utility};

@@ -19,6 +19,7 @@ use rand::Rng as _;
 use rand::seq::SliceRandom;
 
 mod notation;
+mod rules;
 pub mod solve;
 #[cfg(test)]
 mod tests;
@@ -142,123 +143,12 @@ impl EinsteinCardState {
     pub fn phase(&self) -> Phase {
         self.phase
     }
-
-    /// `player`'s last played card.
-    fn last(&self, player: u8) -> Option<u8> {
-        let n = self.played[player as usize] as usize;
-        (n > 0).then(|| self.discards[player as usize][n - 1])
-    }
-
-    /// The card Da Capo resolves as now: the opponent's last card, or the player's own if that
-    /// was Da Capo; None when there is no such card.
-    fn da_capo_copy(&self) -> Option<u8> {
-        match self.last(1 - self.player) {
-            Some(DA_CAPO) => self.last(self.player).filter(|&k| k != DA_CAPO),
-            other => other,
-        }
-    }
-
-    fn playable(&self, kind: u8) -> bool {
-        self.hands[self.player as usize][kind as usize] > 0
-            && (kind != DA_CAPO || self.da_capo_copy().is_some())
-    }
-
-    /// The cards `player` may play: every kind in hand that can be resolved; a hand of only
-    /// Da Capo with nothing to copy plays it without effect.
-    fn for_each_play(&self, mut f: impl FnMut(Action)) {
-        let hand = &self.hands[self.player as usize];
-        let any = (0..KINDS as u8).any(|k| self.playable(k));
-        for k in 0..KINDS as u8 {
-            if hand[k as usize] > 0 && (!any || self.playable(k)) {
-                f(PLAY + k as Action);
-            }
-        }
-    }
-
-    /// Starts resolving `kind` for `player` (a Da Capo as the card it copies; `None`: Da Capo
-    /// with nothing to copy, no effect).
-    fn resolve(&mut self, kind: Option<u8>) {
-        let Some(kind) = kind else {
-            return self.end_turn();
-        };
-        self.phase = match kind {
-            0..=5 => Phase::Number(kind + 1),
-            MURPHY_LIGHT => Phase::Murphy,
-            FULL_MURPHY => Phase::Full,
-            DA_CAPO => unreachable!("Da Capo resolves as the card it copies"),
-            DIRAC => Phase::Dirac,
-            HEISENBERG => Phase::Heisenberg,
-            _ => Phase::Schroedinger,
-        }
-    }
-
-    /// After a step or a Schroedinger roll: the game is over if someone has won, otherwise
-    /// the player draws (if its heap has cards) and the turn passes.
-    fn after_effect(&mut self) {
-        if self.board.someone_won() {
-            self.phase = Phase::Over;
-        } else {
-            self.end_turn();
-        }
-    }
-
-    fn end_turn(&mut self) {
-        if count(&self.heaps[self.player as usize]) > 0 {
-            self.phase = Phase::Draw;
-        } else {
-            self.next_turn();
-        }
-    }
-
-    fn next_turn(&mut self) {
-        self.player = 1 - self.player;
-        self.phase = if count(&self.hands[self.player as usize]) == 0 {
-            Phase::Over
-        } else {
-            Phase::Play
-        };
-    }
-
-    fn take(&mut self, kind: u8) {
-        let p = self.player as usize;
-        self.heaps[p][kind as usize] -= 1;
-        self.hands[p][kind as usize] += 1;
-    }
-
-    /// The cells holding a stone of `player` (any side for `None`).
-    fn for_each_stone(&self, player: Option<u8>, mut f: impl FnMut(u8)) {
-        for cell in 0..CELLS as u8 {
-            let v = self.board.at(cell);
-            if v != 0 && player.is_none_or(|p| (v > 0) == (p == 0)) {
-                f(cell);
-            }
-        }
-    }
 }
 
 impl EinsteinCard {
     /// Whether `viewer` sees the hand of `owner`: their own, or an open one.
     pub fn shows(&self, owner: usize, viewer: usize) -> bool {
         owner == viewer || self.open_hands[owner]
-    }
-
-    /// The side that decides now (the opponent under Murphy Light and Full Murphy).
-    fn decider(s: &EinsteinCardState) -> u8 {
-        match s.phase {
-            Phase::Murphy | Phase::Full => 1 - s.player,
-            _ => s.player,
-        }
-    }
-
-    /// `draw <card>` actions of the player's heap, with the odds of each (copies / cards).
-    fn for_each_draw(s: &EinsteinCardState, mut f: impl FnMut(Action, f64)) {
-        let heap = &s.heaps[s.player as usize];
-        let total = count(heap) as f64;
-        for (k, &n) in heap.iter().enumerate() {
-            if n > 0 {
-                f(DRAW + k as Action, n as f64 / total);
-            }
-        }
     }
 }
 
@@ -455,39 +345,7 @@ impl Game for EinsteinCard {
     }
 
     fn action_to_string(&self, s: &EinsteinCardState, action: Action) -> Result<String> {
-        let range = |what: &str| {
-            Err(Error::IllegalMove(format!(
-                "einstein_card: action {action} ({what}) does not fit {}",
-                self.notation(s)
-            )))
-        };
-        Ok(match action {
-            a if a < FIRST_ROLL => {
-                let owner = s.player as usize;
-                let from = (a / 3) as u8;
-                match crate::einstein::TARGET[owner][from as usize][(a % 3) as usize] {
-                    GONE => return range("a step off the board"),
-                    to => format!("{}{}", cell_name(from), cell_name(to)),
-                }
-            }
-            a if a < FIRST_ARRANGEMENT => format!("roll {}", a - FIRST_ROLL + 1),
-            a if a < PLAY => {
-                let order = crate::einstein::arrangement(a - FIRST_ARRANGEMENT);
-                format!(
-                    "setup {}",
-                    order.iter().map(|d| (b'0' + d) as char).collect::<String>()
-                )
-            }
-            a if a < DRAW => format!("play {}", NAMES[(a - PLAY) as usize]),
-            a if a < STONE => format!("draw {}", NAMES[(a - DRAW) as usize]),
-            a if a < CHOOSE => format!("stone {}", cell_name((a - STONE) as u8)),
-            a if (a as usize) < NUM_ACTIONS => format!("j={}", a - CHOOSE + 1),
-            a => {
-                return Err(Error::IllegalMove(format!(
-                    "einstein_card: action {a} is out of range (0..{NUM_ACTIONS})"
-                )));
-            }
-        })
+        self.write_action(s, action)
     }
 
     /// Another player's draw shows no card (unless that player's hand is open).

@@ -282,3 +282,42 @@ impl EinsteinCard {
         }
     }
 }
+
+impl EinsteinCard {
+    /// The name of `action` in `s` (docs/rules/einstein_card.md, *Actions*).
+    pub(super) fn write_action(&self, s: &EinsteinCardState, action: Action) -> Result<String> {
+        let range = |what: &str| {
+            Err(Error::IllegalMove(format!(
+                "einstein_card: action {action} ({what}) does not fit {}",
+                self.notation(s)
+            )))
+        };
+        Ok(match action {
+            a if a < FIRST_ROLL => {
+                let owner = s.player as usize;
+                let from = (a / 3) as u8;
+                match crate::einstein::TARGET[owner][from as usize][(a % 3) as usize] {
+                    GONE => return range("a step off the board"),
+                    to => format!("{}{}", cell_name(from), cell_name(to)),
+                }
+            }
+            a if a < FIRST_ARRANGEMENT => format!("roll {}", a - FIRST_ROLL + 1),
+            a if a < PLAY => {
+                let order = crate::einstein::arrangement(a - FIRST_ARRANGEMENT);
+                format!(
+                    "setup {}",
+                    order.iter().map(|d| (b'0' + d) as char).collect::<String>()
+                )
+            }
+            a if a < DRAW => format!("play {}", NAMES[(a - PLAY) as usize]),
+            a if a < STONE => format!("draw {}", NAMES[(a - DRAW) as usize]),
+            a if a < CHOOSE => format!("stone {}", cell_name((a - STONE) as u8)),
+            a if (a as usize) < NUM_ACTIONS => format!("j={}", a - CHOOSE + 1),
+            a => {
+                return Err(Error::IllegalMove(format!(
+                    "einstein_card: action {a} is out of range (0..{NUM_ACTIONS})"
+                )));
+            }
+        })
+    }
+}

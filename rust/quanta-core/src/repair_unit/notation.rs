@@ -4,10 +4,12 @@
 //! `7H+3D,QS,2C+KH|AD,5S,9C - - JS,*30,4C - 1 B:move:t:A2`.
 
 use super::{
-    CARDS, Card, IDLE_TURNS, NONE, PACK, Pending, RepairState, RepairUnit, Step, cards, code,
-    from_code, rank,
+    ACE_UNDER, CARDS, Card, GO_ON, IDLE_TURNS, KING_AT, KING_DRAWN, KING_TARGET, NO_EFFECT, NONE,
+    PACK, PEEK, Pending, QUEEN_SWAP, RepairState, RepairUnit, Step, TUNNEL, cards, code, from_code,
+    rank,
 };
 use crate::error::{Error, Result, quoted};
+use crate::game::Action;
 
 fn write_set(set: u64, out: &mut String) {
     if set == 0 {
@@ -428,4 +430,36 @@ fn check(game: &RepairUnit, text: &str, s: &RepairState) -> Result<()> {
         );
     }
     Ok(())
+}
+
+impl RepairUnit {
+    /// The legal actions' strings are documented in docs/rules/repair_unit.md, *Actions*.
+    pub(super) fn name(&self, s: &RepairState, action: Action) -> Option<String> {
+        let (fs, len) = (self.forecasts(), self.length());
+        let a = s.active as usize;
+        let pos = |f: usize, i: usize| (f < fs && i < len).then(|| Self::place_name(f, i));
+        Some(match action {
+            0..52 => code(action as Card),
+            GO_ON => "go on".into(),
+            53..56 => format!("tunnel {}", pos(a, (action - TUNNEL) as usize)?),
+            NO_EFFECT => "no effect".into(),
+            PEEK => "peek".into(),
+            ACE_UNDER => "ace".into(),
+            59..71 => {
+                let k = (action - KING_AT) as usize;
+                format!("king {}", pos(k / 3, k % 3)?)
+            }
+            KING_DRAWN => "king drawn".into(),
+            KING_TARGET => "king target".into(),
+            72..108 => {
+                let k = (action - QUEEN_SWAP) as usize;
+                let (i, f, j) = (k / 12, k / 3 % 4, k % 3);
+                if f == a {
+                    return None;
+                }
+                format!("queen {} {}", pos(a, i)?, pos(f, j)?)
+            }
+            _ => return None,
+        })
+    }
 }
