@@ -1,5 +1,5 @@
 """Type stubs of the Rust extension ``quanta._core`` (checked against the module by
-``tests/test_stubs.py`` with ``mypy.stubtest``)."""
+``tests/surface/test_stubs.py`` with ``mypy.stubtest``)."""
 
 from collections.abc import Sequence
 from typing import Any, final
@@ -150,7 +150,7 @@ class State:
     def __copy__(self) -> State: ...
     def __deepcopy__(self, _memo: Any) -> State: ...
     # Each game's extras (board(), grid(), ...): a slot at run time, so stubtest's allowlist
-    # names it (tests/stubtest_allowlist.txt). Untyped here since they differ by game; the
+    # names it (tests/surface/stubtest_allowlist.txt). Untyped here since they differ by game; the
     # same functions in the game's module are typed (quanta.einstein.board(state), ...).
     def __getattr__(self, name: str) -> Any: ...
     def __dir__(self) -> list[str]: ...

@@ -1,5 +1,5 @@
 //! The game contract, checked in Rust for every registered game along seeded random games:
-//! what `tests/test_contract.py` checks through Python, here on the core's own trait objects,
+//! what `tests/contract/test_contract.py` checks through Python, here on the core's own trait objects,
 //! so that a game that breaks the contract fails `cargo test` before it reaches the bindings.
 //! Nothing here names a game: a seventh game is checked by its registry line alone.
 

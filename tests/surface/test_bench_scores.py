@@ -12,7 +12,7 @@ import sys
 
 import pytest
 
-BENCHES = pathlib.Path(__file__).resolve().parent.parent / "benches"
+BENCHES = pathlib.Path(__file__).resolve().parents[2] / "benches"
 
 
 @pytest.fixture(scope="module")

@@ -45,7 +45,7 @@ SOLVERS = {
     "repair_unit.win_probability": lambda **kw: ru.win_probability(REPAIR, samples=1, **kw),
     "repair_unit.open_batch": lambda **kw: ru.open_batch(1, 1, **kw),
 }
-#: Every solver takes ``threads`` (tests/test_undecided.py has the rest of them).
+#: Every solver takes ``threads`` (tests/contract/test_undecided.py has the rest of them).
 THREADED = set(SOLVERS)
 
 BAD_LIMITS = [

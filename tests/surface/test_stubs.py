@@ -16,7 +16,7 @@ import quanta
 
 TESTS = pathlib.Path(__file__).parent
 ALLOWLIST = TESTS / "stubtest_allowlist.txt"
-CONFIG = TESTS.parent / "pyproject.toml"
+CONFIG = TESTS.parents[1] / "pyproject.toml"
 
 
 def test_the_package_type_checks_and_matches_its_stubs(tmp_path):

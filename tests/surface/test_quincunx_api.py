@@ -454,7 +454,7 @@ def test_book_text_svg_and_observation_show_the_9x9_board():
 
 @pytest.mark.parametrize("players", [2, 3])
 def test_book_games_keep_the_api_contract(players):
-    # The contract checks of tests/test_contract.py run on the default game of each name; run
+    # The contract checks of tests/contract/test_contract.py run on the default game of each name; run
     # them on the book setup too.
     import test_contract as contract
 

@@ -11,7 +11,7 @@ import sys
 
 import pytest
 
-DOC = pathlib.Path(__file__).resolve().parents[1] / "docs" / "jobs.md"
+DOC = pathlib.Path(__file__).resolve().parents[2] / "docs" / "jobs.md"
 
 #: What the test cuts down, in this order (the doc states the same list).
 SCALED = [
