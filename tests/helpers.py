@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import functools
 import random
 
 import pytest
+
+import quanta
 
 
 def random_step(state, rng: random.Random):
@@ -43,3 +46,25 @@ def assert_same_generic(s, r) -> list[int]:
     assert [a for a, _ in rust_odds] == [a for a, _ in ref_odds]
     assert [p for _, p in rust_odds] == pytest.approx([p for _, p in ref_odds])
     return legal
+
+
+@functools.cache
+def needs_search(name: str, nodes: int = 20_000):
+    """A decision of seeded random games of the game ``name`` in its registered solver's
+    solvable form (``quanta.solvers.SOLVERS[name].options``) that the solver cannot decide in
+    ``nodes`` nodes: a position on which every limit bites. Found from the registries alone."""
+    from quanta.solvers import SOLVERS
+
+    game = quanta.game(name, **SOLVERS[name].options)
+    rng = random.Random(1)
+    for _ in range(100):
+        s = game.new_state()
+        while not s.is_terminal:
+            if not s.is_chance:
+                try:
+                    if not quanta.solve(s, max_nodes=nodes, threads=1).exact:
+                        return s
+                except quanta.NotApplicableError:
+                    pass
+            s = random_step(s, rng)
+    raise AssertionError(f"{name}: no position of 100 random games needs {nodes} nodes")

@@ -5,6 +5,8 @@ test of each kind of bad limit runs against every solver."""
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import pytest
 
@@ -12,8 +14,11 @@ import quanta
 from quanta import InvalidOptionError, NotApplicableError
 from quanta import quantum_leap as ql
 from quanta import quincunx as qx
-from quanta import repair_unit as ru
 from quanta.batch import random_playouts
+from quanta.solvers import SOLVERS as REGISTERED
+
+import solver_calls
+from helpers import needs_search
 
 QL = quanta.game("quantum_leap", size=3).from_notation(".w./wwb./.bw.b/..b./w.b w")
 
@@ -28,22 +33,14 @@ def solitaire_state():
 SOLITAIRE = solitaire_state()
 PILE = SOLITAIRE.pile()
 
-REPAIR = quanta.game("repair_unit").new_state()
-REPAIR_ORDER = REPAIR.unseen()
-
-#: Every solver, called with the limits given.
+#: Every solver, called with the limits given: each game's own solver functions, and each
+#: registered solver through quanta.solve and quanta.best_move.
 SOLVERS = {
-    "quantum_leap.solve": lambda **kw: ql.solve(QL, **kw),
-    "quantum_leap.analyze": lambda **kw: ql.analyze(QL, **kw),
-    "quincunx.solve_open": lambda **kw: qx.solve_open(SOLITAIRE, PILE, **kw),
-    "quincunx.fill_open": lambda **kw: qx.fill_open(SOLITAIRE, PILE, **kw),
-    "quincunx.solve_expected": lambda **kw: qx.solve_expected(SOLITAIRE, **kw),
-    "quincunx.best_move": lambda **kw: qx.best_move(SOLITAIRE, samples=1, **kw),
-    "quincunx.solve_open_batch": lambda **kw: qx.solve_open_batch(0, 1, **kw),
-    "quincunx.fill_open_batch": lambda **kw: qx.fill_open_batch(0, 1, **kw),
-    "repair_unit.solve_open": lambda **kw: ru.solve_open(REPAIR, REPAIR_ORDER, **kw),
-    "repair_unit.win_probability": lambda **kw: ru.win_probability(REPAIR, samples=1, **kw),
-    "repair_unit.open_batch": lambda **kw: ru.open_batch(1, 1, **kw),
+    **solver_calls.ALL,
+    **{f"quanta.solve[{game}]": functools.partial(quanta.solve, needs_search(game))
+       for game in REGISTERED},
+    **{f"quanta.best_move[{game}]": functools.partial(quanta.best_move, needs_search(game))
+       for game in REGISTERED},
 }
 #: Every solver takes ``threads`` (tests/contract/test_undecided.py has the rest of them).
 THREADED = set(SOLVERS)
@@ -60,6 +57,8 @@ BAD_THREADS = [0, -1, 10**6, 2.0, "2", True, np.int64(0)]
 @pytest.mark.parametrize("solver", SOLVERS)
 @pytest.mark.parametrize(("name", "value"), BAD_LIMITS, ids=repr)
 def test_a_bad_limit_is_an_invalid_option_error_naming_what_was_expected(solver, name, value):
+    if solver in solver_calls.ALL and not solver_calls.takes(solver, name):
+        pytest.skip(f"{solver} takes no {name} (solver_calls.FEWER_LIMITS)")
     with pytest.raises(InvalidOptionError, match=rf"^{name} must be .*, not "):
         SOLVERS[solver](**{name: value})
 

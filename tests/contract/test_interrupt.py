@@ -13,6 +13,8 @@ import quanta
 from quanta.batch import random_playouts
 from quanta.quantum_leap import solve
 
+from helpers import needs_search
+
 
 def interrupt_after(seconds: float) -> threading.Timer:
     timer = threading.Timer(seconds, _thread.interrupt_main)
@@ -98,25 +100,13 @@ def test_a_timeout_holds_at_any_thread_count():
 
 
 def _long_decision(name: str) -> quanta.State:
-    """The first decision of a seeded random game, or in A Quantum Leap the first turn with a
-    full hand (its second stock just taken): positions whose exact search is long."""
-    import random
-
-    from quanta.solvers import SOLVERS
-
-    def wanted(s: quanta.State) -> bool:
-        if s.is_chance:
-            return False
-        if name != "a_quantum_leap":
-            return True
-        return (quanta.a_quantum_leap.phase(s) == "play"
-                and len(quanta.a_quantum_leap.hand(s, s.current_player)) >= 12)
-
-    rng = random.Random(1)
-    s = quanta.game(name, **SOLVERS[name].options).new_state()
-    while not wanted(s):
-        s = s.play(rng.choice(s.legal_actions()))
-    return s
+    """A decision of the registered solver's solvable form whose search takes more than a
+    million nodes, or, where random games hold none (Quantum Leap's side 3), more than the
+    default of :func:`helpers.needs_search`."""
+    try:
+        return needs_search(name, nodes=1_000_000)
+    except AssertionError:
+        return needs_search(name)
 
 
 def test_ctrl_c_stops_every_registered_solver():

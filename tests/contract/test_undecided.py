@@ -14,85 +14,19 @@ import pytest
 from click.testing import CliRunner
 
 import quanta
-from quanta import InvalidOptionError, NotApplicableError, SearchLimitError, jobs
-from quanta import a_quantum_leap as aql
+from quanta import InvalidOptionError, SearchLimitError, jobs
 from quanta import einstein as ein
 from quanta import quantum_leap as ql
 from quanta import quincunx as qx
 from quanta import repair_unit as ru
 from quanta.cli import main
+from quanta.solvers import SOLVERS as REGISTERED
 
-from helpers import random_step
-
-# ---- positions that need real search ----
-
-#: EinStein, four stones a side, player 1 to roll: millions of positions.
-EINSTEIN = quanta.game("einstein").from_notation("..32./....d/e.6.c/...f./...5. 1 -")
-EINSTEIN_ROLLED = EINSTEIN.play(EINSTEIN.parse_action("roll 1"))
-
-
-def reached(game, wanted, seed: int = 0):
-    """The first decision state of random play from ``game``'s start (seeded) for which
-    ``wanted`` holds."""
-    rng = random.Random(seed)
-    while True:
-        s = game.new_state()
-        while not s.is_terminal:
-            if not s.is_chance and wanted(s):
-                return s
-            s = random_step(s, rng)
-
-
-def applies(solver):
-    """Whether ``solver`` applies to a state (its limits aside)."""
-    def wanted(s) -> bool:
-        try:
-            solver(s, max_nodes=0)
-        except NotApplicableError:
-            return False
-        except SearchLimitError:
-            pass
-        return True
-    return wanted
-
-
-def dealt(game):
-    """``game``'s start with every chance outcome the first one."""
-    s = game.new_state()
-    while s.is_chance:
-        s = s.play(s.legal_actions()[0])
-    return s
-
-
-QUANTUM_LEAP = reached(quanta.game("quantum_leap", size=5, setup="B"), lambda s: True)
-#: A random deal (dealt lowest first, no line fills the grid, which the fill search sees at
-#: once), and a shuffled draw order.
-SOLITAIRE = reached(quanta.game("quincunx", players=1), lambda s: True)
-PILE = random.Random(1).sample(SOLITAIRE.pile(), len(SOLITAIRE.pile()))
-REPAIR = dealt(quanta.game("repair_unit"))
-AQL = quanta.game("a_quantum_leap", players=4)
-AQL_PLAY = reached(AQL, lambda s: applies(aql.best_turn)(s) and len(aql.hand(s, s.current_player)) >= 8)
-AQL_HIGGS = reached(AQL, applies(aql.best_higgs))
-
-#: Every public solver, on a position it cannot decide in one node.
-SOLVERS = {
-    "einstein.solve": lambda **kw: ein.solve(EINSTEIN, **kw),
-    "einstein.analyze": lambda **kw: ein.analyze(EINSTEIN, **kw),
-    "quantum_leap.solve": lambda **kw: ql.solve(QUANTUM_LEAP, **kw),
-    "quantum_leap.analyze": lambda **kw: ql.analyze(QUANTUM_LEAP, **kw),
-    "quincunx.solve_open": lambda **kw: qx.solve_open(SOLITAIRE, PILE, **kw),
-    "quincunx.fill_open": lambda **kw: qx.fill_open(SOLITAIRE, PILE, **kw),
-    "quincunx.solve_expected": lambda **kw: qx.solve_expected(SOLITAIRE, **kw),
-    "quincunx.best_move": lambda **kw: qx.best_move(SOLITAIRE, samples=2, **kw),
-    "a_quantum_leap.best_turn": lambda **kw: aql.best_turn(AQL_PLAY, **kw),
-    "a_quantum_leap.best_higgs": lambda **kw: aql.best_higgs(AQL_HIGGS, **kw),
-    "repair_unit.solve_open": lambda **kw: ru.solve_open(REPAIR, REPAIR.unseen(), **kw),
-}
-#: The bots: they always move, the solver's answer used only when it came within the limits.
-BOTS = {
-    "einstein.best_move": lambda **kw: ein.best_move(EINSTEIN_ROLLED, solver_stones=6, **kw),
-    "repair_unit.policy": lambda **kw: ru.policy(REPAIR, **kw),
-}
+from helpers import needs_search, random_step
+from solver_calls import (
+    ALL, EINSTEIN_ROLLED, FEWER_LIMITS, LIMITS, QUANTUM_LEAP, REPAIR, SOLVERS,
+    functions_with_limits, reached, takes,
+)
 
 
 def assert_undecided(call) -> SearchLimitError:
@@ -124,18 +58,60 @@ def test_a_solver_with_no_time_gives_no_answer(solver):
     assert "time limit" in str(e)
 
 
-@pytest.mark.parametrize("solver", [*SOLVERS, *BOTS])
+@pytest.mark.parametrize("solver", ALL)
 @pytest.mark.parametrize("threads", [1, 2, None])
 def test_every_solver_takes_the_four_limits(solver, threads):
-    calls = {**SOLVERS, **BOTS}
     with pytest.raises(InvalidOptionError, match="^threads must be an integer from 1 to 1024"):
-        calls[solver](threads=0)
-    with pytest.raises(InvalidOptionError, match="^timeout must be a number of seconds >= 0"):
-        calls[solver](timeout=-1, threads=threads)
-    with pytest.raises(InvalidOptionError, match="^memory_mb must be"):
-        calls[solver](memory_mb=0, threads=threads)
-    with pytest.raises(InvalidOptionError, match="^max_nodes must be"):
-        calls[solver](max_nodes=-1, threads=threads)
+        ALL[solver](threads=0)
+    for limit, bad, message in [("timeout", -1, "a number of seconds >= 0"),
+                                ("memory_mb", 0, ""), ("max_nodes", -1, "")]:
+        if takes(solver, limit):
+            with pytest.raises(InvalidOptionError, match=f"^{limit} must be {message}"):
+                ALL[solver](**{limit: bad}, threads=threads)
+
+
+def test_every_solver_function_of_a_game_is_listed_with_the_limits_it_takes():
+    # Read from the game modules of the registered games: a new solver function with limits
+    # must join solver_calls.py (and so every limit test), and take all four.
+    found = functions_with_limits()
+    assert sorted(found) == sorted(ALL)
+    assert {name: taken for name, taken in found.items() if taken != LIMITS} == FEWER_LIMITS
+
+
+# ---- the registered solvers, through quanta.solve and quanta.best_move ----
+
+
+@pytest.mark.parametrize("game", REGISTERED)
+def test_a_registered_solver_past_its_node_limit_answers_undecided(game):
+    s = needs_search(game)
+    answer = quanta.solve(s, max_nodes=1, threads=1)
+    assert answer.undecided and answer.value is None and not answer.exact
+    assert answer.reason and answer.nodes >= 1
+    with pytest.raises(SearchLimitError) as error:
+        quanta.best_move(s, max_nodes=1, threads=1)
+    assert error.value.partial.value is None
+
+
+@pytest.mark.parametrize("game", REGISTERED)
+def test_a_registered_solver_with_no_time_answers_undecided(game):
+    answer = quanta.solve(needs_search(game), timeout=0, threads=1)
+    assert answer.undecided and answer.value is None and not answer.exact
+    assert answer.reason
+
+
+@pytest.mark.parametrize("game", REGISTERED)
+@pytest.mark.parametrize("threads", [1, 2, None])
+def test_a_registered_solver_takes_the_four_limits(game, threads):
+    s = needs_search(game)
+    for call in (quanta.solve, quanta.best_move):
+        with pytest.raises(InvalidOptionError, match="^threads must be an integer from 1 to 1024"):
+            call(s, threads=0)
+        with pytest.raises(InvalidOptionError, match="^timeout must be a number of seconds >= 0"):
+            call(s, timeout=-1, threads=threads)
+        with pytest.raises(InvalidOptionError, match="^memory_mb must be"):
+            call(s, memory_mb=0, threads=threads)
+        with pytest.raises(InvalidOptionError, match="^max_nodes must be"):
+            call(s, max_nodes=-1, threads=threads)
 
 
 def test_einstein_best_move_past_its_limits_moves_as_the_heuristic_alone():
@@ -247,15 +223,11 @@ def test_an_undecided_class_of_every_deal_is_null(tmp_path):
         jobs.first_player_wins(jobs.read(tmp_path))
 
 
-@pytest.mark.parametrize(("game", "options", "state"), [
-    ("einstein", {}, EINSTEIN),
-    ("quantum_leap", {"size": 5, "setup": "B"}, QUANTUM_LEAP),
-    ("quincunx", {"players": 1}, SOLITAIRE),
-    ("a_quantum_leap", {"players": 4}, AQL_PLAY),
-    ("repair_unit", {}, REPAIR),
-])
-def test_an_undecided_solve_row_is_null_and_says_why(tmp_path, game, options, state):
-    rows = read(jobs.solve(game, [state.notation()], options=options, max_nodes=1), tmp_path)
+@pytest.mark.parametrize("game", REGISTERED)
+def test_an_undecided_solve_row_is_null_and_says_why(tmp_path, game):
+    state = needs_search(game)
+    rows = read(jobs.solve(game, [state.notation()], options=state.game.options, max_nodes=1),
+                tmp_path)
     assert rows["value"] == [None] and rows["best"] == [None]
     assert rows["exact"] == [False]
     assert rows["error"][0].startswith("SearchLimitError: ")

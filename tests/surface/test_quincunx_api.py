@@ -14,7 +14,7 @@ import xml.etree.ElementTree as ET
 
 import numpy as np
 import pytest
-from helpers import play, random_step
+from helpers import play
 
 import quanta
 import quanta.quincunx as qx
