@@ -4,7 +4,8 @@
 //! **Sums of games.** Stones only ever land on cells that hold a stone now, and a stone's
 //! jump length is at most its number of occupied neighbour cells now (and at most the larger
 //! stone count minus one). Stones that can never reach, or border, each other form separate
-//! regions that never merge: the position is a sum of independent games. Each region's
+//! regions that never merge: the position is a sum of independent games. A region of one
+//! colour never moves and is dropped. Each other region's
 //! outcome class (White wins, Black wins, first player wins, second player wins) is solved
 //! once and cached under a key that forgets where the region sits and how it is turned (the
 //! 12 symmetries of the hex grid and every translation). A region whose class is "second
