@@ -13,7 +13,7 @@
 //! so: the memo's lookups and inserts took about half of a node's time, and the paths within a
 //! turn meet again at the next turn's start), under a key of two 128-bit words that
 //! keeps each card's rank (suits never matter: matching is by rank and no rule looks at a suit):
-//! the forecasts' cards, the target, the drawn card, the deck's known top and the turn in one,
+//! the used positions' cards, the target, the drawn card, the deck's known top and the turn in one,
 //! the cards put under the deck in the other (a position with more of them than the word holds
 //! is not remembered). It drops the removed cards (they play no further part). Children equal up to suits are
 //! tried once. A Jack's look is never tried: with the order known it shows nothing, and the
