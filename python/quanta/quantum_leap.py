@@ -10,7 +10,8 @@ state of this game: :func:`cells` (one ``'w'``/``'b'``/``'.'``/``'?'`` per cell 
 for notebooks) and :func:`status`.
 
 Rules, notation and action names: docs/rules/quantum_leap.md (the solver: its *Solver*
-section; how it searches: the module documentation of rust/quanta-core/src/quantum_leap/solve/mod.rs).
+section; how it searches: the module documentation of
+rust/quanta-core/src/quantum_leap/solve/mod.rs).
 """
 
 from __future__ import annotations
