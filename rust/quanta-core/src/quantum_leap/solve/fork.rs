@@ -5,11 +5,10 @@
 //! `FORK_PLIES` moves, with at least `FORK_STONES` stones on the board) a node searches its
 //! first capture alone; if that capture does not win, the node is probably lost and its other
 //! captures must all be searched, so the threads of the pool take them in order and share the
-//! table. A capture found winning stops the searches of the
-//! captures after it (`Fork`). The table grows while the threads search on
-//! ([`SharedTable`](super::table::SharedTable)). The root's captures are ordered by
-//! the position alone and the first winning one is returned, so the answer does not depend
-//! on the threads.
+//! table. A capture found winning stops the searches of the captures after it (`Fork`). The
+//! table grows while the threads search on ([`SharedTable`](super::table::SharedTable)). The
+//! root's captures are ordered by the position alone and the first winning one is returned, so
+//! the answer does not depend on the threads.
 
 use super::ordering::Capture;
 use super::search::Solver;
