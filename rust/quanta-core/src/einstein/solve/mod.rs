@@ -22,9 +22,10 @@
 //! that select it, and a step that wins at once (onto the corner, or onto the opponent's last
 //! stone) ends that stone's search.
 //!
-//! **Reach.** The work grows with the cells the stones can still reach: endgames (three or four
-//! stones a side) take milliseconds to a second, while a position whose stones stand far back
-//! (e.g. three a side on their start corners) does not fit in the table and is out of reach.
+//! **Reach.** The work grows with the cells the stones can still reach: endgames are quick
+//! (three stones a side take milliseconds at the median, four a side a fraction of a second),
+//! while a position whose stones stand far back (e.g. three a side on their start corners)
+//! does not fit in the table and is out of reach.
 //! Figures: benches/README.md, *EinStein: the endgame solver*.
 //!
 //! The table is one array that all threads share without locks (see [`Memo`]). An expansion
