@@ -25,6 +25,9 @@ one thread and only check it). Past a limit a solver raises :class:`quanta.Searc
 with ``nodes`` and ``seconds``; a batch writes the deal as undecided (``solved`` false, its
 ``lost`` and ``score`` masked). Bad limits raise :class:`quanta.InvalidOptionError`, checked as
 for every solver. Ctrl-C interrupts any of them; the GIL is released while Rust works.
+
+What each answers: docs/rules/quincunx.md, *Solitaire solvers*; how each searches: the module
+documentation of rust/quanta-core/src/quincunx/solve/mod.rs.
 """
 
 from __future__ import annotations
@@ -78,21 +81,12 @@ def solve_open(state: State, pile: Sequence[str], *,
     """The best line from ``state`` when the pile comes in the order ``pile`` (card codes, the
     top first; a permutation of ``state.pile()``, else :class:`quanta.InvalidNotationError`).
 
-    A full grid beats any loss; then the highest final score. A short depth-first branch and
-    bound over the placements (transposition table keyed by the grid and the number of cards
-    drawn) answers small positions and gives a first line; past it, a local search over
-    complete grids (from one that :func:`fill_open`'s search plays; deterministic) gives a
-    floor, and a branch and bound over the final grids (cards given to the empty cells one by one, bounded by a distinct-card
-    assignment of edge and line values, draw counts and power plays), each complete grid
-    scored exactly by the best placement order (a DP over the sets of placed cells: the set
-    fixes the draws made, hence the hand). The final grids are searched once for each number
-    of draws they make, on ``threads`` threads (``None``: every core); the answer, line
-    included, is the same at any thread count (of equal grids, the one making the fewest
-    draws, then the first by its cards cell by cell). When no line fills the grid, the best
-    loss is searched over the grids lost lines leave: the cells left empty chosen, the others
-    filled by the cards held and drawn (with the Excuse in play, the placement search alone
-    finds it). Exact either way; see ``benches/README.md`` for what it costs
-    and ``docs/perf/quincunx.md`` for how it came to be.
+    A full grid beats any loss; then the highest final score. Exact either way (when no line
+    fills the grid, the best loss). The final grids are searched on ``threads`` threads
+    (``None``: every core); the answer, line included, is the same at any thread count (of
+    equal grids, the one making the fewest draws, then the first by its cards cell by cell).
+    How it searches: the module documentation of rust/quanta-core/src/quincunx/solve/mod.rs;
+    what it costs: ``benches/README.md``.
     """
     return _core.quincunx_solve_open(state, pile, timeout, max_nodes, memory_mb, threads)
 
@@ -104,13 +98,10 @@ def fill_open(state: State, pile: Sequence[str], *,
     ``pile`` (card codes, top first, as for :func:`solve_open`), and one line that does.
 
     The first question of :func:`solve_open` alone (a full grid beats any loss), without the
-    score, and far cheaper: a depth-first search that tries the placements drawing the most
-    cards first and remembers the positions from which no line fills the grid. Whether a
-    placement draws depends only on ranks (a neighbour sum of 11 or 20), so positions are
-    remembered by the ranks on the grid alone (the cards drawn and the hand's ranks follow from
-    them), and cards of one rank in the hand count as one choice. ``memory_mb`` caps that memory.
-    The search runs on one thread (``threads`` is checked like every solver's); past
-    ``timeout``/``max_nodes`` it raises :class:`quanta.SearchLimitError`.
+    score, and far cheaper. ``memory_mb`` caps the memory of the positions it remembers. The
+    search runs on one thread (``threads`` is checked like every solver's); past
+    ``timeout``/``max_nodes`` it raises :class:`quanta.SearchLimitError`. How it searches: the
+    module documentation of rust/quanta-core/src/quincunx/solve/mod.rs.
     """
     return _core.quincunx_fill_open(state, pile, timeout, max_nodes, memory_mb, threads)
 

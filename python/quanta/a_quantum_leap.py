@@ -11,7 +11,9 @@ State extras (``STATE_METHODS``): ``display()``, ``stacks()``, ``stack(cell)``, 
 :func:`status`, :func:`phase`. Optimisers: :func:`best_turn`, :func:`best_higgs`; the greedy
 policy's decision: :func:`greedy_move`; games played by a policy: :func:`play_batch`.
 
-Rules, notation and action names: docs/rules/a_quantum_leap.md.
+Rules, notation and action names: docs/rules/a_quantum_leap.md (the optimisers: its *Best
+turn and best Higgs* section; how they search: the module documentation of
+rust/quanta-core/src/a_quantum_leap/solve/mod.rs).
 """
 
 from __future__ import annotations
@@ -284,10 +286,9 @@ def best_turn(state: State, *, timeout: float | None = None, max_nodes: int | No
     the start of the turn), ``moves`` (their strings), ``points``, ``penalty``, ``value``
     (``points - 4 * penalty``), ``nodes``, ``seconds`` and ``exact`` (always true).
 
-    An exact depth-first search over the placement sequences of the turn, memoised on the
-    position reached (top cards, hand, pattern, cards placed), moves tried best first and cut
-    by an admissible upper bound. ``timeout`` (seconds), ``max_nodes`` and ``memory_mb`` (the
-    memo's memory) bound the work: past the first two it raises
+    How it searches: the module documentation of
+    rust/quanta-core/src/a_quantum_leap/solve/mod.rs. ``timeout`` (seconds), ``max_nodes`` and
+    ``memory_mb`` (the memo's memory) bound the work: past the first two it raises
     :class:`quanta.SearchLimitError`. Ctrl-C interrupts it; the GIL is released meanwhile.
     The search runs on one thread (``threads`` is checked like every solver's). A state not in
     phase ``play`` (a chance node, stage one, a finished game) or another game's state raises

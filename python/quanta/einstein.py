@@ -8,8 +8,9 @@ with a best move for each roll) and :func:`analyze` (the value of every legal ac
 state of this game: :func:`board` (a 5x5 ``int8`` numpy array, also ``state.board()``),
 :func:`text` (a readable board), :func:`svg` (a picture for notebooks) and :func:`status`.
 
-Rules, notation and action names: docs/rules/einstein.md (how the solver searches: its *Solver*
-section).
+Rules, notation and action names: docs/rules/einstein.md (the solver and the bot: its *Solver*
+section; how the solver searches: the module documentation of
+rust/quanta-core/src/einstein/solve/mod.rs).
 """
 
 from __future__ import annotations
@@ -198,18 +199,13 @@ def solve(state: State, *, timeout: float | None = None, max_nodes: int | None =
     """Solves ``state`` exactly: the probability that the player to move (or about to roll) wins
     when both sides play optimally, and a best move for each roll still to come.
 
-    The value is an expectiminimax over the die: before the roll, the mean over the six rolls;
-    after it, the best of that roll's moves (EinStein has no draws, so a move's value is 1 minus
-    the opponent's value after it). The search is depth-first, memoised in a transposition
-    table of at most ``memory_mb`` megabytes (once full, it stores no more and goes on, still
-    exact, only slower); positions are stored as seen by the side to roll, up to the mirror
-    image across the a1-e5 diagonal and to each side's stones renumbered n -> 7 - n (the same
-    game). ``threads`` threads (default: one per core) search the tree together, sharing the
-    table; the answer is the same at any thread count, only ``nodes`` varies a little.
-    Endgames are quick: random positions with three stones a side take a few milliseconds at
-    the median and rarely more than a second (of 200, one took 1.3-2 s), four a side about 0.2
-    s at the median (benches/README.md); stones far from their corners take much longer
-    (millions of positions each).
+    The value is an expectiminimax over the die (before the roll, the mean over the six rolls;
+    after it, the best of that roll's moves). ``memory_mb`` bounds the transposition table (once
+    full, the search goes on, still exact, only slower); ``threads`` (default: one per core)
+    search together, and the answer is the same at any thread count, only ``nodes`` varies a
+    little. Endgames take milliseconds; stones far from their corners are out of reach
+    (figures: benches/README.md). What the answer means: docs/rules/einstein.md, *Solver*; how
+    it searches: the module documentation of rust/quanta-core/src/einstein/solve/mod.rs.
 
     Works from any position after the setup, with the die rolled or not. Ties between equally
     good moves go to the lowest action. A finished game is answered (``value`` 1 or 0 for the
@@ -248,13 +244,9 @@ def best_move(state: State, *, solver_stones: int = SOLVER_STONES, seed: int = 0
       within ``timeout`` seconds (default 5), ``max_nodes`` and ``memory_mb`` on ``threads``
       threads (``None``: every core; the move is the same at any thread count); past them the
       heuristic below moves instead (a move, never a claim about the position's value).
-    - **Before that, the heuristic**: a move that wins at once (onto the corner, or onto the
-      opponent's last stone) if there is one; otherwise, among the moves that leave the opponent
-      the fewest of its six rolls with a move that wins at once, one that most increases the
-      opponent's expected distance minus the mover's, where a side's expected distance is the
-      mean over the six rolls of the distance to its corner (steps, a diagonal step counting
-      one) of the nearest stone that roll lets it move. Ties are broken uniformly at random by
-      ``seed``.
+    - **Before that, the heuristic**: a move that wins at once if there is one, else one that
+      leaves the opponent few winning rolls and gains most in expected distance
+      (docs/rules/einstein.md, *The bot*); ties are broken uniformly at random by ``seed``.
     - **Arrangement** (``setup="choose"``): a uniformly random arrangement drawn with ``seed``.
 
     Returns None in a finished game; before a roll (a chance node) it raises

@@ -17,7 +17,8 @@ the exact solver :func:`solve` (the expected return of the player to act, and a 
 and :func:`analyze` (the value of every legal action).
 
 Rules, notation, action names and every ruling: docs/rules/einstein_card.md (the solver: its
-*Solver* section).
+*Solver* section; how it searches: the module documentation of
+rust/quanta-core/src/einstein_card/solve/mod.rs).
 """
 
 from __future__ import annotations
@@ -214,13 +215,12 @@ def solve(state: State, *, timeout: float | None = None, max_nodes: int | None =
     of winning less that of losing. Every draw is a chance event with the odds of the copies
     left in the heap (the heap's order is never part of a position), every Heisenberg or
     Schroedinger roll one of 1/6 a face; the player to move takes the best action for itself.
-    The search is an expectiminimax (with alpha-beta and Star1 windows that never change a
-    value) memoised in a transposition table of at most ``memory_mb`` megabytes (once full it
-    overwrites and goes on, still exact, only slower);
-    ``threads`` threads (default: one per core) share the root's actions and the table, and the
-    answer is the same at any thread count (only ``nodes`` varies a little). The best action is
-    the lowest of those of the highest value. How it searches: docs/rules/einstein_card.md,
-    *Solver*.
+    ``memory_mb`` bounds the transposition table (once full it overwrites and goes on, still
+    exact, only slower); ``threads`` threads (default: one per core) search together, and the
+    answer is the same at any thread count (only ``nodes`` varies a little). The best action
+    is the lowest of those of the highest value. What the answer means:
+    docs/rules/einstein_card.md, *Solver*; how it searches: the module documentation of
+    rust/quanta-core/src/einstein_card/solve/mod.rs.
 
     A finished game is answered (``value`` the return of the player the notation names,
     ``best_action`` None). A position in which a hand is hidden raises

@@ -9,8 +9,9 @@ state of this game: :func:`cells` (one ``'w'``/``'b'``/``'.'``/``'?'`` per cell 
 ``state.cells()``), :func:`cell_names`, :func:`text` (a readable board), :func:`svg` (a picture
 for notebooks) and :func:`status`.
 
-Rules, notation and action names: docs/rules/quantum_leap.md (how the solver searches: its
-*Solver* section).
+Rules, notation and action names: docs/rules/quantum_leap.md (the solver: its *Solver*
+section; how it searches: the module documentation of
+rust/quanta-core/src/quantum_leap/solve/mod.rs).
 """
 
 from __future__ import annotations
@@ -223,11 +224,8 @@ def solve(state: State, *, timeout: float | None = None, max_nodes: int | None =
     """Solves ``state`` exactly: does the player to act win with perfect play, and how.
 
     Works for White or Black to move and for Black's swap decision (the best swap, or "no
-    swap"). The search splits the board into regions that can never interact and solves them
-    as a sum of games (zero regions dropped, regions only one colour can play counted as
-    integers), caching each region's outcome class under all 12 symmetries and every
-    translation, with a Zobrist-keyed transposition table inside ``memory_mb`` and move
-    ordering by the opponent's replies. ``timeout`` (seconds) and ``max_nodes`` bound the work:
+    swap"). ``memory_mb`` bounds the transposition tables. ``timeout`` (seconds) and
+    ``max_nodes`` bound the work:
     past them it raises :class:`quanta.SearchLimitError` (with ``nodes`` and ``seconds``).
     Ctrl-C interrupts it; the GIL is released meanwhile. A finished game is answered (the side
     to move has lost: ``win`` false, no best move); a chance node (the deal) or another game's
@@ -238,6 +236,8 @@ def solve(state: State, *, timeout: float | None = None, max_nodes: int | None =
     The answer (``win`` and ``best_action``: the first winning action in an order that depends
     on the position alone) is the same at any thread count; ``nodes`` and ``seconds`` are not,
     and with more than one thread ``max_nodes`` is checked now and then rather than exactly.
+    What the answer means: docs/rules/quantum_leap.md, *Solver*; how it searches: the module
+    documentation of rust/quanta-core/src/quantum_leap/solve/mod.rs.
 
     >>> import quanta
     >>> g = quanta.game("quantum_leap", size=2)

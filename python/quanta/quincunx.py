@@ -11,7 +11,8 @@ State extras (``STATE_METHODS``): ``grid()``, ``hand(player)``, ``scores()``, ``
 :func:`greedy_move`, and the batches :func:`solve_open_batch`, :func:`fill_open_batch`,
 :func:`play_batch`.
 
-Rules, notation and action names: docs/rules/quincunx.md.
+Rules, notation and action names: docs/rules/quincunx.md (the solvers: its *Solitaire solvers*
+section; how they search: the module documentation of rust/quanta-core/src/quincunx/solve/mod.rs).
 """
 
 from __future__ import annotations

@@ -16,7 +16,9 @@ State extra (``STATE_METHODS``): ``unseen()``. Module helpers: :func:`text`, :fu
 :func:`status`. Solvers (Rust): :func:`solve_open`, :func:`win_probability`, :func:`policy`,
 :func:`rule_move`, and the batches :func:`open_batch` and :func:`play_batch`.
 
-Rules, notation, action names and every ruling: docs/rules/repair_unit.md.
+Rules, notation, action names and every ruling: docs/rules/repair_unit.md (the solvers: its
+*Solvers* section; how they search: the module documentation of
+rust/quanta-core/src/repair_unit/solve/mod.rs).
 """
 
 from __future__ import annotations
@@ -73,11 +75,9 @@ def solve_open(state: State, order: Sequence[str], *,
     codes, first drawn first, the deal included; a permutation of ``state.unseen()``, else
     :class:`quanta.InvalidOptionError` saying what was expected), with a winning ``line``.
 
-    A complete depth-first search over the team's decisions, the cards coming from ``order``,
-    restarting with shuffled actions and twice the nodes; turn starts found lost are
-    remembered under a key of ranks (suits never matter) and of which cards have been under
-    the deck; a Jack's look is never tried (with the order known it shows nothing);
-    docs/rules/repair_unit.md, *Solvers*. ``timeout``
+    The answer is exact and depends only on the input (docs/rules/repair_unit.md, *Solvers*;
+    how it searches: the module documentation of
+    rust/quanta-core/src/repair_unit/solve/mod.rs). ``timeout``
     (seconds), ``max_nodes`` and ``memory_mb`` (the table of lost positions) limit it: past one
     it raises :class:`quanta.SearchLimitError`. ``threads`` is accepted for the common signature
     (the search is sequential). Ctrl-C interrupts it; the GIL is released."""

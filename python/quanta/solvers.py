@@ -9,6 +9,9 @@ each game registers in the core. A search stopped by a limit is *undecided*: ``v
 
 :func:`computer_move` is the move ``quanta play`` makes for the computer: each game's best
 solver or policy (:data:`PLAYERS` says which).
+
+What each game's solver answers: docs/rules/<game>.md (its solver section); how it searches: the
+module documentation of rust/quanta-core/src/<game>/solve/mod.rs.
 """
 
 from __future__ import annotations

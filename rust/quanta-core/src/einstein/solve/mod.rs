@@ -22,6 +22,12 @@
 //! that select it, and a step that wins at once (onto the corner, or onto the opponent's last
 //! stone) ends that stone's search.
 //!
+//! **Reach.** The work grows with the cells the stones can still reach: endgames are quick
+//! (three stones a side take milliseconds at the median, four a side a fraction of a second),
+//! while a position whose stones stand far back (e.g. three a side on their start corners)
+//! does not fit in the table and is out of reach.
+//! Figures: benches/README.md, *EinStein: the endgame solver*.
+//!
 //! The table is one array that all threads share without locks (see [`Memo`]). An expansion
 //! first asks the processor for the slots of all its children at once, so that their cache
 //! misses overlap, and Linux is asked to back the table with huge pages: the probes land all
@@ -43,7 +49,9 @@
 //! Limits (time, nodes) and the cancel flag stop the search with `SearchLimit` /
 //! `Interrupted` (a node is a position expanded, not one found in the table); an answer
 //! returned is exact. The node count is the total of the threads (with several threads it
-//! varies a little from run to run: the value and the moves do not).
+//! varies a little from run to run: the value and the moves do not). The node limit is exact on
+//! one thread; with several, each thread adds its count to the total every `FLUSH` (1,024)
+//! nodes, so the search can pass the limit by up to that many a thread.
 //!
 //! **Bot.** [`bot_move`]: the solver's move once each side has at most `solver_stones` stones
 //! (and the solve ends within its limits), before that a heuristic (see [`heuristic_move`]).

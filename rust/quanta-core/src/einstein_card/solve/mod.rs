@@ -43,9 +43,8 @@
 //! rest), and the two last cards played, which matter only to a Da Capo still to be played (so
 //! they are dropped once both are gone). The table holds a position's value, and beside it
 //! (under its key marked [`AT_LEAST`] or [`AT_MOST`]) the best bounds that searches cut off by
-//! their windows have found. On 45 endgames from random play (heaps of 3-5 cards, one
-//! thread), the 41 that both searches solved within 20 s took 22.5 M nodes and 9.7 s without
-//! windows, 10.5 M nodes and 2.8 s with them and the bounds, the same values and actions.
+//! their windows have found. The windows and the bounds halve the nodes of endgames from random
+//! play and cut their time by about three (docs/perf/einstein_card.md).
 //!
 //! **Threads.** The root's actions are shared among `threads` threads (rayon; `None`: every
 //! core), which share the table. A position's value is computed the same way whichever thread
@@ -55,7 +54,14 @@
 //!
 //! Limits (time, nodes) and the cancel flag stop the search with `SearchLimit` /
 //! `Interrupted` (a node is a position expanded, the root included; not one found in the table
-//! or a finished game); an answer returned is exact.
+//! or a finished game); an answer returned is exact. The node limit is exact on one thread;
+//! with several, each thread adds its count to the total every `FLUSH` (1,024) nodes, so the
+//! search can pass the limit by up to that many a thread.
+//!
+//! **Reach.** What grows with the cards left in the heaps is the tree: with at most three cards
+//! left in each heap, positions from random play take well under a second; with five, some
+//! take longer than ten seconds. Figures: benches/README.md, *EinStein a la Card: the exact
+//! solver with open hands*.
 
 use super::{DA_CAPO, EinsteinCard, EinsteinCardState, KINDS, Phase};
 use crate::error::{Error, Result};

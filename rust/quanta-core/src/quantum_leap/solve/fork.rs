@@ -1,13 +1,14 @@
 //! Threads (young brothers wait): the searches of a node's captures shared out among the
 //! threads of the pool ([`Fork`], [`Solver::fork`]).
 //!
-//! **Threads** (young brothers wait): near the root, a node whose first capture fails is
-//! probably lost, so its other captures must all be searched; the threads of the pool take
-//! them in order and share the table. A capture found winning stops the searches of the
-//! captures after it (`Fork`). The table grows while the threads search on
-//! ([`SharedTable`](super::table::SharedTable)). The root's captures are ordered by
-//! the position alone and the first winning one is returned, so the answer does not depend
-//! on the threads.
+//! **Threads** (young brothers wait; `threads`, default every core): near the root (the first
+//! `FORK_PLIES` moves, with at least `FORK_STONES` stones on the board) a node searches its
+//! first capture alone; if that capture does not win, the node is probably lost and its other
+//! captures must all be searched, so the threads of the pool take them in order and share the
+//! table. A capture found winning stops the searches of the captures after it (`Fork`). The
+//! table grows while the threads search on ([`SharedTable`](super::table::SharedTable)). The
+//! root's captures are ordered by the position alone and the first winning one is returned, so
+//! the answer does not depend on the threads.
 
 use super::ordering::Capture;
 use super::search::Solver;

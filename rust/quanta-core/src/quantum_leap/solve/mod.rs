@@ -17,13 +17,17 @@
 //!   The root's captures are ordered by the position alone and the first winning one is
 //!   returned, so the answer does not depend on the threads.
 //!
-//! One thread's search is [`Solver`] (`search`).
+//! Each accelerator's full description is the module documentation of its file (`regions.rs`,
+//! `table.rs`, `ordering.rs`, `fork.rs`, beside this one). One thread's search is [`Solver`]
+//! (`search`).
 //!
 //! Depth-first proof-number search was tried in place of the negamax and measured slower on
 //! the same positions (docs/perf/quantum_leap.md).
 //!
 //! Limits (time, nodes, memory) and a cancel flag stop the search with `SearchLimit` /
-//! `Interrupted`; a returned answer is always exact.
+//! `Interrupted`; a returned answer is always exact. With more than one thread the node limit
+//! is checked now and then (every `FLUSH` nodes a thread) rather than at every node; only
+//! the node count and the time depend on the threads, never the answer.
 
 mod fork;
 mod ordering;

@@ -1,26 +1,25 @@
 //! Sums of games: a position split into regions that never interact, and the outcome class
 //! of a region ([`Solver::split`], [`Solver::class`]).
 //!
-//! **Sums of games.** Stones only ever land on cells that hold a stone now, and a stone's
-//! jump length is at most its number of occupied neighbour cells now (and at most the larger
-//! stone count minus one). Stones that can never reach, or border, each other form separate
-//! regions that never merge: the position is a sum of independent games. Each region's
-//! outcome class (White wins, Black wins, first player wins, second player wins) is solved
-//! once and cached under a key that forgets where the region sits and how it is turned (the
-//! 12 symmetries of the hex grid and every translation). A region whose class is "second
-//! player wins" is a zero game and is dropped. A region where only one colour can ever
-//! capture is an integer (the longest run of its captures); integers are summed into one
-//! number that the search carries as spare moves. The largest region is never classed
-//! (that would search it from both sides): it and the other regions still in play are
-//! searched once, for the player to move, with the number, and that sum (not the whole
-//! position) is what the table stores, so that it is met again whatever zero and integer
-//! regions lie beside it, at one memory write per node.
-//! The positions one capture from the start are split so (the start itself is searched
-//! whole, to name its best capture); deeper positions are searched whole, with the spare
-//! moves they inherit ([`SPLIT_PLIES`](super::search::SPLIT_PLIES)). Splitting at every node took twice the time per
-//! node and saved only a fifth of the nodes, on sides 3 and 5 alike.
-//! Spare moves that outlast every capture the opponent has left (one per own stone) decide
-//! at once.
+//! **Sums of games.** Stones only ever land on cells that hold a stone now, and a stone's jump
+//! length is at most its number of occupied neighbour cells now (and at most the larger stone
+//! count minus one). Stones that can never reach, or border, each other form separate regions
+//! that never merge: the position is a sum of independent games. A region of one colour never
+//! moves and is dropped. Each other region's outcome class (White wins, Black wins, first
+//! player wins, second player wins) is solved once and cached under a key that forgets where
+//! the region sits and how it is turned (the 12 symmetries of the hex grid and every
+//! translation). A region whose class is "second player wins" is a zero game and is dropped. A
+//! region where only one colour can ever capture is an integer (the longest run of its
+//! captures); integers are summed into one number that the search carries as spare moves. The
+//! largest region is never classed (that would search it from both sides): it and the other
+//! regions still in play are searched once, for the player to move, with the number, and that
+//! sum (not the whole position) is what the table stores, so that it is met again whatever zero
+//! and integer regions lie beside it, at one memory write per node. The positions one capture
+//! from the start are split so (the start itself is searched whole, to name its best capture);
+//! deeper positions are searched whole, with the spare moves they inherit
+//! ([`SPLIT_PLIES`](super::search::SPLIT_PLIES)). Splitting at every node took twice the time
+//! per node and saved only a fifth of the nodes, on sides 3 and 5 alike. Spare moves that
+//! outlast every capture the opponent has left (one per own stone) decide at once.
 
 use super::search::Solver;
 use super::shared::Searched;

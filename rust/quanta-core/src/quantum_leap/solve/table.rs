@@ -2,17 +2,21 @@
 //! themselves (slots, lines, the shared table that grows) are the game-independent
 //! [`crate::search::table`].
 //!
-//! **A transposition table** with Zobrist keys that starts small and grows within the
-//! memory cap, and enhanced transposition cut-offs (a child already known lost for the
-//! opponent is taken at once; one known won for the opponent goes last, its replies not
-//! counted). An entry holds one set of stones for every number of spare
-//! moves: more spare moves are never worse for their owner, so it keeps, per player to
-//! move, the fewest with which White is known to win and the most with which Black is.
-//! Positions ten captures or more from the root, of 29 stones or fewer, go instead to a
-//! small table of the thread's own (1 MB): they are most of the nodes and quick to search
-//! again, and kept there they stay in the thread's cache and leave the shared table to the
-//! positions that are costly to search. Each slot is its own sequence lock, so no thread
-//! ever waits. On boards of up to 64 cells a cache line holds two slots, and a position
+//! **A transposition table** with Zobrist keys that starts small and grows within the memory
+//! cap, and enhanced transposition cut-offs (a child already known lost for the opponent is
+//! taken at once; one known won for the opponent goes last, its replies not counted; every
+//! child's slot is fetched ahead, so that their cache misses overlap). An entry holds one set
+//! of stones for every number of spare moves: more spare moves are never worse for their owner,
+//! so it keeps, per player to move, the fewest with which White is known to win and the most
+//! with which Black is. Positions ten captures or more from the root, of 29 stones or fewer, go
+//! instead to a small table of the thread's own (1 MB): they are most of the nodes and quick to
+//! search again, and kept there they stay in the thread's cache and leave the shared table to
+//! the positions that are costly to search. Each slot is its own sequence lock, so no thread
+//! ever waits for another or reads half of another's write. The shared table grows while the
+//! threads search on: the thread that finds it three quarters full builds one four times larger
+//! with every entry, and the others move to it at their next check; no search starts again. The
+//! smaller tables are kept until the solve ends (a third of the largest one's memory), all
+//! within `memory_mb`. On boards of up to 64 cells a cache line holds two slots, and a position
 //! may sit in either slot of the line its hash picks: the first keeps the larger of the
 //! positions met there (the costlier to search again), the second takes the rest.
 

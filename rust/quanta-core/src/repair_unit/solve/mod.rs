@@ -9,13 +9,15 @@
 //! known across attempts, so the last attempt is a complete search like any other. Winnable
 //! deals are many and finding a line is what takes the time, not proving a loss.
 //!
-//! Lost positions are remembered at the start of a turn only (one decision node in three or
-//! so: the memo's lookups and inserts took about half of a node's time, and the paths within a
-//! turn meet again at the next turn's start), under a key of two 128-bit words that
-//! keeps each card's rank (suits never matter: matching is by rank and no rule looks at a suit)
-//! and drops the removed cards (they play no further part). Children equal up to suits are
-//! tried once. A Jack's look is never tried: with the order known it shows nothing, and the
-//! cards come in the same order with or without it.
+//! Lost positions are remembered at the start of a turn only (one decision node in three or so:
+//! the memo's lookups and inserts took about half of a node's time, and the paths within a turn
+//! meet again at the next turn's start), under a key of two 128-bit words that keeps each
+//! card's rank (suits never matter: matching is by rank and no rule looks at a suit): the used
+//! positions' cards, the target, the drawn card, the deck's known top and the turn in one, the
+//! cards put under the deck in the other (a position with more of them than the word holds is
+//! not remembered). It drops the removed cards (they play no further part). Children equal up
+//! to suits are tried once. A Jack's look is never tried: with the order known it shows
+//! nothing, and the cards come in the same order with or without it.
 //!
 //! Once every card is known, the team can send cards round the deck (a King or an Ace may be
 //! used every time it is revealed) and positions can repeat. A line that comes back to a
