@@ -25,6 +25,7 @@
 //! Limits (time, nodes, memory) and a cancel flag stop the search with `SearchLimit` /
 //! `Interrupted`; a returned answer is always exact.
 
+pub mod deal_tables;
 mod fork;
 mod ordering;
 mod regions;
