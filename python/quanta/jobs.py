@@ -19,8 +19,9 @@ redoes any part file it finds cut short or corrupted.
 Row ``i`` of a job with seed ``s`` draws from its own generator, seeded by ``(s, i)`` alone (the
 row kernel's, as :func:`quanta.batch.random_playouts` with ``first``): a result depends on the
 job alone, never on the shard size, on how many shards run at once, on which executor, on how
-many workers or threads (only where a time limit cuts a solve does the machine's speed count). A bad row (a malformed notation, a finished position, a solve past its
-limits) keeps its error in the ``error`` column and the job goes on.
+many workers or threads (only where a time limit cuts a solve does the machine's speed count).
+A bad row (a malformed notation, a finished position, a solve past its limits) keeps its error
+in the ``error`` column and the job goes on.
 
 Shards run in this process by default (Rust threads inside each shard), on any
 ``concurrent.futures.Executor``, or on a Dask cluster (:func:`dask_executor`). The results

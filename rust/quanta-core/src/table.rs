@@ -158,7 +158,7 @@ impl Param {
                 Some(Value::None)
             }
             (Kind::Timeout { .. }, Value::Float(t)) => (*t >= 0.0).then(|| value.clone()),
-            (Kind::Timeout { .. }, Value::Int(t)) => (*t >= 0).then(|| Value::Float(*t as f64)),
+            (Kind::Timeout { .. }, Value::Int(t)) => (*t >= 0).then_some(Value::Float(*t as f64)),
             (Kind::MaxNodes, Value::Int(n)) => {
                 (0..=u64::MAX as i128).contains(n).then(|| value.clone())
             }
@@ -461,7 +461,7 @@ impl TableEntry {
                     }
                     (None, false) => {}
                 }
-                let fits = match (&mut data.data, cell) {
+                match (&mut data.data, cell) {
                     (Data::Bool(v), Cell::Bool(x)) => v.push(x),
                     (Data::Bool(v), Cell::Null) => v.push(false),
                     (Data::Int32(v), Cell::Int(x)) if i32::try_from(x).is_ok() => v.push(x as i32),
@@ -485,8 +485,7 @@ impl TableEntry {
                             ),
                         ));
                     }
-                };
-                let () = fits;
+                }
             }
         }
         Ok(out)
@@ -572,6 +571,41 @@ mod tests {
         assert!(err(&[("memory_mb", Value::Int(0))]).contains("megabytes"));
         let ok = t.params(&given(&[("timeout", Value::Int(2))])).unwrap();
         assert_eq!(ok.limits.timeout, Some(std::time::Duration::from_secs(2)));
+    }
+
+    #[test]
+    fn a_kernels_row_against_the_declared_columns_is_an_error_not_a_column() {
+        fn wrong(_: &Params, rows: Range<u64>, _: u64, _: &Context) -> Result<Vec<Vec<Cell>>> {
+            // Row 1 leaves a non-null column null, row 2 puts text in a number's column.
+            Ok(rows
+                .map(|i| match i {
+                    1 => vec![Cell::Null],
+                    2 => vec![Cell::Str("x".into())],
+                    _ => vec![Cell::Int(i as i64)],
+                })
+                .collect())
+        }
+        const T: TableEntry = TableEntry {
+            name: "test",
+            game: "einstein",
+            doc: "",
+            params: &[],
+            columns: &[Column::new("deal", Dtype::Int64, false)],
+            rows: None,
+            seeded: false,
+            kernel: wrong,
+        };
+        let t = &T;
+        let p = t.params(&[]).unwrap();
+        let cancel = AtomicBool::new(false);
+        let ctx = Context::new(p.limits.clone(), Some(1), &cancel);
+        assert!(t.compute(&p, 0..1, 0, &ctx).is_ok());
+        for (rows, what) in [(0..2, "a null deal"), (2..3, "in column deal of int64")] {
+            match t.compute(&p, rows, 0, &ctx) {
+                Err(Error::NotApplicable(m)) => assert!(m.contains(what), "{m}"),
+                other => panic!("{other:?}"),
+            }
+        }
     }
 
     #[test]

@@ -169,7 +169,8 @@ fn deal_rows(p: &Params, rows: Range<u64>, seed: u64, ctx: &Context) -> Result<V
 /// class holds the deals the board's symmetries map onto one another. Computed once a board
 /// and kept (a few hundred kilobytes for side 3).
 pub fn deal_classes(side: usize, setup: &str) -> Arc<Vec<(u64, u64)>> {
-    static CLASSES: OnceLock<Mutex<HashMap<(usize, bool), Arc<Vec<(u64, u64)>>>>> = OnceLock::new();
+    type Classes = Arc<Vec<(u64, u64)>>;
+    static CLASSES: OnceLock<Mutex<HashMap<(usize, bool), Classes>>> = OnceLock::new();
     let key = (side, setup == "A");
     let cache = CLASSES.get_or_init(Default::default);
     if let Some(classes) = cache.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
