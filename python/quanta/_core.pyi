@@ -51,6 +51,9 @@ __all__ = [
     "game_names",
     "solve",
     "solvers",
+    "table_params",
+    "table_rows",
+    "tables",
     "greedy_move",
     "make_game",
     "quantum_leap_analyze",
@@ -194,6 +197,13 @@ def random_playouts(
     game: Game, n: int, seed: int, threads: int | None, first: int
 ) -> dict[str, npt.NDArray[Any]]: ...
 def quote(value: Any) -> str: ...
+def tables() -> list[tuple[str, str, str, list[tuple[str, Any, str]],
+                          list[tuple[str, str, bool]], bool, bool]]: ...
+def table_params(name: str, params: dict[str, Any], deals: int | None
+                 ) -> tuple[dict[str, Any], int]: ...
+def table_rows(
+    name: str, params: dict[str, Any], start: int, stop: int, seed: int, threads: int | None
+) -> list[tuple[str, npt.NDArray[Any] | list[str], npt.NDArray[Any] | None]]: ...
 
 # ---- a_quantum_leap ----
 

@@ -318,7 +318,8 @@ def job_solve(game, positions, options, timeout, max_nodes, memory_mb, shard_siz
 @job.command("table")
 @click.argument("name", type=click.Choice(sorted(TABLES)))
 @click.option("--deals", "-n", type=_Integer(1, 2**40, "2**40"), default=None,
-              help="Fresh deals in all (none for quantum_leap_every_deal).")
+              help="Fresh deals in all (none for a table of every deal: "
+                   f"{', '.join(sorted(n for n, t in TABLES.items() if t.fixed_rows))}).")
 @click.option("--param", "-p", "params", multiple=True, callback=_pairs, metavar="KEY=VALUE",
               help="A parameter of the table (repeatable), e.g. -p size=3 -p timeout=10.")
 @click.option("--seed", type=_Integer(0, 2**64 - 1, "2**64-1"), default=0, show_default=True)
@@ -326,8 +327,8 @@ def job_solve(game, positions, options, timeout, max_nodes, memory_mb, shard_siz
               show_default=True, help="Deals per shard.")
 @_executor_options
 def job_table(name, deals, params, seed, shard_size, **run) -> None:
-    """A perfect-play table: quincunx_open, repair_unit_open or quantum_leap over fresh
-    deals, or quantum_leap_every_deal over every deal of a small board (see docs/jobs.md)."""
+    """A perfect-play table NAME over fresh deals, or over every deal of a small board: the
+    tables and their parameters are in docs/jobs.md."""
     _run_job(lambda jobs: jobs.table(name, deals, seed=seed, shard_size=shard_size, **params),
              **run)
 

@@ -6,18 +6,22 @@ A :class:`Job` is a kind and its parameters, cut into shards of ``shard_size`` r
   seat's return, the winning seat, or in a cooperative game whether the team won);
 - :func:`solve`: positions (one notation a line), each answered by the game's solver within
   the given limits, one row per position;
-- :func:`table`: the tables the solvers make possible: ``quincunx_open`` (the solitaire's
-  open-deck optimum), ``repair_unit_open`` (whether a deal can be won with the order known),
-  ``quantum_leap`` (the exact value of a dealt board), one row per fresh deal, and
-  ``quantum_leap_every_deal`` (every deal of a small board, up to symmetry).
+- :func:`table`: the tables the solvers make possible, each kind declared once beside its
+  game's line of the Rust registry (:data:`TABLES`: its parameters, its columns, its kernel):
+  ``quincunx_open`` (the solitaire's open-deck optimum), ``repair_unit_open`` (whether a deal
+  can be won with the order known), ``quantum_leap`` (the exact value of a dealt board), one
+  row per fresh deal, and ``quantum_leap_every_deal`` (every deal of a small board, up to
+  symmetry).
 
 :func:`run` computes the shards that are not on disk yet and writes each as it comes, so the
 same call after a crash or ``kill -9`` finishes the job without losing or repeating a row, and
 redoes any part file it finds cut short or corrupted.
-Shard ``i`` draws from its own seed, ``numpy.random.SeedSequence(seed, spawn_key=(i,))``: a
-result depends on the job alone, never on how many shards run at once, on which executor or
-on how many workers (only where a time limit cuts a solve does the machine's speed count). A bad row (a malformed notation, a finished position, a solve past its
-limits) keeps its error in the ``error`` column and the job goes on.
+Row ``i`` of a job with seed ``s`` draws from its own generator, seeded by ``(s, i)`` alone (the
+row kernel's, as :func:`quanta.batch.random_playouts` with ``first``): a result depends on the
+job alone, never on the shard size, on how many shards run at once, on which executor, on how
+many workers or threads (only where a time limit cuts a solve does the machine's speed count).
+A bad row (a malformed notation, a finished position, a solve past its limits) keeps its error
+in the ``error`` column and the job goes on.
 
 Shards run in this process by default (Rust threads inside each shard), on any
 ``concurrent.futures.Executor``, or on a Dask cluster (:func:`dask_executor`). The results
@@ -57,6 +61,7 @@ __all__ = [
     "KINDS",
     "SOLVERS",
     "TABLES",
+    "TableKind",
     "dask_executor",
     "first_player_wins",
     "playouts",
@@ -93,7 +98,7 @@ def _parquet():
 @dataclass(frozen=True)
 class Job:
     """A kind of work, its parameters, and how it is cut: ``rows`` rows in shards of
-    ``shard_size`` (the last one shorter), shard ``i`` seeded from ``seed`` and ``i``."""
+    ``shard_size`` (the last one shorter), row ``i`` seeded from ``seed`` and ``i``."""
 
     kind: str
     params: dict
@@ -224,7 +229,9 @@ def solve(game: str, positions: Iterable[str] | str | os.PathLike, *,
 
 def table(name: str, deals: int | None = None, *, seed: int = 0, shard_size: int = 1000,
           **params: Any) -> Job:
-    """A perfect-play table: ``name`` is one of :data:`TABLES`.
+    """A perfect-play table: ``name`` is one of :data:`TABLES`, each declared once in Rust
+    beside its game (``TABLES[name].params``: the parameters and their defaults, checked
+    there; ``TABLES[name].columns``: the rows' columns, the Parquet schema).
 
     - ``quincunx_open``: ``deals`` fresh deals of the Quincunx solitaire solved with the draw
       order known (:func:`quanta.quincunx.solve_open_batch`); params ``excuse`` (False),
@@ -250,28 +257,15 @@ def table(name: str, deals: int | None = None, *, seed: int = 0, shard_size: int
       Black's ``no swap``, setup B from the start), ``black_swap_wins`` (setup A: Black wins
       by the best swap decision; empty for B), ``nodes``, ``seconds``, ``error`` (a class past
       the limits keeps ``white_wins`` null and says so there).
-      :func:`first_player_wins` reads the exact probabilities off the table."""
-    if name not in TABLES:
+      :func:`first_player_wins` reads the exact probabilities off the table.
+
+    Deal ``i`` of a fresh-deal table is dealt by the generator of ``(seed, i)``, whatever the
+    shard size."""
+    if not isinstance(name, str) or name not in TABLES:
         raise InvalidOptionError(f"table must be one of {sorted(TABLES)}, not {quoted(name)}")
-    defaults, _ = TABLES[name]
-    unknown = set(params) - set(defaults)
-    if unknown:
-        raise InvalidOptionError(f"table {name} takes {sorted(defaults)}, not {sorted(unknown)}")
-    params = {**defaults, **params}
-    _core.check_limits(params["timeout"], params["max_nodes"], params["memory_mb"], None)
-    if name.startswith("quantum_leap"):
-        _game("quantum_leap", {"size": params["size"], "setup": params["setup"]})
-    if name == "quantum_leap_every_deal":
-        if deals is not None:
-            raise InvalidOptionError(f"table {name} solves every deal: give no number of deals")
-        if params["size"] not in (2, 3):
-            raise InvalidOptionError(f"table {name} is for sides 2 and 3 (side 4 has 3.3e11 "
-                                     f"deals), not size={quoted(params['size'])}")
-        deals = len(_deal_classes(params["size"], params["setup"])[0])
-    elif deals is None:
-        raise InvalidOptionError(f"table {name} needs the number of deals (--deals)")
-    job = Job("table", {"table": name, **params}, _count(deals, "deals"),
-              _count(shard_size, "shard_size"), _seed(seed))
+    checked, rows = _core.table_params(name, params, deals)
+    job = Job("table", {"table": name, **checked}, rows, _count(shard_size, "shard_size"),
+              _seed(seed))
     _check_shard(job)
     return job
 
@@ -301,11 +295,6 @@ def first_player_wins(rows) -> dict:
 # ---- the rows of one shard ----
 
 
-def _shard_seed(seed: int, index: int) -> int:
-    """Shard ``index``'s seed: the first word of ``SeedSequence(seed, spawn_key=(index,))``."""
-    return int(np.random.SeedSequence(seed, spawn_key=(index,)).generate_state(1, np.uint64)[0])
-
-
 def _winners(returns: np.ndarray) -> np.ndarray:
     top = returns.max(axis=1, keepdims=True)
     single = (returns == top).sum(axis=1) == 1
@@ -316,7 +305,7 @@ def _playout_rows(job: Job, index: int, threads: int | None) -> dict:
     p = job.params
     g = quanta.game(p["game"], **p["options"])
     rows = job.shard_rows(index)
-    out = random_playouts(g, len(rows), seed=_shard_seed(job.seed, index), threads=threads)
+    out = random_playouts(g, len(rows), seed=job.seed, first=rows.start, threads=threads)
     columns = {"game": _deals(rows),
                "length": out["length"]}
     for seat in range(g.num_players):
@@ -366,173 +355,49 @@ def _solve_rows(job: Job, index: int, threads: int | None) -> dict:
     return _columns(out)
 
 
-def _quincunx_open_rows(job: Job, index: int, threads: int | None) -> dict:
-    p = job.params
-    rows = job.shard_rows(index)
-    out = quanta.quincunx.solve_open_batch(
-        _shard_seed(job.seed, index), len(rows), excuse=p["excuse"], empty=p["empty"],
-        threads=threads,
-        timeout=p["timeout"], max_nodes=p["max_nodes"], memory_mb=p["memory_mb"])
-    return {"deal": _deals(rows), **out}
+@dataclass(frozen=True)
+class TableKind:
+    """A kind of table as its game's registry line declares it (in Rust): ``params`` (name ->
+    default), ``columns`` (``(name, dtype, nullable)``: the Parquet schema), ``fixed_rows``
+    (its parameters fix its rows: every deal of a board, no ``deals``), ``seeded`` (its rows
+    depend on the seed: fresh deals)."""
+
+    name: str
+    game: str
+    doc: str
+    params: dict
+    columns: tuple
+    fixed_rows: bool
+    seeded: bool
 
 
-def _quantum_leap_rows(job: Job, index: int, threads: int | None) -> dict:
-    p = job.params
-    g = quanta.game("quantum_leap", size=p["size"], setup=p["setup"])
-    rng = np.random.default_rng(_shard_seed(job.seed, index))
-    limits = {k: p[k] for k in ("timeout", "max_nodes", "memory_mb")}
-    rows = job.shard_rows(index)
-    out: list[dict] = []
-    for i in rows:
-        state = g.new_state()
-        while state.is_chance:
-            outcomes = state.chance_outcomes()
-            pick = rng.choice(len(outcomes), p=[q for _, q in outcomes])
-            state = state.play(outcomes[pick][0])
-        row: dict[str, Any] = {"deal": i, "notation": state.notation(), "win": None,
-                               "best": None, "nodes": None, "seconds": None, "error": ""}
-        try:
-            r = quanta.quantum_leap.solve(state, threads=threads, **limits)
-            row.update(win=bool(r.win), best=r.best_move, nodes=r.nodes, seconds=r.seconds)
-        except QuantaError as e:
-            row.update(nodes=getattr(e, "nodes", None), seconds=getattr(e, "seconds", None),
-                       error=_error(e))
-        out.append(row)
-    return _columns(out)
-
-
-# Every deal of a small Quantum Leap board, up to the board's symmetries.
-
-
-def _hex_cells(side: int) -> list[tuple[int, int, int]]:
-    """The cells in notation order (row by row), in cube coordinates (x + y + z = 0)."""
-    n = side - 1
-    return [(x, -x - z, z) for z in range(-n, n + 1)
-            for x in range(max(-n, -z - n), min(n, -z + n) + 1)]
-
-
-def _symmetries(side: int) -> np.ndarray:
-    """The board's 12 symmetries, each as the cell that every cell goes to."""
-    cells = _hex_cells(side)
-    number = {c: i for i, c in enumerate(cells)}
-    maps = []
-    for reflect in (False, True):
-        for turns in range(6):
-            image = []
-            for x, y, z in cells:
-                if reflect:
-                    y, z = z, y
-                for _ in range(turns):
-                    x, y, z = -z, -x, -y
-                image.append(number[(x, y, z)])
-            maps.append(image)
-    return np.array(maps, dtype=np.int64)
-
-
-_deal_cache: dict = {}
-
-
-def _deal_classes(side: int, setup: str) -> tuple[np.ndarray, np.ndarray]:
-    """Every deal of the board, as base-3 codes of its cells (0 empty, 1 white, 2 black; cell
-    i weighs 3**i), grouped into classes under the 12 symmetries: each class's smallest code,
-    sorted, and how many deals it holds."""
-    key = (side, setup)
-    if key not in _deal_cache:
-        import itertools
-
-        cells = len(_hex_cells(side))
-        centre = cells // 2
-        stones = (cells - 1) // 2  # White's; Black has as many (A) or one more (B)
-        boards = []
-        empties = [c for c in range(cells) if c != centre] if setup == "A" else [None]
-        for empty in empties:
-            free = [c for c in range(cells) if c != empty]
-            whites = np.array(list(itertools.combinations(free, stones)), dtype=np.int64)
-            board = np.full((len(whites), cells), 2, dtype=np.int64)
-            if empty is not None:
-                board[:, empty] = 0
-            np.put_along_axis(board, whites, 1, axis=1)
-            boards.append(board)
-        board = np.concatenate(boards).astype(np.float64)
-        # The code of symmetry k's image: cell j goes to perm[j] and weighs 3**perm[j] there.
-        # One matrix product for all twelve; float64 is exact below 2**53 (3**19 < 2**31).
-        images = 3.0 ** _symmetries(side).T
-        codes = (board @ images).astype(np.int64)
-        _deal_cache[key] = np.unique(codes.min(axis=1), return_counts=True)
-    return _deal_cache[key]
-
-
-def _board_text(code: int, side: int) -> str:
-    digits = []
-    for _ in range(len(_hex_cells(side))):
-        code, d = divmod(code, 3)
-        digits.append(".wb"[d])
-    rows, start = [], 0
-    for length in [side + min(r, 2 * side - 2 - r) for r in range(2 * side - 1)]:
-        rows.append("".join(digits[start:start + length]))
-        start += length
-    return "/".join(rows)
-
-
-def _every_deal_rows(job: Job, index: int, threads: int | None) -> dict:
-    p = job.params
-    g = quanta.game("quantum_leap", size=p["size"], setup=p["setup"])
-    codes, counts = _deal_classes(p["size"], p["setup"])
-    limits = {k: p[k] for k in ("timeout", "max_nodes", "memory_mb")}
-    out: list[dict] = []
-    for i in job.shard_rows(index):
-        board = _board_text(int(codes[i]), p["size"])
-        row: dict[str, Any] = {"deal": i, "board": board, "weight": int(counts[i]),
-                               "white_wins": None, "black_swap_wins": None, "nodes": 0,
-                               "seconds": 0.0, "error": ""}
-        # An undecided class holds no answer: its wins stay null, its work is counted.
-        try:
-            if p["setup"] == "A":
-                at_swap = g.from_notation(f"{board} swap")
-                black = quanta.quantum_leap.solve(at_swap, threads=threads, **limits)
-                white = quanta.quantum_leap.solve(at_swap.play(at_swap.parse_action("no swap")),
-                                                  threads=threads, **limits)
-                row.update(black_swap_wins=black.win, nodes=black.nodes,
-                           seconds=black.seconds)
-            else:
-                white = quanta.quantum_leap.solve(g.from_notation(f"{board} w"),
-                                                  threads=threads, **limits)
-            row.update(white_wins=white.win, nodes=row["nodes"] + white.nodes,
-                       seconds=row["seconds"] + white.seconds)
-        except QuantaError as e:
-            row.update(white_wins=None, black_swap_wins=None, error=_error(e),
-                       nodes=row["nodes"] + getattr(e, "nodes", 0),
-                       seconds=row["seconds"] + getattr(e, "seconds", 0.0))
-        out.append(row)
-    return _columns(out)
-
-
-def _repair_unit_open_rows(job: Job, index: int, threads: int | None) -> dict:
-    p = job.params
-    rows = job.shard_rows(index)
-    out = quanta.repair_unit.open_batch(
-        p["players"], len(rows), seed=_shard_seed(job.seed, index), threads=threads,
-        timeout=p["timeout"], max_nodes=p["max_nodes"], memory_mb=p["memory_mb"])
-    winnable = out.pop("winnable")
-    pa, _ = _parquet()
-    # Undecided deals are nulls, never a number.
-    return {"deal": _deals(rows),
-            "winnable": pa.array(winnable.data, mask=np.ma.getmaskarray(winnable),
-                                 type=pa.bool_()), **out}
-
-
-#: The tables a ``table`` job makes: name -> (parameters with their defaults, rows of a shard).
-TABLES: dict[str, tuple[dict, Callable]] = {
-    "quantum_leap": ({"size": 3, "setup": "A", "timeout": None, "max_nodes": None,
-                      "memory_mb": 1024}, _quantum_leap_rows),
-    "quantum_leap_every_deal": ({"size": 3, "setup": "A", "timeout": None, "max_nodes": None,
-                                 "memory_mb": 1024}, _every_deal_rows),
-    "repair_unit_open": ({"players": 1, "timeout": 1.0, "max_nodes": None, "memory_mb": 256},
-                         _repair_unit_open_rows),
-    "quincunx_open": ({"excuse": False, "empty": 12, "timeout": None, "max_nodes": None,
-                       "memory_mb": 256},
-                      _quincunx_open_rows),
+#: The tables a ``table`` job makes, by name, from the registry.
+TABLES: dict[str, TableKind] = {
+    name: TableKind(name, game, doc, {p: default for p, default, _ in params},
+                    tuple(columns), fixed_rows, seeded)
+    for name, game, doc, params, columns, fixed_rows, seeded in _core.tables()
 }
+
+
+def _table_params(job: Job) -> tuple[str, dict]:
+    params = dict(job.params)
+    return params.pop("table"), params
+
+
+def _table_rows(job: Job, index: int, threads: int | None):
+    """The rows of shard ``index`` of a table job, computed in Rust, as a ``pyarrow.Table`` of
+    the declared columns (non-null ones marked so)."""
+    pa, _ = _parquet()
+    name, params = _table_params(job)
+    rows = job.shard_rows(index)
+    arrays, fields = [], []
+    for (column, values, valid), (_, dtype, nullable) in zip(
+            _core.table_rows(name, params, rows.start, rows.stop, job.seed, threads),
+            TABLES[name].columns):
+        kind = pa.type_for_alias(dtype)
+        arrays.append(pa.array(values, type=kind, mask=None if valid is None else ~valid))
+        fields.append(pa.field(column, kind, nullable=nullable))
+    return pa.table(arrays, schema=pa.schema(fields))
 
 
 def _check_shard(job: Job) -> None:
@@ -558,7 +423,15 @@ def _check_shard(job: Job) -> None:
             _playout_shard_fits(job, _game(job.params["game"], job.params["options"]))
             _playout_rows(empty, 0, None)
         elif job.kind == "table":
-            TABLES[job.params["table"]][1](empty, 0, None)
+            name, params = _table_params(job)
+            if name not in TABLES:
+                raise InvalidOptionError(f"table must be one of {sorted(TABLES)}, not "
+                                         f"{quoted(name)}")
+            _, rows = _core.table_params(
+                name, params, None if TABLES[name].fixed_rows else job.rows)
+            if rows != job.rows:
+                raise InvalidOptionError(f"table {name} has {rows:,} rows with these "
+                                         f"parameters, not {job.rows:,}")
         elif not isinstance(job.params["positions"], list):
             raise InvalidOptionError("a solve job's positions are a list of notations")
     except (KeyError, TypeError) as e:
@@ -576,28 +449,14 @@ def run_shard(job: Job | dict, index: int, threads: int | None = None):
         return pa.table(_playout_rows(job, index, threads))
     if job.kind == "solve":
         return _typed(pa, _solve_rows(job, index, threads), _SOLVE_COLUMNS)
-    name = job.params["table"]
-    columns = TABLES[name][1](job, index, threads)
-    return _typed(pa, columns, _TABLE_COLUMNS[name]) if name in _TABLE_COLUMNS else \
-        pa.table(columns)
+    return _table_rows(job, index, threads)
 
 
-#: The types of the columns built row by row (a shard whose rows all failed has the same
-#: schema as any other, so the shards read as one table).
+#: The types of a solve job's columns, built row by row (a shard whose rows all failed has
+#: the same schema as any other, so the shards read as one table).
 _SOLVE_COLUMNS = {"position": "int64", "notation": "string", "value": "float64",
                   "best": "string", "nodes": "int64", "seconds": "float64", "exact": "bool",
                   "error": "string"}
-_TABLE_COLUMNS = {
-    "quincunx_open": {"deal": "int64", "solved": "bool", "lost": "bool", "score": "int32",
-                      "nodes": "uint64", "seconds": "float64"},
-    "quantum_leap": {"deal": "int64", "notation": "string", "win": "bool", "best": "string",
-                     "nodes": "int64", "seconds": "float64", "error": "string"},
-    "quantum_leap_every_deal": {"deal": "int64", "board": "string", "weight": "int64",
-                                "white_wins": "bool", "black_swap_wins": "bool",
-                                "nodes": "int64", "seconds": "float64", "error": "string"},
-}
-
-
 def _typed(pa, columns: dict, types: dict):
     schema = pa.schema([(name, pa.type_for_alias(t)) for name, t in types.items()])
     return pa.table(columns, schema=schema)

@@ -1,5 +1,6 @@
-"""Batch jobs (quanta.jobs and `quanta job`): shards seeded on their own, Parquet results that
-do not depend on the executor, resumption after a real SIGKILL, bad rows kept with their
+"""Batch jobs (quanta.jobs and `quanta job`): rows seeded by their number alone, Parquet results
+that do not depend on the shard size, the threads or the executor, every table kind declared in
+the registry with the schema its rows have, resumption after a real SIGKILL, bad rows kept with their
 error, and a real Dask LocalCluster of two worker processes."""
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -31,12 +33,11 @@ def rows(out) -> list[dict]:
 # ---- what a shard holds ----
 
 
-def test_a_playout_shard_is_random_playouts_with_the_shard_seed():
+def test_a_playout_shard_is_random_playouts_of_the_job_seed_from_its_first_row():
     job = jobs.playouts("einstein", 2500, seed=9, shard_size=1000)
     assert job.shards == 3 and list(job.shard_rows(2)) == list(range(2000, 2500))
     table = jobs.run_shard(job, 2).to_pydict()
-    seed = int(np.random.SeedSequence(9, spawn_key=(2,)).generate_state(1, np.uint64)[0])
-    direct = quanta.batch.random_playouts(quanta.game("einstein"), 500, seed=seed)
+    direct = quanta.batch.random_playouts(quanta.game("einstein"), 500, seed=9, first=2000)
     assert table["game"] == list(range(2000, 2500))
     assert table["length"] == direct["length"].tolist()
     assert table["return_0"] == direct["returns"][:, 0].tolist()
@@ -164,11 +165,72 @@ def test_a_solve_job_refuses_bad_arguments_when_it_is_made(tmp_path):
         jobs.table("quincunx_open", 10, colour="red")
 
 
-def test_the_quincunx_open_table_is_the_solitaire_batch_with_the_shard_seed():
+@pytest.mark.parametrize("name, deals, params, message", [
+    ("quincunx_open", 10, {"empty": 13}, "parameter empty must be an integer from 0 to 12, not 13"),
+    ("quincunx_open", 10, {"excuse": "yes"}, "parameter excuse must be True or False, not 'yes'"),
+    ("quincunx_open", 10, {"timeout": -1}, "parameter timeout must be a number of seconds"),
+    ("quincunx_open", 10, {"max_nodes": [5]}, r"parameter max_nodes must be a number of nodes"),
+    ("quincunx_open", None, {}, "needs the number of deals"),
+    ("quincunx_open", 0, {}, "deals must be an integer from 1"),
+    ("repair_unit_open", 10, {"players": 5}, "parameter players must be an integer from 1 to 4"),
+    ("repair_unit_open", 10, {"memory_mb": 0}, "parameter memory_mb must be a number of megabytes"),
+    ("quantum_leap", 10, {"setup": "C"}, r"parameter setup must be one of \["),
+    ("quantum_leap_every_deal", None, {"size": 4}, "size must be an integer from 2 to 3, not 4"),
+    ("quantum_leap_every_deal", 5, {}, "solves every deal: give no number of deals"),
+])
+def test_a_bad_table_parameter_is_refused_in_rust_saying_what_was_expected(
+        name, deals, params, message):
+    with pytest.raises(InvalidOptionError, match=message):
+        jobs.table(name, deals, **params)
+
+
+#: Parameters under which each table kind runs fast and the same at any thread count; a kind
+#: in the registry without an entry here fails the tests below.
+FAST = {"quincunx_open": {"empty": 6}, "repair_unit_open": {"max_nodes": 200_000, "timeout": None},
+        "quantum_leap": {"size": 3}, "quantum_leap_every_deal": {"size": 2}}
+
+
+def test_every_table_kind_is_declared_in_the_registry_beside_a_game_and_documented():
+    assert set(jobs.TABLES) == set(FAST), "a table kind without FAST parameters"
+    docs = (Path(__file__).parent.parent / "docs" / "jobs.md").read_text()
+    for name, kind in jobs.TABLES.items():
+        assert kind.game in quanta.GAMES, name
+        assert f"`{name}`" in docs, f"{name} is not in docs/jobs.md"
+        assert kind.columns and all(dtype in {"bool", "int32", "int64", "uint64", "float64",
+                                              "string"} for _, dtype, _ in kind.columns)
+        assert set(kind.params) >= {"timeout", "max_nodes", "memory_mb"}, name
+
+
+@pytest.mark.parametrize("name", sorted(FAST))
+def test_a_tables_rows_have_its_declared_schema_whatever_the_shard_size_or_threads(
+        name, tmp_path):
+    kind = jobs.TABLES[name]
+    deals = None if kind.fixed_rows else 5
+    one = jobs.table(name, deals, seed=11, shard_size=1, **FAST[name])
+    three = jobs.table(name, deals, seed=11, shard_size=3, **FAST[name])
+    jobs.run(one, tmp_path / "one", threads=1)
+    jobs.run(three, tmp_path / "three", threads=1)
+    jobs.run(three, tmp_path / "two_threads", threads=2)
+    table = jobs.read(tmp_path / "one")
+    assert table.num_rows == one.rows
+    assert [(f.name, str(f.type), f.nullable) for f in table.schema] == [
+        (c, {"float64": "double"}.get(t, t), nullable) for c, t, nullable in kind.columns]
+    for c, _, nullable in kind.columns:
+        assert nullable or table.column(c).null_count == 0, c
+    # The rows depend on the seed and their numbers only (nodes and seconds of a parallel
+    # solve aside).
+    assert jobs.read(tmp_path / "three").drop(["seconds"]).equals(table.drop(["seconds"]))
+    assert jobs.read(tmp_path / "two_threads").drop(["seconds", "nodes"]).equals(
+        table.drop(["seconds", "nodes"]))
+    if kind.seeded:
+        other = jobs.run_shard(jobs.table(name, deals, seed=12, shard_size=5, **FAST[name]), 0)
+        assert not other.drop(["seconds", "nodes"]).equals(table.drop(["seconds", "nodes"]))
+
+
+def test_the_quincunx_open_table_is_the_solitaire_batch_of_the_job_seed():
     job = jobs.table("quincunx_open", 6, seed=5, shard_size=3, empty=7)
     shard = jobs.run_shard(job, 1).to_pydict()
-    seed = int(np.random.SeedSequence(5, spawn_key=(1,)).generate_state(1, np.uint64)[0])
-    direct = quanta.quincunx.solve_open_batch(seed, 3, empty=7, memory_mb=256)
+    direct = quanta.quincunx.solve_open_batch(5, 3, first=3, empty=7, memory_mb=256)
     assert all(shard["solved"])
     assert shard["deal"] == [3, 4, 5]
     assert shard["score"] == direct["score"].tolist()
@@ -277,32 +339,25 @@ def test_every_deal_counted_once_per_symmetry_class_gives_the_chance_trees_odds(
             assert got[key] == pytest.approx(expected[key], abs=1e-12), key
 
 
-def test_the_twelve_symmetries_of_the_side_3_board_keep_every_deals_value():
-    g = quanta.game("quantum_leap", size=3)
-    rng = np.random.default_rng(1)
-    codes, counts = jobs._deal_classes(3, "A")
-    for code in rng.choice(codes, 3):
-        board = jobs._board_text(int(code), 3)
-        cells = [c for c in board if c != "/"]
-        values = set()
-        for perm in jobs._symmetries(3):
-            image = ["?"] * len(cells)
-            for i, j in enumerate(perm):
-                image[j] = cells[i]
-            text = jobs._board_text(sum(".wb".index(c) * 3**i for i, c in enumerate(image)), 3)
-            values.add(quanta.quantum_leap.solve(g.from_notation(f"{text} swap")).win)
-        assert len(values) == 1, board
-    assert counts.sum() == 18 * 48620, "every setup-A deal: the empty cell, then 9 whites of 18"
+def test_every_side_3_deal_is_in_one_class_of_the_every_deal_table():
+    # Setup A: the empty cell (any but the centre), then White's 9 stones among the other 18;
+    # setup B: White's 9 stones among the 19 cells. A class is at most a deal's 12 images.
+    for setup, deals in (("A", 18 * 48620), ("B", 92378)):
+        job = jobs.table("quantum_leap_every_deal", setup=setup)
+        assert deals / 12 <= job.rows < deals / 11, setup
+        if setup == "B":
+            shard = jobs.run_shard(job, 0, threads=1).column("weight").to_pylist()
+            assert 1 <= min(shard) and max(shard) <= 12
 
 
 # ---- the games with hidden order: Quantum Repair Unit ----
 
 
-def test_the_repair_unit_table_is_the_open_batch_with_the_shard_seed():
+def test_the_repair_unit_table_is_the_open_batch_of_the_job_seed():
     job = jobs.table("repair_unit_open", 4, seed=3, shard_size=2, max_nodes=200_000)
     shard = jobs.run_shard(job, 1).to_pydict()
-    seed = int(np.random.SeedSequence(3, spawn_key=(1,)).generate_state(1, np.uint64)[0])
-    direct = quanta.repair_unit.open_batch(1, 2, seed=seed, max_nodes=200_000, memory_mb=256)
+    direct = quanta.repair_unit.open_batch(1, 2, seed=3, first=2, max_nodes=200_000,
+                                           memory_mb=256)
     assert shard["deal"] == [2, 3]
     assert shard["winnable"] == direct["winnable"].tolist()
     assert shard["nodes"] == direct["nodes"].tolist()

@@ -19,6 +19,7 @@ pub mod registry;
 pub mod repair_unit;
 pub mod search;
 pub mod solver;
+pub mod table;
 
 pub use error::{Error, Result};
 pub use game::{Action, CHANCE, Game, GameInfo, Information, Rng, TERMINAL, ToMove, Utility};

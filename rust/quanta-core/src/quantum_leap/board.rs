@@ -137,11 +137,69 @@ impl<B: Bits> Board<B> {
     pub fn rows(&self) -> impl Iterator<Item = std::ops::Range<usize>> + '_ {
         self.row_start.windows(2).map(|w| w[0]..w[1])
     }
+
+    /// The board's 12 symmetries (six turns, each with and without a reflection), each as
+    /// the cell every cell goes to. The first is the identity.
+    pub fn symmetries(&self) -> Vec<Vec<usize>> {
+        let cell = |x: i8, z: i8| {
+            self.coords
+                .iter()
+                .position(|&c| c == (x, z))
+                .expect("a symmetry maps the board onto itself")
+        };
+        let mut maps = Vec::with_capacity(12);
+        for reflect in [false, true] {
+            for turns in 0..6 {
+                maps.push(
+                    self.coords
+                        .iter()
+                        .map(|&(q, r)| {
+                            // Cube coordinates: x = q, z = r, y = -q - r.
+                            let (mut x, mut y, mut z) = (q, -q - r, r);
+                            if reflect {
+                                (y, z) = (z, y);
+                            }
+                            for _ in 0..turns {
+                                (x, y, z) = (-z, -x, -y);
+                            }
+                            debug_assert_eq!(x + y + z, 0);
+                            cell(x, z)
+                        })
+                        .collect(),
+                );
+            }
+        }
+        maps
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_twelve_symmetries_are_distinct_and_keep_neighbours_neighbours() {
+        for side in 2..=4 {
+            let b = Board::<u64>::new(side);
+            let maps = b.symmetries();
+            assert_eq!(maps.len(), 12);
+            assert_eq!(
+                maps[0],
+                (0..b.cells).collect::<Vec<_>>(),
+                "the identity first"
+            );
+            for (i, m) in maps.iter().enumerate() {
+                assert!(!maps[..i].contains(m), "side {side}: symmetry {i} repeats");
+                assert_eq!(m[b.centre], b.centre);
+                for c in 0..b.cells {
+                    for t in 0..b.cells {
+                        let near = |c: usize, t: usize| b.neighbours[c].has(t);
+                        assert_eq!(near(c, t), near(m[c], m[t]));
+                    }
+                }
+            }
+        }
+    }
 
     #[test]
     fn sizes_have_the_hexhex_cell_counts() {

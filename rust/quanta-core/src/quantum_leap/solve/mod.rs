@@ -29,6 +29,7 @@
 //! is checked now and then (every `FLUSH` nodes a thread) rather than at every node; only
 //! the node count and the time depend on the threads, never the answer.
 
+pub mod deal_tables;
 mod fork;
 mod ordering;
 mod regions;

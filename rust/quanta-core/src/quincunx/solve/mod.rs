@@ -65,6 +65,7 @@
 
 mod assignment;
 mod batch;
+pub mod deal_table;
 mod expect;
 mod fill;
 mod grids;

@@ -31,6 +31,8 @@
 //! The `threads` of the context are not used: one solve is one sequential search (batches
 //! run several solves at once).
 
+pub mod deal_table;
+
 use super::{
     ACE, ACE_UNDER, Card, GO_ON, IDLE_TURNS, KING, KING_AT, NO_EFFECT, NONE, PEEK, Pending, QUEEN,
     RepairState, RepairUnit, Step, TUNNEL, cards, code, rank,
