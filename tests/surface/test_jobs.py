@@ -192,7 +192,7 @@ FAST = {"quincunx_open": {"empty": 6}, "repair_unit_open": {"max_nodes": 200_000
 
 def test_every_table_kind_is_declared_in_the_registry_beside_a_game_and_documented():
     assert set(jobs.TABLES) == set(FAST), "a table kind without FAST parameters"
-    docs = (Path(__file__).parent.parent / "docs" / "jobs.md").read_text()
+    docs = (Path(__file__).parents[2] / "docs" / "jobs.md").read_text()
     for name, kind in jobs.TABLES.items():
         assert kind.game in quanta.GAMES, name
         assert f"`{name}`" in docs, f"{name} is not in docs/jobs.md"
