@@ -270,6 +270,10 @@ def test_job_commands_refuse_bad_arguments_in_one_line_with_status_2(tmp_path):
                   "--out", str(tmp_path)],
                  ["job", "playouts", "einstein", "--games", "5", "--out", str(tmp_path),
                   "--scheduler", "tcp://x:1", "--local-cluster", "2"],
+                 ["job", "table", "quincunx_open", "--deals", "5", "-p", "empty=13",
+                  "--out", str(tmp_path)],
+                 ["job", "table", "quantum_leap_every_deal", "--deals", "5",
+                  "--out", str(tmp_path)],
                  ["solve", "einstein", "not a position"],
                  ["solve", "einstein", "...../...../...../...../....1 1 -"],
                  ["play", "einstein", "--as", "2"]):
