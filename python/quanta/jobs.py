@@ -77,7 +77,9 @@ KINDS = ("playouts", "solve", "table")
 
 #: The manifest's name in a job's directory (a leading ``_`` keeps Parquet readers off it).
 MANIFEST = "_manifest.json"
-_FORMAT = 1
+#: The manifest's format: 2 since row ``i`` is seeded by ``(seed, i)`` (1 seeded by shard), so
+#: a directory half made under format 1 is another job's, never finished with other rows.
+_FORMAT = 2
 
 
 def _parquet():

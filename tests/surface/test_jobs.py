@@ -92,6 +92,19 @@ def test_a_directory_of_another_job_is_refused(tmp_path):
     assert len(rows(tmp_path)) == 100
 
 
+def test_a_directory_begun_when_shards_were_seeded_by_their_number_is_another_job(tmp_path):
+    # Format 1 seeded shard i from (seed, i); its rows would not match the rows seeded by
+    # their own number that a run adds now.
+    job = jobs.playouts("einstein", 100, seed=1, shard_size=50)
+    jobs.run(job, tmp_path)
+    manifest = tmp_path / jobs.MANIFEST
+    held = json.loads(manifest.read_text())
+    manifest.write_text(json.dumps({**held, "format": 1}))
+    (tmp_path / "part-00001.parquet").unlink()
+    with pytest.raises(InvalidOptionError, match="another job"):
+        jobs.run(job, tmp_path)
+
+
 def _parts(directory) -> list[str]:
     return sorted(p.name for p in directory.glob("part-*.parquet"))
 
@@ -270,6 +283,10 @@ def test_job_commands_refuse_bad_arguments_in_one_line_with_status_2(tmp_path):
                   "--out", str(tmp_path)],
                  ["job", "playouts", "einstein", "--games", "5", "--out", str(tmp_path),
                   "--scheduler", "tcp://x:1", "--local-cluster", "2"],
+                 ["job", "table", "quincunx_open", "--deals", "5", "-p", "empty=13",
+                  "--out", str(tmp_path)],
+                 ["job", "table", "quantum_leap_every_deal", "--deals", "5",
+                  "--out", str(tmp_path)],
                  ["solve", "einstein", "not a position"],
                  ["solve", "einstein", "...../...../...../...../....1 1 -"],
                  ["play", "einstein", "--as", "2"]):
