@@ -2,72 +2,73 @@
 ``tests/test_stubs.py`` with ``mypy.stubtest``)."""
 
 from collections.abc import Sequence
-from typing import Any, final
+from typing import Any, TypeVar, final
+
+from typing_extensions import disjoint_base
 
 import numpy as np
 import numpy.typing as npt
 
+from quanta.views import (
+    AQuantumLeapView,
+    EinsteinCardView,
+    EinsteinView,
+    QuantumLeapView,
+    QuincunxView,
+    RepairUnitView,
+)
+
 __all__ = [
+    "AQuantumLeapState",
     "Answer",
     "BestHiggs",
     "BestTurn",
     "CHANCE",
     "EinsteinCardSolution",
+    "EinsteinCardState",
     "EinsteinSolution",
+    "EinsteinState",
     "ExpectedSolution",
     "FillSolution",
     "Game",
     "GameInfo",
     "OpenSolution",
+    "QuantumLeapState",
+    "QuincunxState",
     "RepairUnitOpenSolution",
+    "RepairUnitState",
     "RepairUnitWinProbability",
     "Solution",
     "State",
     "TERMINAL",
     "a_quantum_leap_best_higgs",
     "a_quantum_leap_best_turn",
-    "a_quantum_leap_display",
-    "a_quantum_leap_drawn",
-    "a_quantum_leap_hand",
-    "a_quantum_leap_hand_shown",
-    "a_quantum_leap_pattern",
     "a_quantum_leap_greedy_move",
     "a_quantum_leap_play_batch",
     "a_quantum_leap_score_placement",
-    "a_quantum_leap_scores",
-    "a_quantum_leap_second_stock",
-    "a_quantum_leap_stack",
-    "a_quantum_leap_stacks",
-    "a_quantum_leap_stock",
     "check_fits",
     "check_limits",
     "einstein_analyze",
     "einstein_best_move",
-    "einstein_board",
     "einstein_card_analyze",
     "einstein_card_solve",
     "einstein_play_batch",
     "einstein_solve",
     "game_names",
+    "game_state",
     "solve",
     "solvers",
     "greedy_move",
     "make_game",
     "quantum_leap_analyze",
-    "quantum_leap_cells",
     "quantum_leap_solve",
     "quincunx_best_move",
     "quincunx_deck",
     "quincunx_fill_open",
     "quincunx_fill_open_batch",
     "quincunx_greedy_move",
-    "quincunx_grid",
-    "quincunx_hand",
-    "quincunx_lost",
-    "quincunx_pile",
     "quincunx_play_batch",
     "quincunx_score_placement",
-    "quincunx_scores",
     "quincunx_solve_expected",
     "quincunx_solve_open",
     "quincunx_solve_open_batch",
@@ -78,7 +79,6 @@ __all__ = [
     "repair_unit_policy",
     "repair_unit_rule_move",
     "repair_unit_solve_open",
-    "repair_unit_unseen",
     "repair_unit_win_probability",
     "restore_state",
 ]
@@ -122,7 +122,7 @@ class Game:
     def __hash__(self) -> int: ...
     def __reduce__(self) -> tuple[Any, tuple[str, dict[str, Any]]]: ...
 
-@final
+@disjoint_base
 class State:
     @property
     def game(self) -> Game: ...
@@ -149,12 +149,59 @@ class State:
     def __hash__(self) -> int: ...
     def __copy__(self) -> State: ...
     def __deepcopy__(self, _memo: Any) -> State: ...
-    # Each game's extras (board(), grid(), ...): a slot at run time, so stubtest's allowlist
-    # names it (tests/stubtest_allowlist.txt). Untyped here since they differ by game; the
-    # same functions in the game's module are typed (quanta.einstein.board(state), ...).
-    def __getattr__(self, name: str) -> Any: ...
-    def __dir__(self) -> list[str]: ...
     def __reduce__(self) -> tuple[Any, tuple[str, dict[str, Any], str]]: ...
+
+# ---- each game's state class: the generic State with the game's extras ----
+
+_S = TypeVar("_S", bound=State)
+
+def game_state(value: object, cls: type[_S], what: str) -> _S: ...
+
+@final
+class EinsteinState(State):
+    def board(self) -> npt.NDArray[np.int8]: ...
+    def view(self, player: int | None = None) -> EinsteinView: ...
+
+@final
+class EinsteinCardState(State):
+    def board(self) -> npt.NDArray[np.int8]: ...
+    def hand(self, player: int) -> list[str]: ...
+    def heap(self, player: int) -> list[str]: ...
+    def discards(self, player: int) -> list[str]: ...
+    def view(self, player: int | None = None) -> EinsteinCardView: ...
+
+@final
+class QuantumLeapState(State):
+    def cells(self) -> list[str]: ...
+    def view(self, player: int | None = None) -> QuantumLeapView: ...
+
+@final
+class AQuantumLeapState(State):
+    def display(self) -> list[list[str | None]]: ...
+    def stacks(self) -> list[list[int]]: ...
+    def pattern(self) -> str | None: ...
+    def hand(self, player: int) -> list[str]: ...
+    def stock(self, player: int) -> list[str]: ...
+    def second_stock(self, player: int) -> list[str]: ...
+    def hand_shown(self, player: int) -> bool: ...
+    def stack(self, cell: str | tuple[int, int]) -> list[str]: ...
+    def drawn(self) -> str | None: ...
+    def scores(self) -> list[int]: ...
+    def view(self, player: int | None = None) -> AQuantumLeapView: ...
+
+@final
+class QuincunxState(State):
+    def grid(self) -> list[list[str | None]]: ...
+    def hand(self, player: int) -> list[str]: ...
+    def pile(self) -> list[str]: ...
+    def scores(self) -> list[int]: ...
+    def lost(self) -> bool: ...
+    def view(self, player: int | None = None) -> QuincunxView: ...
+
+@final
+class RepairUnitState(State):
+    def unseen(self) -> list[str]: ...
+    def view(self, player: int | None = None) -> RepairUnitView: ...
 
 def make_game(name: str, options: dict[str, Any] | None = None) -> Game: ...
 def restore_state(name: str, options: dict[str, Any], notation: str) -> State: ...
@@ -197,16 +244,6 @@ def quote(value: Any) -> str: ...
 
 # ---- a_quantum_leap ----
 
-def a_quantum_leap_display(state: State) -> list[list[str | None]]: ...
-def a_quantum_leap_stacks(state: State) -> list[list[int]]: ...
-def a_quantum_leap_pattern(state: State) -> str | None: ...
-def a_quantum_leap_hand(state: State, player: int) -> list[str]: ...
-def a_quantum_leap_scores(state: State) -> list[int]: ...
-def a_quantum_leap_stock(state: State, player: int) -> list[str]: ...
-def a_quantum_leap_second_stock(state: State, player: int) -> list[str]: ...
-def a_quantum_leap_hand_shown(state: State, player: int) -> bool: ...
-def a_quantum_leap_stack(state: State, cell: str | tuple[int, int]) -> list[str]: ...
-def a_quantum_leap_drawn(state: State) -> str | None: ...
 def a_quantum_leap_score_placement(
     display: Sequence[Sequence[str | None]], card: str, cell: str | tuple[int, int],
     pattern: str | None, rule: str | None,
@@ -266,7 +303,6 @@ def a_quantum_leap_play_batch(
 
 # ---- einstein ----
 
-def einstein_board(state: State) -> npt.NDArray[np.int8]: ...
 
 @final
 class EinsteinSolution:
@@ -346,7 +382,6 @@ class Solution:
     def exact(self) -> bool: ...
     def __eq__(self, value: object, /) -> bool: ...
 
-def quantum_leap_cells(value: State) -> list[str]: ...
 def quantum_leap_solve(
     state: State, timeout: float | None, max_nodes: int | None, memory_mb: int,
     threads: int | None,
@@ -409,11 +444,6 @@ class ExpectedSolution:
     @property
     def exact(self) -> bool: ...
 
-def quincunx_grid(state: State) -> list[list[str | None]]: ...
-def quincunx_hand(state: State, player: int) -> list[str]: ...
-def quincunx_pile(state: State) -> list[str]: ...
-def quincunx_scores(state: State) -> list[int]: ...
-def quincunx_lost(state: State) -> bool: ...
 def quincunx_score_placement(
     grid: Sequence[Sequence[str | None]], card: str, cell: tuple[int, int], solitaire: bool
 ) -> tuple[int, int, int, int, int, int]: ...
@@ -484,7 +514,6 @@ class RepairUnitWinProbability:
     def seconds(self) -> float: ...
     def __eq__(self, value: object, /) -> bool: ...
 
-def repair_unit_unseen(state: State) -> list[str]: ...
 def repair_unit_solve_open(
     state: State, order: Sequence[str], timeout: float | None, max_nodes: int | None,
     memory_mb: int, threads: int | None,

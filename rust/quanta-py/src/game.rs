@@ -4,7 +4,9 @@
 use crate::detach::run_detached;
 use crate::errors::{self, IllegalMoveError, InvalidNotationError, InvalidOptionError, to_py};
 use numpy::{IntoPyArray, PyArrayMethods};
+use pyo3::PyClass;
 use pyo3::prelude::*;
+use pyo3::pyclass_init::PyClassInitializer;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 use quanta_core::erased::{DynGame, DynState};
@@ -155,19 +157,43 @@ pub struct Game {
 
 impl From<Arc<dyn DynGame>> for Game {
     fn from(inner: Arc<dyn DynGame>) -> Self {
+        let class = crate::games::state_class(inner.name());
         Game {
             inner,
-            ints: Arc::default(),
+            ints: Arc::new(ActionInts {
+                class,
+                ints: PyOnceLock::new(),
+                legal: Memo::default(),
+                outcomes: Memo::default(),
+            }),
         }
     }
+}
+
+/// Makes the Python object of a state: an instance of its game's state class (the generic
+/// `State` extended with the game's extras, games/mod.rs).
+pub type Wrap = for<'py> fn(Python<'py>, State) -> PyResult<Bound<'py, State>>;
+
+/// A state as an instance of the state class `T` (a subclass of `State`, with no data of its
+/// own).
+pub fn wrap<'py, T>(py: Python<'py>, state: State) -> PyResult<Bound<'py, State>>
+where
+    T: PyClass<BaseType = State> + Default,
+{
+    Ok(Bound::new(
+        py,
+        PyClassInitializer::from(state).add_subclass(T::default()),
+    )?
+    .into_super())
 }
 
 /// What a game's states share on the Python side: the action ids `0..num_actions` as Python
 /// ints, made on first use, so that a list of actions makes no int objects; and the last long
 /// list of legal actions and of chance outcomes, for the next state that has the same (the
-/// 720 setups of both EinStein players, say). Only immutable objects are shared.
-#[derive(Default)]
+/// 720 setups of both EinStein players, say). Only immutable objects are shared. And the
+/// game's state class.
 struct ActionInts {
+    class: Wrap,
     ints: PyOnceLock<Box<[Py<PyInt>]>>,
     legal: Memo<Action>,
     outcomes: Memo<(Action, u64)>,
@@ -248,14 +274,15 @@ impl Game {
         PyTuple::new(py, self.inner.observation_shape())
     }
     /// The start of a game (possibly a chance node).
-    fn new_state(&self) -> State {
-        State::new(self.inner.new_state(), &self.ints)
+    fn new_state<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, State>> {
+        State::new(self.inner.new_state(), &self.ints).into_py(py)
     }
     /// The state written as `text` in the game's notation.
-    fn from_notation(&self, text: &Bound<'_, PyAny>) -> PyResult<State> {
+    fn from_notation<'py>(&self, text: &Bound<'py, PyAny>) -> PyResult<Bound<'py, State>> {
+        let py = text.py();
         let text = errors::text(text, |m| InvalidNotationError::new_err(m))?;
         let inner = self.inner.from_notation(&text).map_err(to_py)?;
-        Ok(State::new(inner, &self.ints))
+        State::new(inner, &self.ints).into_py(py)
     }
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
         other.cast::<Game>().is_ok_and(|o| {
@@ -302,7 +329,7 @@ impl Game {
 }
 
 /// A position, immutable: `play` returns a new state.
-#[pyclass(module = "quanta", name = "State", frozen)]
+#[pyclass(module = "quanta", name = "State", frozen, subclass)]
 pub struct State {
     pub inner: Box<dyn DynState>,
     /// Who moves, read once: `is_terminal`, `is_chance` and `current_player` read this field.
@@ -363,7 +390,7 @@ impl State {
         PyList::new(py, pairs)
     }
     /// The state after `action`; raises `IllegalMoveError` (and changes nothing) if illegal.
-    fn play(&self, action: &Bound<'_, PyAny>) -> PyResult<State> {
+    fn play<'py>(&self, action: &Bound<'py, PyAny>) -> PyResult<Bound<'py, State>> {
         let a = errors::action(&*self.inner, action)?;
         let next = match self.legal.get() {
             // Checked against the legal actions already made; `inner.play` names an illegal
@@ -371,7 +398,7 @@ impl State {
             Some(legal) if sorted_contains(legal.bind(action.py()), a) => self.inner.play_legal(a),
             _ => self.inner.play(a).map_err(to_py)?,
         };
-        Ok(State::new(next, &self.ints))
+        State::new(next, &self.ints).into_py(action.py())
     }
     /// One value per player: +1/-1 (or scores) at the end, values so far before.
     fn returns(&self) -> Vec<f64> {
@@ -431,10 +458,14 @@ impl State {
     /// A full state that `player` cannot tell from this one (the same information state),
     /// drawn uniformly from all such states; the same `seed` gives the same state. A game of
     /// perfect information returns an equal state.
-    fn resample(&self, player: &Bound<'_, PyAny>, seed: &Bound<'_, PyAny>) -> PyResult<State> {
+    fn resample<'py>(
+        &self,
+        player: &Bound<'py, PyAny>,
+        seed: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, State>> {
         let p = errors::player(&*self.inner, player)?;
         let seed = errors::seed(seed, "seed")?;
-        Ok(State::new(self.inner.resample(p, seed), &self.ints))
+        State::new(self.inner.resample(p, seed), &self.ints).into_py(player.py())
     }
     /// The number of action sequences of length `depth` from here (chance outcomes count as
     /// actions; finished games end a sequence early): the standard move-generation check.
@@ -480,13 +511,6 @@ impl State {
     fn _repr_svg_(slf: &Bound<'_, Self>) -> PyResult<String> {
         Self::render(slf, "svg")?.extract()
     }
-    /// The methods of every state plus the game's own extras (for completion in notebooks).
-    fn __dir__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-        slf.py()
-            .import("quanta")?
-            .getattr("_state_dir")?
-            .call1((slf,))
-    }
     fn __reduce__<'py>(
         &self,
         py: Python<'py>,
@@ -511,6 +535,10 @@ impl State {
             legal: OnceLock::new(),
             ints: ints.clone(),
         }
+    }
+    /// The Python object of this state: an instance of its game's state class.
+    fn into_py(self, py: Python<'_>) -> PyResult<Bound<'_, State>> {
+        (self.ints.class)(py, self)
     }
     /// The legal actions as a tuple, made once.
     fn legal(&self, py: Python<'_>) -> PyResult<&Py<PyTuple>> {
@@ -574,11 +602,11 @@ pub fn make_game(name: &Bound<'_, PyAny>, options: Option<&Bound<'_, PyDict>>) -
 
 /// Unpickles a state: the game by name and options, the position by notation.
 #[pyfunction]
-pub fn restore_state(
-    name: &Bound<'_, PyAny>,
-    options: &Bound<'_, PyDict>,
-    notation: &Bound<'_, PyAny>,
-) -> PyResult<State> {
+pub fn restore_state<'py>(
+    name: &Bound<'py, PyAny>,
+    options: &Bound<'py, PyDict>,
+    notation: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, State>> {
     make_game(name, Some(options))?.from_notation(notation)
 }
 

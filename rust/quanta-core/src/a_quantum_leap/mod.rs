@@ -8,9 +8,9 @@
 
 mod notation;
 pub mod rules;
+pub mod solve;
 #[cfg(test)]
 mod tests;
-pub mod solve;
 
 use crate::error::{Error, Result, quoted};
 use crate::game::{Action, Game, GameInfo, Information, Rng, ToMove, Utility};
@@ -131,6 +131,19 @@ impl AQuantumLeapState {
     /// The card drawn in stage one and waiting for its cell, if any.
     pub fn drawn(&self) -> Option<Card> {
         (self.drawn != NO_CARD).then_some(self.drawn)
+    }
+    /// The phase's name (`leave`, `draw`, `place`, `higgs`, `play` or `end`), the player to
+    /// draw, place or play, and the cards they placed this turn (`play` only).
+    pub fn turn(&self) -> (&'static str, usize, u8) {
+        (
+            PHASE_NAMES[self.phase as usize],
+            self.player as usize,
+            self.placed,
+        )
+    }
+    /// The game of the match being played, from 0.
+    pub fn game_number(&self) -> u8 {
+        self.game_number
     }
     /// The points of every seat (only the first `players` are in play).
     pub fn scores(&self) -> [i32; MAX_PLAYERS] {

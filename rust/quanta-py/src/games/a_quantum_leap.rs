@@ -6,6 +6,7 @@ use super::position;
 use super::quantum_leap::py_bool;
 use crate::detach::run_detached;
 use crate::errors::{self, InvalidOptionError, to_py};
+use crate::game::State;
 use numpy::{IntoPyArray, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString, PyTuple};
@@ -13,7 +14,7 @@ use quanta_core::Action;
 use quanta_core::Game;
 use quanta_core::a_quantum_leap::rules::{self, NO_CARD};
 use quanta_core::a_quantum_leap::solve;
-use quanta_core::a_quantum_leap::{AQuantumLeap, AQuantumLeapState};
+use quanta_core::a_quantum_leap::{AQuantumLeap, AQuantumLeapState as Core};
 use quanta_core::erased::Position;
 use quanta_core::search::Request;
 
@@ -25,118 +26,136 @@ fn rows<T: Copy>(cells: [T; 9]) -> Vec<Vec<T>> {
     cells.chunks(3).map(<[T]>::to_vec).collect()
 }
 
-/// The top cards as 3 rows of 3 codes, None where a cell is empty.
-#[pyfunction]
-fn a_quantum_leap_display(state: &Bound<'_, PyAny>) -> PyResult<Vec<Vec<Option<&'static str>>>> {
-    let s: &AQuantumLeapState = &aql(state, "a_quantum_leap.display")?.state;
-    Ok(rows(
-        s.tops().map(|c| (c != NO_CARD).then(|| rules::code(c))),
-    ))
-}
-
-/// The stack heights as 3 rows of 3.
-#[pyfunction]
-fn a_quantum_leap_stacks(state: &Bound<'_, PyAny>) -> PyResult<Vec<Vec<u32>>> {
-    Ok(rows(
-        aql(state, "a_quantum_leap.stacks")?
-            .state
-            .heights()
-            .map(u32::from),
-    ))
-}
-
-/// The pattern's name, None before stage two.
-#[pyfunction]
-fn a_quantum_leap_pattern(state: &Bound<'_, PyAny>) -> PyResult<Option<&'static str>> {
-    Ok(aql(state, "a_quantum_leap.pattern")?
-        .state
-        .pattern()
-        .map(|p| p.name()))
-}
-
-/// `player`'s hand as codes, in card-index order.
-#[pyfunction]
-fn a_quantum_leap_hand(
-    state: &Bound<'_, PyAny>,
-    player: &Bound<'_, PyAny>,
-) -> PyResult<Vec<&'static str>> {
-    let p = aql(state, "a_quantum_leap.hand")?;
-    let player = errors::player(&*super::state(state, "a_quantum_leap.hand")?.inner, player)?;
-    Ok(codes(p.state.hand(player)))
-}
-
 /// A set of cards as codes, in card-index order.
 fn codes(set: u64) -> Vec<&'static str> {
     rules::cards(set).map(rules::code).collect()
 }
 
-/// `player`'s (first) stock as codes, in card-index order.
-#[pyfunction]
-fn a_quantum_leap_stock(
-    state: &Bound<'_, PyAny>,
+/// The top cards as 3 rows of 3 codes, None where a cell is empty.
+fn display(s: &Core) -> Vec<Vec<Option<&'static str>>> {
+    rows(s.tops().map(|c| (c != NO_CARD).then(|| rules::code(c))))
+}
+
+/// The stack heights as 3 rows of 3.
+fn heights(s: &Core) -> Vec<Vec<u32>> {
+    rows(s.heights().map(u32::from))
+}
+
+/// The game's state and the player `player` names.
+fn seat<'s>(
+    slf: &'s Bound<'_, AQuantumLeapState>,
     player: &Bound<'_, PyAny>,
-) -> PyResult<Vec<&'static str>> {
-    let p = aql(state, "a_quantum_leap.stock")?;
-    let player = errors::player(&*super::state(state, "a_quantum_leap.stock")?.inner, player)?;
-    Ok(codes(p.state.stock(player)))
+    what: &str,
+) -> PyResult<(&'s Core, usize)> {
+    let p = aql(slf.as_any(), what)?;
+    Ok((&p.state, errors::player(p, player)?))
 }
 
-/// Two players: `player`'s untaken second stock as codes (empty once taken, and with 3 or 4).
-#[pyfunction]
-fn a_quantum_leap_second_stock(
-    state: &Bound<'_, PyAny>,
-    player: &Bound<'_, PyAny>,
-) -> PyResult<Vec<&'static str>> {
-    let p = aql(state, "a_quantum_leap.second_stock")?;
-    let player = errors::player(
-        &*super::state(state, "a_quantum_leap.second_stock")?.inner,
-        player,
-    )?;
-    Ok(codes(p.state.second_stock(player)))
-}
+/// An A Quantum Leap state: the generic `State` with the game's extras.
+#[pyclass(module = "quanta", name = "AQuantumLeapState", extends = State, frozen)]
+#[derive(Default)]
+pub struct AQuantumLeapState;
 
-/// Whether `player`'s hand lies face up (after a pass, until they place again).
-#[pyfunction]
-fn a_quantum_leap_hand_shown(
-    state: &Bound<'_, PyAny>,
-    player: &Bound<'_, PyAny>,
-) -> PyResult<bool> {
-    let p = aql(state, "a_quantum_leap.hand_shown")?;
-    let player = errors::player(
-        &*super::state(state, "a_quantum_leap.hand_shown")?.inner,
-        player,
-    )?;
-    Ok(p.state.hand_shown(player))
-}
-
-/// The cards of `cell` (a name like `"b2"` or (row, col)), bottom to top.
-#[pyfunction]
-fn a_quantum_leap_stack(
-    state: &Bound<'_, PyAny>,
-    cell: &Bound<'_, PyAny>,
-) -> PyResult<Vec<&'static str>> {
-    let p = aql(state, "a_quantum_leap.stack")?;
-    Ok(p.state
-        .stack(self::cell(cell)?)
-        .into_iter()
-        .map(rules::code)
-        .collect())
-}
-
-/// The card drawn in stage one and waiting for its cell, or None.
-#[pyfunction]
-fn a_quantum_leap_drawn(state: &Bound<'_, PyAny>) -> PyResult<Option<&'static str>> {
-    Ok(aql(state, "a_quantum_leap.drawn")?
-        .state
-        .drawn()
-        .map(rules::code))
-}
-
-/// Every player's points (match totals so far).
-#[pyfunction]
-fn a_quantum_leap_scores(state: &Bound<'_, PyAny>) -> PyResult<Vec<i32>> {
-    let p = aql(state, "a_quantum_leap.scores")?;
-    Ok(p.state.scores()[..p.game.0.players].to_vec())
+#[pymethods]
+impl AQuantumLeapState {
+    /// The top cards as 3 rows of 3 codes (row 1 first), None where a cell is empty.
+    fn display(slf: &Bound<'_, Self>) -> PyResult<Vec<Vec<Option<&'static str>>>> {
+        Ok(display(&aql(slf.as_any(), "a_quantum_leap.display")?.state))
+    }
+    /// The stack heights as 3 rows of 3.
+    fn stacks(slf: &Bound<'_, Self>) -> PyResult<Vec<Vec<u32>>> {
+        Ok(heights(&aql(slf.as_any(), "a_quantum_leap.stacks")?.state))
+    }
+    /// The pattern (`opening`, `free`, `ascending`, ...), None before stage two.
+    fn pattern(slf: &Bound<'_, Self>) -> PyResult<Option<&'static str>> {
+        let p = aql(slf.as_any(), "a_quantum_leap.pattern")?;
+        Ok(p.state.pattern().map(|p| p.name()))
+    }
+    /// `player`'s hand as codes, in card-index order.
+    fn hand(slf: &Bound<'_, Self>, player: &Bound<'_, PyAny>) -> PyResult<Vec<&'static str>> {
+        let (s, player) = seat(slf, player, "a_quantum_leap.hand")?;
+        Ok(codes(s.hand(player)))
+    }
+    /// `player`'s (first) stock as codes in card-index order: a set, its order is chance.
+    fn stock(slf: &Bound<'_, Self>, player: &Bound<'_, PyAny>) -> PyResult<Vec<&'static str>> {
+        let (s, player) = seat(slf, player, "a_quantum_leap.stock")?;
+        Ok(codes(s.stock(player)))
+    }
+    /// Two players: `player`'s second stock while it is not taken up, else `[]`.
+    fn second_stock(
+        slf: &Bound<'_, Self>,
+        player: &Bound<'_, PyAny>,
+    ) -> PyResult<Vec<&'static str>> {
+        let (s, player) = seat(slf, player, "a_quantum_leap.second_stock")?;
+        Ok(codes(s.second_stock(player)))
+    }
+    /// Whether `player`'s hand lies face up (after a pass, until they place again).
+    fn hand_shown(slf: &Bound<'_, Self>, player: &Bound<'_, PyAny>) -> PyResult<bool> {
+        let (s, player) = seat(slf, player, "a_quantum_leap.hand_shown")?;
+        Ok(s.hand_shown(player))
+    }
+    /// The codes of the cards on `cell` (`"b2"` or `(row, col)`), bottom to top.
+    fn stack(slf: &Bound<'_, Self>, cell: &Bound<'_, PyAny>) -> PyResult<Vec<&'static str>> {
+        let p = aql(slf.as_any(), "a_quantum_leap.stack")?;
+        Ok(p.state
+            .stack(self::cell(cell)?)
+            .into_iter()
+            .map(rules::code)
+            .collect())
+    }
+    /// The card drawn in stage one and waiting for its cell, None at other times.
+    fn drawn(slf: &Bound<'_, Self>) -> PyResult<Option<&'static str>> {
+        Ok(aql(slf.as_any(), "a_quantum_leap.drawn")?
+            .state
+            .drawn()
+            .map(rules::code))
+    }
+    /// Every player's points (in a match, the totals so far); the same values as `returns()`.
+    fn scores(slf: &Bound<'_, Self>) -> PyResult<Vec<i32>> {
+        let p = aql(slf.as_any(), "a_quantum_leap.scores")?;
+        Ok(p.state.scores()[..p.game.0.players].to_vec())
+    }
+    /// What `player` sees (None: everything): `display` and `stacks` (as the methods),
+    /// `pattern`, per player `hands` (codes; None where hidden from `player`: another's hand
+    /// not shown after a pass), `hand_shown` and `scores`, `phase` ("leave", "draw", "place",
+    /// "higgs", "play" or "end"), `player` (to draw, place or play), `placed` (cards placed
+    /// this turn), `drawn` (the card waiting for its cell, None when there is none or it is
+    /// another player's), and `game` and `games`
+    /// (the game of the match, from 1, and their number).
+    #[pyo3(signature = (player=None))]
+    fn view<'py>(
+        slf: &Bound<'py, Self>,
+        player: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let p = aql(slf.as_any(), "a_quantum_leap.view")?;
+        let viewer = super::viewer(p, player)?;
+        let (s, n) = (&p.state, p.game.0.players);
+        let (phase, to_move, placed) = s.turn();
+        let hands: Vec<Option<Vec<&str>>> = (0..n)
+            .map(|q| {
+                let shown = viewer.is_none_or(|v| v == q) || s.hand_shown(q);
+                shown.then(|| codes(s.hand(q)))
+            })
+            .collect();
+        let view = PyDict::new(slf.py());
+        view.set_item("display", display(s))?;
+        view.set_item("stacks", heights(s))?;
+        view.set_item("pattern", s.pattern().map(|p| p.name()))?;
+        view.set_item("hands", hands)?;
+        view.set_item(
+            "hand_shown",
+            (0..n).map(|q| s.hand_shown(q)).collect::<Vec<_>>(),
+        )?;
+        view.set_item("scores", &s.scores()[..n])?;
+        view.set_item("phase", phase)?;
+        view.set_item("player", to_move)?;
+        view.set_item("placed", placed)?;
+        let drawn = s.drawn().filter(|_| viewer.is_none_or(|v| v == to_move));
+        view.set_item("drawn", drawn.map(rules::code))?;
+        view.set_item("game", s.game_number() + 1)?;
+        view.set_item("games", p.game.0.games())?;
+        Ok(view)
+    }
 }
 
 /// A name that may be None (a pattern, a rule), or the typed error.
@@ -441,22 +460,13 @@ fn a_quantum_leap_play_batch<'py>(
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<AQuantumLeapState>()?;
     m.add_class::<BestTurn>()?;
     m.add_class::<BestHiggs>()?;
     m.add_function(wrap_pyfunction!(a_quantum_leap_best_turn, m)?)?;
     m.add_function(wrap_pyfunction!(a_quantum_leap_best_higgs, m)?)?;
     m.add_function(wrap_pyfunction!(a_quantum_leap_greedy_move, m)?)?;
     m.add_function(wrap_pyfunction!(a_quantum_leap_play_batch, m)?)?;
-    m.add_function(wrap_pyfunction!(a_quantum_leap_display, m)?)?;
-    m.add_function(wrap_pyfunction!(a_quantum_leap_stacks, m)?)?;
-    m.add_function(wrap_pyfunction!(a_quantum_leap_pattern, m)?)?;
-    m.add_function(wrap_pyfunction!(a_quantum_leap_hand, m)?)?;
-    m.add_function(wrap_pyfunction!(a_quantum_leap_scores, m)?)?;
-    m.add_function(wrap_pyfunction!(a_quantum_leap_stock, m)?)?;
-    m.add_function(wrap_pyfunction!(a_quantum_leap_second_stock, m)?)?;
-    m.add_function(wrap_pyfunction!(a_quantum_leap_hand_shown, m)?)?;
-    m.add_function(wrap_pyfunction!(a_quantum_leap_stack, m)?)?;
-    m.add_function(wrap_pyfunction!(a_quantum_leap_drawn, m)?)?;
     m.add_function(wrap_pyfunction!(a_quantum_leap_score_placement, m)?)?;
     Ok(())
 }

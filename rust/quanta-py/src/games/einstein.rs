@@ -4,24 +4,60 @@
 use super::position;
 use crate::detach::run_detached;
 use crate::errors::{self, InvalidOptionError};
+use crate::game::State;
 use numpy::{IntoPyArray, PyArray2, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use quanta_core::Action;
-use quanta_core::einstein::Einstein;
 use quanta_core::einstein::solve as solver;
+use quanta_core::einstein::{Einstein, Phase};
 use quanta_core::search::Limits;
 use std::collections::BTreeMap;
 
-/// The board as a 5x5 int8 array indexed [row, col] (row 0 at the top): player 0's stones
-/// +1..+6, player 1's -1..-6, empty cells 0.
-#[pyfunction]
-fn einstein_board<'py>(
-    py: Python<'py>,
-    state: &Bound<'py, PyAny>,
-) -> PyResult<Bound<'py, PyArray2<i8>>> {
-    let p = position::<Einstein>(state, "einstein.board")?;
-    p.state.board().to_vec().into_pyarray(py).reshape([5, 5])
+/// An EinStein state: the generic `State` with EinStein's extras.
+#[pyclass(module = "quanta", name = "EinsteinState", extends = State, frozen)]
+#[derive(Default)]
+pub struct EinsteinState;
+
+#[pymethods]
+impl EinsteinState {
+    /// The board as a 5x5 int8 array indexed [row, col] (row 0 at the top): player 0's stones
+    /// +1..+6, player 1's -1..-6, empty cells 0.
+    fn board<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyArray2<i8>>> {
+        let p = position::<Einstein>(slf.as_any(), "einstein.board")?;
+        p.state
+            .board()
+            .to_vec()
+            .into_pyarray(slf.py())
+            .reshape([5, 5])
+    }
+    /// What `player` sees (None: everything; EinStein hides nothing): `board` (5 rows of 5
+    /// ints as `board()`), `player` (the side to arrange, roll or move), `phase` ("setup",
+    /// "roll", "move" or "over"), `die` (the roll to move by, else None) and `winner` (None
+    /// before the end).
+    #[pyo3(signature = (player=None))]
+    fn view<'py>(
+        slf: &Bound<'py, Self>,
+        player: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let p = position::<Einstein>(slf.as_any(), "einstein.view")?;
+        super::viewer(p, player)?;
+        let s = &p.state;
+        let (phase, die, winner) = match s.phase() {
+            Phase::Setup => ("setup", None, None),
+            Phase::Roll => ("roll", None, None),
+            Phase::Move(die) => ("move", Some(die), None),
+            Phase::Over(winner) => ("over", None, Some(winner)),
+        };
+        let rows: Vec<Vec<i8>> = s.board().chunks(5).map(<[i8]>::to_vec).collect();
+        let view = PyDict::new(slf.py());
+        view.set_item("board", rows)?;
+        view.set_item("player", s.player())?;
+        view.set_item("phase", phase)?;
+        view.set_item("die", die)?;
+        view.set_item("winner", winner)?;
+        Ok(view)
+    }
 }
 
 /// The exact value of a position after the setup.
@@ -188,7 +224,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     // The class is quanta.einstein.Solution; in the extension it sits beside Quantum Leap's
     // Solution under its own name.
     m.add("EinsteinSolution", m.py().get_type::<Solution>())?;
-    m.add_function(wrap_pyfunction!(einstein_board, m)?)?;
+    m.add_class::<EinsteinState>()?;
     m.add_function(wrap_pyfunction!(einstein_solve, m)?)?;
     m.add_function(wrap_pyfunction!(einstein_analyze, m)?)?;
     m.add_function(wrap_pyfunction!(einstein_best_move, m)?)?;

@@ -1,9 +1,11 @@
-//! Each game's extras (state accessors, solvers and their typed results), one file per game,
-//! each with its own `register`. Adding a game's extras is one file and one line here.
+//! Each game's extras (its state class with the state accessors, solvers and their typed
+//! results), one file per game, each with its own `register`. Adding a game's extras is one
+//! file and two lines here: its module and its state class in `STATE_CLASSES`.
 
 use crate::errors::NotApplicableError;
-use crate::game::State;
+use crate::game::{State, Wrap, wrap};
 use pyo3::prelude::*;
+use pyo3::types::PyType;
 use quanta_core::Game;
 use quanta_core::erased::Position;
 
@@ -14,7 +16,51 @@ mod quantum_leap;
 mod quincunx;
 mod repair_unit;
 
+/// Each game's state class (a subclass of `State` holding the game's extras), by game name.
+const STATE_CLASSES: &[(&str, Wrap)] = &[
+    ("a_quantum_leap", wrap::<a_quantum_leap::AQuantumLeapState>),
+    ("einstein", wrap::<einstein::EinsteinState>),
+    ("einstein_card", wrap::<einstein_card::EinsteinCardState>),
+    ("quantum_leap", wrap::<quantum_leap::QuantumLeapState>),
+    ("quincunx", wrap::<quincunx::QuincunxState>),
+    ("repair_unit", wrap::<repair_unit::RepairUnitState>),
+];
+
+/// How the states of the game `name` are made in Python: its state class, or the generic
+/// `State` for a game without one.
+pub fn state_class(name: &str) -> Wrap {
+    STATE_CLASSES
+        .iter()
+        .find(|(game, _)| *game == name)
+        .map_or(plain, |&(_, wrap)| wrap)
+}
+
+fn plain(py: Python<'_>, state: State) -> PyResult<Bound<'_, State>> {
+    Bound::new(py, state)
+}
+
+/// `value` if it is an instance of the state class `class`, else the typed error naming what
+/// `what` (e.g. "einstein.board", the game's module first) needs and what it got: the module
+/// helpers' check.
+#[pyfunction]
+fn game_state<'py>(
+    value: &Bound<'py, PyAny>,
+    class: &Bound<'py, PyType>,
+    what: &str,
+) -> PyResult<Bound<'py, PyAny>> {
+    let s = state(value, what)?;
+    if value.is_instance(class)? {
+        return Ok(value.clone());
+    }
+    let game = what.split('.').next().unwrap_or(what);
+    Err(NotApplicableError::new_err(format!(
+        "{what} needs a state of the game {game}, not of {}",
+        s.inner.game().name()
+    )))
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(game_state, m)?)?;
     a_quantum_leap::register(m)?;
     einstein::register(m)?;
     einstein_card::register(m)?;
@@ -64,4 +110,15 @@ pub fn state<'s>(value: &'s Bound<'_, PyAny>, what: &str) -> PyResult<&'s State>
             crate::errors::quote(value)
         ))
     })
+}
+
+/// Reads the `player` of a `view`: None (everything) or a player of the state's game.
+pub fn viewer(
+    position: &dyn quanta_core::erased::DynState,
+    player: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Option<usize>> {
+    match player {
+        Some(p) if !p.is_none() => crate::errors::player(position, p).map(Some),
+        _ => Ok(None),
+    }
 }

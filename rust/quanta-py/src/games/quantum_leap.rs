@@ -3,11 +3,13 @@
 use super::state;
 use crate::detach::run_detached;
 use crate::errors::{self, NotApplicableError};
+use crate::game::State as GameState;
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
 use quanta_core::Action;
 use quanta_core::bits::Bits;
 use quanta_core::erased::{DynState, Position};
-use quanta_core::quantum_leap::{QuantumLeap, solve as ql};
+use quanta_core::quantum_leap::{Phase, QuantumLeap, Setup, solve as ql};
 
 /// The exact value of a decision node.
 ///
@@ -65,17 +67,80 @@ fn cells_of<B: Bits>(p: &Position<QuantumLeap<B>>) -> Vec<char> {
         .collect()
 }
 
-/// The contents of every cell, by cell number: 'w', 'b', '.' (empty) or '?' (not dealt yet).
-#[pyfunction]
-fn quantum_leap_cells(value: &Bound<'_, PyAny>) -> PyResult<Vec<char>> {
-    let s = state(value, "quantum_leap.cells")?;
+/// The view of a Quantum Leap state (see `QuantumLeapState.view`).
+fn view_of<'py, B: Bits>(
+    py: Python<'py>,
+    p: &Position<QuantumLeap<B>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let (phase, player) = match p.state.phase {
+        Phase::Deal => ("deal", None),
+        Phase::Swap => ("swap", Some(1)),
+        Phase::Move { side, over: false } => ("move", Some(side)),
+        Phase::Move { side, over: true } => ("over", Some(side)),
+    };
+    let view = PyDict::new(py);
+    view.set_item("size", p.game.0.board.side)?;
+    view.set_item(
+        "setup",
+        match p.game.0.setup {
+            Setup::A => "A",
+            Setup::B => "B",
+        },
+    )?;
+    view.set_item("cells", cells_of(p))?;
+    view.set_item("phase", phase)?;
+    view.set_item("player", player)?;
+    Ok(view)
+}
+
+/// The state behind `value` as a Quantum Leap position of either board width, or the typed
+/// error naming what `what` needs.
+fn either<'s, R>(
+    value: &'s Bound<'_, PyAny>,
+    what: &str,
+    narrow: impl FnOnce(&'s Position<QuantumLeap<u64>>) -> R,
+    wide: impl FnOnce(&'s Position<QuantumLeap<u128>>) -> R,
+) -> PyResult<R> {
+    let s = state(value, what)?;
     let any = s.inner.as_any();
     if let Some(p) = any.downcast_ref::<Position<QuantumLeap<u64>>>() {
-        Ok(cells_of(p))
+        Ok(narrow(p))
     } else if let Some(p) = any.downcast_ref::<Position<QuantumLeap<u128>>>() {
-        Ok(cells_of(p))
+        Ok(wide(p))
     } else {
-        Err(wrong_game("quantum_leap.cells", &*s.inner))
+        Err(wrong_game(what, &*s.inner))
+    }
+}
+
+/// A Quantum Leap state: the generic `State` with the game's extras.
+#[pyclass(module = "quanta", name = "QuantumLeapState", extends = GameState, frozen)]
+#[derive(Default)]
+pub struct QuantumLeapState;
+
+#[pymethods]
+impl QuantumLeapState {
+    /// The contents of every cell, by cell number: 'w' (white stone), 'b' (black stone), '.'
+    /// (empty) or '?' (not dealt yet).
+    fn cells(slf: &Bound<'_, Self>) -> PyResult<Vec<char>> {
+        either(slf.as_any(), "quantum_leap.cells", cells_of, cells_of)
+    }
+    /// What `player` sees (None: everything; Quantum Leap hides nothing): `size` (the board's
+    /// side), `setup` ("A" or "B"), `cells` (as `cells()`), `phase` ("deal", "swap", "move"
+    /// or "over") and `player` (0 White, 1 Black: to swap, to move, or unable to move at the
+    /// end; None while dealing).
+    #[pyo3(signature = (player=None))]
+    fn view<'py>(
+        slf: &Bound<'py, Self>,
+        player: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        super::viewer(&*state(slf.as_any(), "quantum_leap.view")?.inner, player)?;
+        let py = slf.py();
+        either(
+            slf.as_any(),
+            "quantum_leap.view",
+            |p| view_of(py, p),
+            |p| view_of(py, p),
+        )?
     }
 }
 
@@ -139,7 +204,7 @@ fn quantum_leap_analyze(
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Solution>()?;
-    m.add_function(wrap_pyfunction!(quantum_leap_cells, m)?)?;
+    m.add_class::<QuantumLeapState>()?;
     m.add_function(wrap_pyfunction!(quantum_leap_solve, m)?)?;
     m.add_function(wrap_pyfunction!(quantum_leap_analyze, m)?)?;
     Ok(())

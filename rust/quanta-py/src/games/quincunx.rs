@@ -5,6 +5,7 @@ use super::position;
 use super::quantum_leap::py_bool;
 use crate::detach::run_detached;
 use crate::errors::{self, IllegalMoveError, InvalidNotationError, InvalidOptionError, to_py};
+use crate::game::State;
 use numpy::IntoPyArray;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
@@ -12,7 +13,7 @@ use quanta_core::Action;
 use quanta_core::erased::Position;
 use quanta_core::quincunx::cards::{self as decktet, Card, NO_CARD};
 use quanta_core::quincunx::solve as qx;
-use quanta_core::quincunx::{Quincunx, scoring};
+use quanta_core::quincunx::{Quincunx, Turn, scoring};
 use quanta_core::search::Request;
 
 fn quincunx<'s>(state: &'s Bound<'_, PyAny>, what: &str) -> PyResult<&'s Position<Quincunx>> {
@@ -24,50 +25,86 @@ fn codes(set: u64) -> Vec<&'static str> {
 }
 
 /// The grid as rows top to bottom, each a list of card codes or None (empty).
-#[pyfunction]
-fn quincunx_grid(state: &Bound<'_, PyAny>) -> PyResult<Vec<Vec<Option<&'static str>>>> {
-    let p = quincunx(state, "quincunx.grid")?;
+fn grid(p: &Position<Quincunx>) -> Vec<Vec<Option<&'static str>>> {
     let side = p.game.0.side();
-    Ok(p.state.grid[..side * side]
+    p.state.grid[..side * side]
         .chunks(side)
         .map(|row| {
             row.iter()
                 .map(|&c: &Card| (c != NO_CARD).then(|| decktet::code(c)))
                 .collect()
         })
-        .collect())
+        .collect()
 }
 
-/// `player`'s cards as codes, in card-index order.
-#[pyfunction]
-fn quincunx_hand(
-    state: &Bound<'_, PyAny>,
-    player: &Bound<'_, PyAny>,
-) -> PyResult<Vec<&'static str>> {
-    let p = quincunx(state, "quincunx.hand")?;
-    let player = errors::player(&*super::state(state, "quincunx.hand")?.inner, player)?;
-    Ok(codes(p.state.hands[player]))
-}
+/// A Quincunx state: the generic `State` with the game's extras.
+#[pyclass(module = "quanta", name = "QuincunxState", extends = State, frozen)]
+#[derive(Default)]
+pub struct QuincunxState;
 
-/// The cards nobody has seen (undealt, or left to draw), as codes in card-index order.
-#[pyfunction]
-fn quincunx_pile(state: &Bound<'_, PyAny>) -> PyResult<Vec<&'static str>> {
-    Ok(codes(quincunx(state, "quincunx.pile")?.state.pile))
-}
-
-/// Per player: the totals of the finished rounds (hand penalties included) plus this round's
-/// turn points (no penalty yet).
-#[pyfunction]
-fn quincunx_scores(state: &Bound<'_, PyAny>) -> PyResult<Vec<i32>> {
-    let p = quincunx(state, "quincunx.scores")?;
-    Ok(p.state.scores[..p.game.0.players].to_vec())
-}
-
-/// True for a solitaire game lost: the hand ran out before the grid was full.
-#[pyfunction]
-fn quincunx_lost(state: &Bound<'_, PyAny>) -> PyResult<bool> {
-    let p = quincunx(state, "quincunx.lost")?;
-    Ok(p.game.0.lost(&p.state))
+#[pymethods]
+impl QuincunxState {
+    /// The grid as rows top to bottom, each a list of card codes or None (empty).
+    fn grid(slf: &Bound<'_, Self>) -> PyResult<Vec<Vec<Option<&'static str>>>> {
+        Ok(grid(quincunx(slf.as_any(), "quincunx.grid")?))
+    }
+    /// `player`'s cards as codes, in card-index order.
+    fn hand(slf: &Bound<'_, Self>, player: &Bound<'_, PyAny>) -> PyResult<Vec<&'static str>> {
+        let p = quincunx(slf.as_any(), "quincunx.hand")?;
+        Ok(codes(p.state.hands[errors::player(p, player)?]))
+    }
+    /// The cards nobody has seen (undealt, or left to draw), as codes in card-index order.
+    fn pile(slf: &Bound<'_, Self>) -> PyResult<Vec<&'static str>> {
+        Ok(codes(quincunx(slf.as_any(), "quincunx.pile")?.state.pile))
+    }
+    /// Per player: the totals of the finished rounds (hand penalties included) plus this
+    /// round's turn points (no penalty yet).
+    fn scores(slf: &Bound<'_, Self>) -> PyResult<Vec<i32>> {
+        let p = quincunx(slf.as_any(), "quincunx.scores")?;
+        Ok(p.state.scores[..p.game.0.players].to_vec())
+    }
+    /// True for a solitaire game lost: the hand ran out before the grid was full.
+    fn lost(slf: &Bound<'_, Self>) -> PyResult<bool> {
+        let p = quincunx(slf.as_any(), "quincunx.lost")?;
+        Ok(p.game.0.lost(&p.state))
+    }
+    /// What `player` sees (None: everything): `grid` (as `grid()`), per player `hands`
+    /// (codes; None where hidden from `player`: another player's hand), `hand_sizes` and
+    /// `scores`, `pile_size`, `phase` ("deal", "place", "draw" or "end"), `player` (to place
+    /// or draw; None while dealing and at the end), `draws` (cards still to draw), `round`
+    /// (from 1), `rounds` and `lost` (as `lost()`).
+    #[pyo3(signature = (player=None))]
+    fn view<'py>(
+        slf: &Bound<'py, Self>,
+        player: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let p = quincunx(slf.as_any(), "quincunx.view")?;
+        let viewer = super::viewer(p, player)?;
+        let (s, n) = (&p.state, p.game.0.players);
+        let (phase, to_move, draws) = match s.turn {
+            Turn::Deal => ("deal", None, 0),
+            Turn::Place(q) => ("place", Some(q), 0),
+            Turn::Draw { player, pending } => ("draw", Some(player), pending),
+            Turn::End => ("end", None, 0),
+        };
+        let hands: Vec<Option<Vec<&str>>> = (0..n)
+            .map(|q| viewer.is_none_or(|v| v == q).then(|| codes(s.hands[q])))
+            .collect();
+        let sizes: Vec<u32> = (0..n).map(|q| s.hands[q].count_ones()).collect();
+        let view = PyDict::new(slf.py());
+        view.set_item("grid", grid(p))?;
+        view.set_item("hands", hands)?;
+        view.set_item("hand_sizes", sizes)?;
+        view.set_item("scores", &s.scores[..n])?;
+        view.set_item("pile_size", s.pile.count_ones())?;
+        view.set_item("phase", phase)?;
+        view.set_item("player", to_move)?;
+        view.set_item("draws", draws)?;
+        view.set_item("round", s.round + 1)?;
+        view.set_item("rounds", p.game.0.rounds())?;
+        view.set_item("lost", p.game.0.lost(s))?;
+        Ok(view)
+    }
 }
 
 /// What placing `card` on `cell` of `grid` scores: (basic, pairs, straights, sets, power,
@@ -563,14 +600,10 @@ fn quincunx_play_batch<'py>(
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<QuincunxState>()?;
     m.add_class::<OpenSolution>()?;
     m.add_class::<FillSolution>()?;
     m.add_class::<ExpectedSolution>()?;
-    m.add_function(wrap_pyfunction!(quincunx_grid, m)?)?;
-    m.add_function(wrap_pyfunction!(quincunx_hand, m)?)?;
-    m.add_function(wrap_pyfunction!(quincunx_pile, m)?)?;
-    m.add_function(wrap_pyfunction!(quincunx_scores, m)?)?;
-    m.add_function(wrap_pyfunction!(quincunx_lost, m)?)?;
     m.add_function(wrap_pyfunction!(quincunx_score_placement, m)?)?;
     m.add_function(wrap_pyfunction!(quincunx_deck, m)?)?;
     m.add_function(wrap_pyfunction!(quincunx_solve_open, m)?)?;

@@ -5,13 +5,14 @@ use super::position;
 use super::quantum_leap::py_bool;
 use crate::detach::run_detached;
 use crate::errors::{self, InvalidOptionError, to_py};
+use crate::game::State;
 use numpy::IntoPyArray;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 use quanta_core::batch::{Split, map_rows};
 use quanta_core::erased::Position;
 use quanta_core::repair_unit::solve as ru;
-use quanta_core::repair_unit::{RepairUnit, cards, code};
+use quanta_core::repair_unit::{Card, NONE, Pending, RepairUnit, Step, cards, code};
 use quanta_core::search::{Context, Request};
 use quanta_core::{Action, Error, Game, ToMove};
 
@@ -19,11 +20,85 @@ fn repair_unit<'s>(state: &'s Bound<'_, PyAny>, what: &str) -> PyResult<&'s Posi
     position::<RepairUnit>(state, what)
 }
 
-/// The codes of the cards whose places the team does not know, in card order.
-#[pyfunction]
-fn repair_unit_unseen(state: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
-    let p = repair_unit(state, "repair_unit.unseen")?;
-    Ok(cards(p.state.unseen).map(code).collect())
+/// A card's code, None for no card.
+fn card(c: Card) -> Option<String> {
+    (c != NONE).then(|| code(c))
+}
+
+/// A Quantum Repair Unit state: the generic `State` with the game's extras.
+#[pyclass(module = "quanta", name = "RepairUnitState", extends = State, frozen)]
+#[derive(Default)]
+pub struct RepairUnitState;
+
+#[pymethods]
+impl RepairUnitState {
+    /// The codes of the cards whose places the team does not know (the deck below its known
+    /// top and above the cards put under it; before and during the deal, the undealt cards),
+    /// in card order.
+    fn unseen(slf: &Bound<'_, Self>) -> PyResult<Vec<String>> {
+        let p = repair_unit(slf.as_any(), "repair_unit.unseen")?;
+        Ok(cards(p.state.unseen).map(code).collect())
+    }
+    /// What `player` sees (None: everything; the team shares all it knows): `forecasts` (per
+    /// forecast, front first, a `[face_down, face_up]` pair of codes or None per position),
+    /// `target`, `drawn` and `top` (the deck's top card a Jack showed; each a code or None),
+    /// `unseen` (how many cards are unseen), `under` (the known cards put under the deck, next
+    /// first), `removed` (codes in card order), `idle` (turns without progress), `phase`
+    /// ("deal", "start", "draw", "move", "end", "won" or "lost"), `forecast` (the active
+    /// forecast's letter), `tunnelled` (the turn's tunnel is used) and `pending` (the effect
+    /// being resolved: "drawn", "peek", the name of the position tunnelled on, or None).
+    #[pyo3(signature = (player=None))]
+    fn view<'py>(
+        slf: &Bound<'py, Self>,
+        player: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let p = repair_unit(slf.as_any(), "repair_unit.view")?;
+        super::viewer(p, player)?;
+        let (g, s) = (&p.game.0, &p.state);
+        let forecasts: Vec<Vec<[Option<String>; 2]>> = (0..g.forecasts())
+            .map(|f| {
+                (0..g.length())
+                    .map(|i| [card(s.down[f][i]), card(s.up[f][i])])
+                    .collect()
+            })
+            .collect();
+        let phase = match s.step {
+            Step::Deal => "deal",
+            Step::Start => "start",
+            Step::Draw => "draw",
+            Step::Move => "move",
+            Step::End => "end",
+            Step::Won => "won",
+            Step::Lost => "lost",
+        };
+        let pending = match s.pending {
+            Pending::None => None,
+            Pending::Drawn => Some("drawn".to_string()),
+            Pending::Peek => Some("peek".to_string()),
+            Pending::Tunnelled(i) => Some(RepairUnit::place_name(s.active as usize, i as usize)),
+        };
+        let view = PyDict::new(slf.py());
+        view.set_item("forecasts", forecasts)?;
+        view.set_item("target", card(s.target))?;
+        view.set_item("drawn", card(s.drawn))?;
+        view.set_item("top", card(s.top))?;
+        view.set_item("unseen", s.unseen.count_ones())?;
+        view.set_item(
+            "under",
+            s.queue
+                .as_slice()
+                .iter()
+                .map(|&c| code(c))
+                .collect::<Vec<_>>(),
+        )?;
+        view.set_item("removed", cards(s.removed).map(code).collect::<Vec<_>>())?;
+        view.set_item("idle", s.idle)?;
+        view.set_item("phase", phase)?;
+        view.set_item("forecast", ((b'A' + s.active) as char).to_string())?;
+        view.set_item("tunnelled", s.tunnelled)?;
+        view.set_item("pending", pending)?;
+        Ok(view)
+    }
 }
 
 /// Whether the team can win with the order known (see `quanta.repair_unit.solve_open`).
@@ -399,7 +474,7 @@ fn repair_unit_play_batch<'py>(
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<RepairOpenSolution>()?;
     m.add_class::<RepairWinProbability>()?;
-    m.add_function(wrap_pyfunction!(repair_unit_unseen, m)?)?;
+    m.add_class::<RepairUnitState>()?;
     m.add_function(wrap_pyfunction!(repair_unit_solve_open, m)?)?;
     m.add_function(wrap_pyfunction!(repair_unit_win_probability, m)?)?;
     m.add_function(wrap_pyfunction!(repair_unit_policy, m)?)?;
