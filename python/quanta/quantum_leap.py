@@ -246,7 +246,7 @@ def solve(state: State, *, timeout: float | None = None, max_nodes: int | None =
     >>> solve(s).best_move
     'b1xb3'
     """
-    return _core.quantum_leap_solve(state, timeout, max_nodes, memory_mb, threads)
+    return _core.quantum_leap_solve(state, (timeout, max_nodes, memory_mb, threads))
 
 
 def analyze(state: State, *, timeout: float | None = None, max_nodes: int | None = None,
@@ -254,4 +254,4 @@ def analyze(state: State, *, timeout: float | None = None, max_nodes: int | None
     """The value of every legal action of a decision node: ``{action: wins}``, where ``wins``
     says whether the action wins for the player who takes it. Limits and ``threads`` as in
     :func:`solve`."""
-    return dict(_core.quantum_leap_analyze(state, timeout, max_nodes, memory_mb, threads))
+    return dict(_core.quantum_leap_analyze(state, (timeout, max_nodes, memory_mb, threads)))

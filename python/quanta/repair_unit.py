@@ -87,7 +87,7 @@ def solve_open(state: State, order: Sequence[str], *,
     (seconds), ``max_nodes`` and ``memory_mb`` (the table of lost positions) limit it: past one
     it raises :class:`quanta.SearchLimitError`. ``threads`` is accepted for the common signature
     (the search is sequential). Ctrl-C interrupts it; the GIL is released."""
-    return _core.repair_unit_solve_open(state, order, timeout, max_nodes, memory_mb, threads)
+    return _core.repair_unit_solve_open(state, order, (timeout, max_nodes, memory_mb, threads))
 
 
 def win_probability(state: State, samples: int = 1000, seed: int = 0, *,
@@ -102,7 +102,7 @@ def win_probability(state: State, samples: int = 1000, seed: int = 0, *,
     with none decided, ``probability`` and ``stderr`` are None (unknown, not 0). Samples run
     on ``threads`` (None: every core)."""
     return _core.repair_unit_win_probability(
-        state, samples, seed, timeout, max_nodes, memory_mb, threads
+        state, samples, seed, (timeout, max_nodes, memory_mb, threads)
     )
 
 
@@ -121,7 +121,7 @@ def policy(state: State, seed: int = 0, *, samples: int = 16, horizon: int = 10,
     look is scored as no effect (it shows nothing once an order is fixed). Returns the action;
     :class:`quanta.NotApplicableError` when the team has no decision."""
     action, _ = _core.repair_unit_policy(
-        state, seed, samples, horizon, timeout, max_nodes, memory_mb, threads
+        state, seed, samples, horizon, (timeout, max_nodes, memory_mb, threads)
     )
     return action
 
@@ -146,7 +146,7 @@ def open_batch(players: int = 1, n: int = 1000, *, seed: int = 0, first: int = 0
     not, masked where the solve passed a limit and the answer is unknown), ``nodes``,
     ``seconds`` (each deal's own solve time)."""
     out = _core.repair_unit_open_batch(
-        players, seed, n, first, threads, timeout, max_nodes, memory_mb
+        players, seed, n, first, (timeout, max_nodes, memory_mb, threads)
     )
     decided = out.pop("decided")
     out["winnable"] = np.ma.masked_array(out["winnable"], mask=~decided)
@@ -161,7 +161,7 @@ def play_batch(players: int = 1, player: str = "rule", n: int = 1000, *, seed: i
     uniformly random legal actions), the cards of game ``i`` drawn from a generator seeded from
     ``(seed, first + i)``: a dict of arrays ``won`` (bool) and ``decisions`` (int32)."""
     return _core.repair_unit_play_batch(
-        players, player, seed, n, first, samples, horizon, threads, max_nodes
+        players, player, seed, n, first, samples, horizon, (None, max_nodes, 256, threads)
     )
 
 

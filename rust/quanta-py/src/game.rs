@@ -95,36 +95,22 @@ fn options_to_py<'py>(py: Python<'py>, options: &Options) -> PyResult<Bound<'py,
     Ok(dict)
 }
 
-/// Facts about a game, for frameworks that need them: `information` ("perfect" or
-/// "imperfect"), `utility` ("zero_sum", "general_sum" or "cooperative"), `chance` (whether
-/// the game has chance nodes), `min_return` and `max_return` (bounds of every return) and
-/// `max_game_length` (the most decisions in a game, chance outcomes excluded).
-#[pyclass(module = "quanta", name = "GameInfo", frozen, get_all, eq)]
-#[derive(PartialEq)]
-pub struct PyGameInfo {
-    information: &'static str,
-    utility: &'static str,
-    chance: bool,
-    min_return: f64,
-    max_return: f64,
-    max_game_length: u32,
-}
-
-#[pymethods]
-impl PyGameInfo {
-    fn __repr__(&self) -> String {
-        format!(
-            "GameInfo(information={:?}, utility={:?}, chance={}, min_return={}, \
-             max_return={}, max_game_length={})",
-            self.information,
-            self.utility,
-            if self.chance { "True" } else { "False" },
-            self.min_return,
-            self.max_return,
-            self.max_game_length
-        )
-        .replace('"', "'")
+result_class! {
+    /// Facts about a game, for frameworks that need them: `information` ("perfect" or
+    /// "imperfect"), `utility` ("zero_sum", "general_sum" or "cooperative"), `chance` (whether
+    /// the game has chance nodes), `min_return` and `max_return` (bounds of every return) and
+    /// `max_game_length` (the most decisions in a game, chance outcomes excluded).
+    PyGameInfo("quanta", "GameInfo") {
+        information: &'static str,
+        utility: &'static str,
+        chance: bool,
+        min_return: f64,
+        max_return: f64,
+        max_game_length: u32,
     }
+    repr "GameInfo" [
+        "information", "utility", "chance", "min_return", "max_return", "max_game_length",
+    ]
 }
 
 impl From<GameInfo> for PyGameInfo {
@@ -352,23 +338,23 @@ impl State {
     }
     /// 0..n-1, `quanta.CHANCE` (-1) at a chance node, `quanta.TERMINAL` (-4) at the end.
     #[getter]
-    fn current_player(&self) -> i32 {
+    pub(crate) fn current_player(&self) -> i32 {
         self.to_move.code()
     }
     #[getter]
-    fn is_terminal(&self) -> bool {
+    pub(crate) fn is_terminal(&self) -> bool {
         self.to_move == ToMove::Terminal
     }
     #[getter]
-    fn is_chance(&self) -> bool {
+    pub(crate) fn is_chance(&self) -> bool {
         self.to_move == ToMove::Chance
     }
     /// The legal actions, a sorted tuple; at a chance node, its outcomes.
-    fn legal_actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+    pub(crate) fn legal_actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
         Ok(self.legal(py)?.bind(py).clone())
     }
     /// `(action, probability)` pairs of a chance node; empty elsewhere.
-    fn chance_outcomes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+    pub(crate) fn chance_outcomes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         let game = self.inner.game();
         let outcomes = self.inner.chance_outcomes();
         let key = outcomes.iter().map(|&(a, p)| (a, p.to_bits())).collect();
@@ -390,7 +376,7 @@ impl State {
         PyList::new(py, pairs)
     }
     /// The state after `action`; raises `IllegalMoveError` (and changes nothing) if illegal.
-    fn play<'py>(&self, action: &Bound<'py, PyAny>) -> PyResult<Bound<'py, State>> {
+    pub(crate) fn play<'py>(&self, action: &Bound<'py, PyAny>) -> PyResult<Bound<'py, State>> {
         let a = errors::action(&*self.inner, action)?;
         let next = match self.legal.get() {
             // Checked against the legal actions already made; `inner.play` names an illegal

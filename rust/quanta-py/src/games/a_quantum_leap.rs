@@ -3,13 +3,13 @@
 //! turn and best Higgs with their typed results, and batches of games played by a policy.
 
 use super::position;
-use super::quantum_leap::py_bool;
 use crate::detach::run_detached;
+use crate::errors::Limits;
 use crate::errors::{self, InvalidOptionError, to_py};
-use crate::game::State;
+use crate::result::Tuple;
 use numpy::{IntoPyArray, PyArrayMethods};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyString, PyTuple};
+use pyo3::types::{PyDict, PyString};
 use quanta_core::Action;
 use quanta_core::Game;
 use quanta_core::a_quantum_leap::rules::{self, NO_CARD};
@@ -51,13 +51,9 @@ fn seat<'s>(
     Ok((&p.state, errors::player(p, player)?))
 }
 
-/// An A Quantum Leap state: the generic `State` with the game's extras.
-#[pyclass(module = "quanta", name = "AQuantumLeapState", extends = State, frozen)]
-#[derive(Default)]
-pub struct AQuantumLeapState;
-
-#[pymethods]
-impl AQuantumLeapState {
+state_class! {
+    /// An A Quantum Leap state: the generic `State` with the game's extras.
+    AQuantumLeapState, "AQuantumLeapState", {
     /// The top cards as 3 rows of 3 codes (row 1 first), None where a cell is empty.
     fn display(slf: &Bound<'_, Self>) -> PyResult<Vec<Vec<Option<&'static str>>>> {
         Ok(display(&aql(slf.as_any(), "a_quantum_leap.display")?.state))
@@ -156,6 +152,7 @@ impl AQuantumLeapState {
         view.set_item("games", p.game.0.games())?;
         Ok(view)
     }
+    }
 }
 
 /// A name that may be None (a pattern, a rule), or the typed error.
@@ -237,86 +234,42 @@ fn a_quantum_leap_score_placement(
 
 // ---- the best turn and the best Higgs (quanta.a_quantum_leap.best_turn documents them) ----
 
-/// The exact best rest of the mover's turn (see `quanta.a_quantum_leap.best_turn`).
-#[pyclass(module = "quanta.a_quantum_leap", name = "BestTurn", frozen, eq)]
-#[derive(PartialEq)]
-pub struct BestTurn {
-    actions: Vec<Action>,
-    moves: Vec<String>,
-    #[pyo3(get)]
-    points: i32,
-    #[pyo3(get)]
-    penalty: bool,
-    #[pyo3(get)]
-    nodes: u64,
-    #[pyo3(get)]
-    seconds: f64,
-    #[pyo3(get)]
-    exact: bool,
-}
-
-#[pymethods]
-impl BestTurn {
-    /// The action ids from the state, in order (a tuple).
-    #[getter]
-    fn actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        PyTuple::new(py, &self.actions)
+result_class! {
+    /// The exact best rest of the mover's turn (see `quanta.a_quantum_leap.best_turn`).
+    BestTurn("quanta.a_quantum_leap", "BestTurn") {
+        /// The action ids from the state, in order (a tuple).
+        actions: Tuple<Action>,
+        /// The actions' strings, in order (a tuple).
+        moves: Tuple<String>,
+        points: i32,
+        penalty: bool,
+        nodes: u64,
+        seconds: f64,
+        exact: bool,
     }
-    /// The actions' strings, in order (a tuple).
-    #[getter]
-    fn moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        PyTuple::new(py, &self.moves)
-    }
-    /// `points - 4 * penalty`: how much the mover's lead over every opponent grows.
-    #[getter]
-    fn value(&self) -> i32 {
-        self.points - 4 * self.penalty as i32
-    }
-    fn __repr__(&self) -> String {
-        let moves: Vec<String> = self.moves.iter().map(|m| format!("'{m}'")).collect();
-        let moves = match &moves[..] {
-            [one] => format!("({one},)"),
-            _ => format!("({})", moves.join(", ")),
-        };
-        format!(
-            "BestTurn(moves={moves}, points={}, penalty={}, nodes={}, seconds={:.3}, exact=True)",
-            self.points,
-            py_bool(self.penalty),
-            self.nodes,
-            self.seconds
-        )
+    repr "BestTurn" ["moves", "points", "penalty", "nodes", "seconds:.3", "exact"]
+    methods {
+        /// `points - 4 * penalty`: how much the mover's lead over every opponent grows.
+        #[getter]
+        fn value(&self) -> i32 {
+            self.points - 4 * self.penalty as i32
+        }
     }
 }
 
-/// The dealer's best Higgs (see `quanta.a_quantum_leap.best_higgs`).
-#[pyclass(
-    module = "quanta.a_quantum_leap",
-    name = "BestHiggs",
-    frozen,
-    get_all,
-    eq
-)]
-#[derive(PartialEq)]
-pub struct BestHiggs {
-    action: Action,
-    #[pyo3(name = "move")]
-    move_: String,
-    card: &'static str,
-    points: i32,
-    nodes: u64,
-    seconds: f64,
-    exact: bool,
-}
-
-#[pymethods]
-impl BestHiggs {
-    fn __repr__(&self) -> String {
-        format!(
-            "BestHiggs(action={}, move='{}', card='{}', points={}, nodes={}, seconds={:.3}, \
-             exact=True)",
-            self.action, self.move_, self.card, self.points, self.nodes, self.seconds
-        )
+result_class! {
+    /// The dealer's best Higgs (see `quanta.a_quantum_leap.best_higgs`).
+    BestHiggs("quanta.a_quantum_leap", "BestHiggs") {
+        action: Action,
+        #[pyo3(name = "move")]
+        move_: String,
+        card: &'static str,
+        points: i32,
+        nodes: u64,
+        seconds: f64,
+        exact: bool,
     }
+    repr "BestHiggs" ["action", "move", "card", "points", "nodes", "seconds:.3", "exact"]
 }
 
 /// The exact best rest of the mover's turn.
@@ -324,13 +277,9 @@ impl BestHiggs {
 fn a_quantum_leap_best_turn(
     py: Python<'_>,
     state: &Bound<'_, PyAny>,
-    timeout: &Bound<'_, PyAny>,
-    max_nodes: &Bound<'_, PyAny>,
-    memory_mb: &Bound<'_, PyAny>,
-    threads: &Bound<'_, PyAny>,
+    request: Limits,
 ) -> PyResult<BestTurn> {
     let p = aql(state, "a_quantum_leap.best_turn")?;
-    let request = errors::request(timeout, max_nodes, memory_mb, threads)?;
     let best = run_detached(py, |cancel| {
         solve::best_turn(&p.game.0, &p.state, &request.context(cancel))
     })?;
@@ -341,8 +290,8 @@ fn a_quantum_leap_best_turn(
         p.game.0.apply(&mut s, a);
     }
     Ok(BestTurn {
-        actions: best.actions,
-        moves,
+        actions: Tuple(best.actions),
+        moves: Tuple(moves),
         points: best.points,
         penalty: best.penalty,
         nodes: best.nodes,
@@ -363,13 +312,9 @@ fn a_quantum_leap_greedy_move(state: &Bound<'_, PyAny>) -> PyResult<Action> {
 fn a_quantum_leap_best_higgs(
     py: Python<'_>,
     state: &Bound<'_, PyAny>,
-    timeout: &Bound<'_, PyAny>,
-    max_nodes: &Bound<'_, PyAny>,
-    memory_mb: &Bound<'_, PyAny>,
-    threads: &Bound<'_, PyAny>,
+    request: Limits,
 ) -> PyResult<BestHiggs> {
     let p = aql(state, "a_quantum_leap.best_higgs")?;
-    let request = errors::request(timeout, max_nodes, memory_mb, threads)?;
     let best = run_detached(py, |cancel| {
         solve::best_higgs(&p.game.0, &p.state, &request.context(cancel))
     })?;
@@ -392,7 +337,6 @@ fn a_quantum_leap_best_higgs(
 /// ("random", "greedy" or "best_turn", each turn within `max_nodes`): arrays `scores`
 /// (n × players), `turns`, `nodes`, `fallbacks`.
 #[pyfunction]
-#[allow(clippy::too_many_arguments)]
 fn a_quantum_leap_play_batch<'py>(
     py: Python<'py>,
     policy: &Bound<'py, PyAny>,
@@ -400,16 +344,9 @@ fn a_quantum_leap_play_batch<'py>(
     n: &Bound<'py, PyAny>,
     seed: &Bound<'py, PyAny>,
     first: &Bound<'py, PyAny>,
-    threads: &Bound<'py, PyAny>,
-    max_nodes: &Bound<'py, PyAny>,
+    limits: Limits,
 ) -> PyResult<Bound<'py, PyDict>> {
     let (seed, n, first) = errors::rows(seed, n, first, "games")?;
-    let limits = errors::request(
-        &py.None().into_bound(py),
-        max_nodes,
-        &1024i64.into_pyobject(py)?.into_any(),
-        threads,
-    )?;
     let players = errors::integer_in(players, "players", 2, 4).map_err(|_| {
         InvalidOptionError::new_err(format!(
             "players must be 2, 3 or 4, not {}",
@@ -448,14 +385,12 @@ fn a_quantum_leap_play_batch<'py>(
     })?;
     let scores: Vec<i32> = rows.iter().flat_map(|r| r.scores.iter().copied()).collect();
     let scores = scores.into_pyarray(py).reshape([rows.len(), players])?;
-    let out = PyDict::new(py);
+    let out = columns!(py, rows,
+        "turns" => |r| r.turns,
+        "nodes" => |r| r.nodes,
+        "fallbacks" => |r| r.fallbacks,
+    );
     out.set_item("scores", scores)?;
-    let turns: Vec<u32> = rows.iter().map(|r| r.turns).collect();
-    out.set_item("turns", turns.into_pyarray(py))?;
-    let nodes: Vec<u64> = rows.iter().map(|r| r.nodes).collect();
-    out.set_item("nodes", nodes.into_pyarray(py))?;
-    let fallbacks: Vec<u32> = rows.iter().map(|r| r.fallbacks).collect();
-    out.set_item("fallbacks", fallbacks.into_pyarray(py))?;
     Ok(out)
 }
 

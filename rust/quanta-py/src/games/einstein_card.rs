@@ -4,7 +4,7 @@
 use super::position;
 use crate::detach::run_detached;
 use crate::errors;
-use crate::game::State;
+use crate::errors::Limits;
 use numpy::{IntoPyArray, PyArray2, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -28,13 +28,9 @@ fn names(counts: [u8; KINDS]) -> Vec<&'static str> {
         .collect()
 }
 
-/// An EinStein a la Card state: the generic `State` with the game's extras.
-#[pyclass(module = "quanta", name = "EinsteinCardState", extends = State, frozen)]
-#[derive(Default)]
-pub struct EinsteinCardState;
-
-#[pymethods]
-impl EinsteinCardState {
+state_class! {
+    /// An EinStein a la Card state: the generic `State` with the game's extras.
+    EinsteinCardState, "EinsteinCardState", {
     /// The board as a 5x5 int8 array indexed [row, col]: player 0's stones +1..+6, player 1's
     /// -1..-6, empty cells 0 (as EinStein's).
     fn board<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyArray2<i8>>> {
@@ -116,47 +112,26 @@ impl EinsteinCardState {
         view.set_item("discards", [discards(0), discards(1)])?;
         Ok(view)
     }
-}
-
-/// The exact value of a decision node with both hands open.
-///
-/// `value`: the expected return of the player to act with optimal play by both sides, in
-/// [-1, 1] (+1 a win, -1 a loss, 0 a draw); in a finished game the return of the player the
-/// notation names. `best_action`: the lowest action of the highest value (None in a finished
-/// game); `best_move` its string. `nodes` and `seconds` measure the work; `exact` is always
-/// true (a search out of budget raises SearchLimitError instead of guessing).
-#[pyclass(
-    module = "quanta.einstein_card",
-    name = "Solution",
-    frozen,
-    get_all,
-    eq
-)]
-#[derive(PartialEq)]
-pub struct Solution {
-    value: f64,
-    best_action: Option<Action>,
-    best_move: Option<String>,
-    nodes: u64,
-    seconds: f64,
-    exact: bool,
-}
-
-#[pymethods]
-impl Solution {
-    fn __repr__(&self) -> String {
-        format!(
-            "Solution(value={:?}, best_action={}, best_move={}, nodes={}, seconds={:.3}, \
-             exact=True)",
-            self.value,
-            self.best_action.map_or("None".into(), |a| a.to_string()),
-            self.best_move
-                .as_ref()
-                .map_or("None".into(), |m| format!("'{m}'")),
-            self.nodes,
-            self.seconds
-        )
     }
+}
+
+result_class! {
+    /// The exact value of a decision node with both hands open.
+    ///
+    /// `value`: the expected return of the player to act with optimal play by both sides, in
+    /// [-1, 1] (+1 a win, -1 a loss, 0 a draw); in a finished game the return of the player the
+    /// notation names. `best_action`: the lowest action of the highest value (None in a finished
+    /// game); `best_move` its string. `nodes` and `seconds` measure the work; `exact` is always
+    /// true (a search out of budget raises SearchLimitError instead of guessing).
+    Solution("quanta.einstein_card", "Solution") {
+        value: f64,
+        best_action: Option<Action>,
+        best_move: Option<String>,
+        nodes: u64,
+        seconds: f64,
+        exact: bool,
+    }
+    repr "Solution" ["value", "best_action", "best_move", "nodes", "seconds:.3", "exact"]
 }
 
 /// Solves an EinStein a la Card decision node with both hands open (see
@@ -165,13 +140,9 @@ impl Solution {
 fn einstein_card_solve(
     py: Python<'_>,
     state: &Bound<'_, PyAny>,
-    timeout: &Bound<'_, PyAny>,
-    max_nodes: &Bound<'_, PyAny>,
-    memory_mb: &Bound<'_, PyAny>,
-    threads: &Bound<'_, PyAny>,
+    request: Limits,
 ) -> PyResult<Solution> {
     let p = position::<EinsteinCard>(state, "einstein_card.solve")?;
-    let request = errors::request(timeout, max_nodes, memory_mb, threads)?;
     let sol = run_detached(py, |cancel| {
         solver::solve(&p.game.0, &p.state, &request.context(cancel))
     })?;
@@ -192,13 +163,9 @@ fn einstein_card_solve(
 fn einstein_card_analyze(
     py: Python<'_>,
     state: &Bound<'_, PyAny>,
-    timeout: &Bound<'_, PyAny>,
-    max_nodes: &Bound<'_, PyAny>,
-    memory_mb: &Bound<'_, PyAny>,
-    threads: &Bound<'_, PyAny>,
+    request: Limits,
 ) -> PyResult<Vec<(Action, f64)>> {
     let p = position::<EinsteinCard>(state, "einstein_card.analyze")?;
-    let request = errors::request(timeout, max_nodes, memory_mb, threads)?;
     let (values, _nodes) = run_detached(py, |cancel| {
         solver::analyze(&p.game.0, &p.state, &request.context(cancel))
     })?;

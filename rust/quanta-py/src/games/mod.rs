@@ -9,6 +9,56 @@ use pyo3::types::PyType;
 use quanta_core::Game;
 use quanta_core::erased::Position;
 
+/// Declares a game's state class: a subclass of `State` (with no data of its own) whose methods
+/// are the game's extras and, again, the generic methods of every game loop (`State`'s own):
+/// CPython calls a method fast only when the method is on the object's own class.
+macro_rules! state_class {
+    ($(#[$doc:meta])* $class:ident, $name:literal, { $($extras:tt)* }) => {
+        $(#[$doc])*
+        #[pyclass(module = "quanta", name = $name, extends = crate::game::State, frozen)]
+        #[derive(Default)]
+        pub struct $class;
+
+        #[pymethods]
+        impl $class {
+            /// 0..n-1, `quanta.CHANCE` (-1) at a chance node, `quanta.TERMINAL` (-4) at the end.
+            #[getter]
+            fn current_player(slf: &Bound<'_, Self>) -> i32 {
+                slf.as_super().get().current_player()
+            }
+            #[getter]
+            fn is_terminal(slf: &Bound<'_, Self>) -> bool {
+                slf.as_super().get().is_terminal()
+            }
+            #[getter]
+            fn is_chance(slf: &Bound<'_, Self>) -> bool {
+                slf.as_super().get().is_chance()
+            }
+            /// The legal actions, a sorted tuple; at a chance node, its outcomes.
+            fn legal_actions<'py>(
+                slf: &Bound<'py, Self>,
+            ) -> PyResult<Bound<'py, pyo3::types::PyTuple>> {
+                slf.as_super().get().legal_actions(slf.py())
+            }
+            /// `(action, probability)` pairs of a chance node; empty elsewhere.
+            fn chance_outcomes<'py>(
+                slf: &Bound<'py, Self>,
+            ) -> PyResult<Bound<'py, pyo3::types::PyList>> {
+                slf.as_super().get().chance_outcomes(slf.py())
+            }
+            /// The state after `action`; raises `IllegalMoveError` (and changes nothing) if
+            /// illegal.
+            fn play<'py>(
+                slf: &Bound<'py, Self>,
+                action: &Bound<'py, PyAny>,
+            ) -> PyResult<Bound<'py, crate::game::State>> {
+                slf.as_super().get().play(action)
+            }
+            $($extras)*
+        }
+    };
+}
+
 mod a_quantum_leap;
 mod einstein;
 mod einstein_card;

@@ -2,8 +2,8 @@
 
 use super::state;
 use crate::detach::run_detached;
-use crate::errors::{self, NotApplicableError};
-use crate::game::State as GameState;
+use crate::errors::Limits;
+use crate::errors::NotApplicableError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use quanta_core::Action;
@@ -11,42 +11,23 @@ use quanta_core::bits::Bits;
 use quanta_core::erased::{DynState, Position};
 use quanta_core::quantum_leap::{Phase, QuantumLeap, Setup, solve as ql};
 
-/// The exact value of a decision node.
-///
-/// `win`: the player to act (White or Black to move, or Black deciding the swap) wins with
-/// perfect play. `best_action`: a winning action when `win`; otherwise the move the solver
-/// tried last (any move loses), or None when there is none (a finished game). `best_move` is
-/// its string. `nodes` and `seconds` measure the work; `exact` is always true (a search out
-/// of budget raises SearchLimitError instead of guessing).
-#[pyclass(module = "quanta.quantum_leap", name = "Solution", frozen, get_all, eq)]
-#[derive(PartialEq)]
-pub struct Solution {
-    win: bool,
-    best_action: Option<Action>,
-    best_move: Option<String>,
-    nodes: u64,
-    seconds: f64,
-    exact: bool,
-}
-
-#[pymethods]
-impl Solution {
-    fn __repr__(&self) -> String {
-        format!(
-            "Solution(win={}, best_action={}, best_move={}, nodes={}, seconds={:.3}, exact=True)",
-            py_bool(self.win),
-            self.best_action.map_or("None".into(), |a| a.to_string()),
-            self.best_move
-                .as_ref()
-                .map_or("None".into(), |m| format!("'{m}'")),
-            self.nodes,
-            self.seconds
-        )
+result_class! {
+    /// The exact value of a decision node.
+    ///
+    /// `win`: the player to act (White or Black to move, or Black deciding the swap) wins with
+    /// perfect play. `best_action`: a winning action when `win`; otherwise the move the solver
+    /// tried last (any move loses), or None when there is none (a finished game). `best_move` is
+    /// its string. `nodes` and `seconds` measure the work; `exact` is always true (a search out
+    /// of budget raises SearchLimitError instead of guessing).
+    Solution("quanta.quantum_leap", "Solution") {
+        win: bool,
+        best_action: Option<Action>,
+        best_move: Option<String>,
+        nodes: u64,
+        seconds: f64,
+        exact: bool,
     }
-}
-
-pub fn py_bool(b: bool) -> &'static str {
-    if b { "True" } else { "False" }
+    repr "Solution" ["win", "best_action", "best_move", "nodes", "seconds:.3", "exact"]
 }
 
 /// The cells of a Quantum Leap state, by number: 'w', 'b', '.' or '?' (not dealt yet).
@@ -112,13 +93,9 @@ fn either<'s, R>(
     }
 }
 
-/// A Quantum Leap state: the generic `State` with the game's extras.
-#[pyclass(module = "quanta", name = "QuantumLeapState", extends = GameState, frozen)]
-#[derive(Default)]
-pub struct QuantumLeapState;
-
-#[pymethods]
-impl QuantumLeapState {
+state_class! {
+    /// A Quantum Leap state: the generic `State` with the game's extras.
+    QuantumLeapState, "QuantumLeapState", {
     /// The contents of every cell, by cell number: 'w' (white stone), 'b' (black stone), '.'
     /// (empty) or '?' (not dealt yet).
     fn cells(slf: &Bound<'_, Self>) -> PyResult<Vec<char>> {
@@ -141,6 +118,7 @@ impl QuantumLeapState {
             |p| view_of(py, p),
             |p| view_of(py, p),
         )?
+    }
     }
 }
 
@@ -167,13 +145,9 @@ fn wrong_game(what: &str, state: &dyn DynState) -> PyErr {
 fn quantum_leap_solve(
     py: Python<'_>,
     state: &Bound<'_, PyAny>,
-    timeout: &Bound<'_, PyAny>,
-    max_nodes: &Bound<'_, PyAny>,
-    memory_mb: &Bound<'_, PyAny>,
-    threads: &Bound<'_, PyAny>,
+    request: Limits,
 ) -> PyResult<Solution> {
     let s = quantum_leap_state(state, "quantum_leap.solve")?;
-    let request = errors::request(timeout, max_nodes, memory_mb, threads)?;
     let sol = run_detached(py, |cancel| ql::solve_dyn(s, &request.context(cancel)))?;
     let best_move = super::move_string(s, sol.best_action)?;
     Ok(Solution {
@@ -191,13 +165,9 @@ fn quantum_leap_solve(
 fn quantum_leap_analyze(
     py: Python<'_>,
     state: &Bound<'_, PyAny>,
-    timeout: &Bound<'_, PyAny>,
-    max_nodes: &Bound<'_, PyAny>,
-    memory_mb: &Bound<'_, PyAny>,
-    threads: &Bound<'_, PyAny>,
+    request: Limits,
 ) -> PyResult<Vec<(Action, bool)>> {
     let s = quantum_leap_state(state, "quantum_leap.analyze")?;
-    let request = errors::request(timeout, max_nodes, memory_mb, threads)?;
     let (values, _nodes) = run_detached(py, |cancel| ql::analyze_dyn(s, &request.context(cancel)))?;
     Ok(values)
 }
