@@ -96,7 +96,7 @@ def bot(games: int, threads: int, solve_timeout: float) -> None:
     print("|---|---:|---:|---:|---:|---:|")
     for label, stones in [("best_move (solver at <= 3 a side)", 3), ("heuristic alone", 0)]:
         start = time.perf_counter()
-        out = einstein_play_batch(2026, games, 0, stones, threads, solve_timeout, None, 1024)
+        out = einstein_play_batch(2026, games, 0, stones, (solve_timeout, None, 1024, threads))
         seconds = time.perf_counter() - start
         won, side = out["bot_won"], out["bot"]
         first, second = won[side == 0], won[side == 1]

@@ -12,8 +12,6 @@ its notation, action strings and extras.
 
 from __future__ import annotations
 
-import importlib
-import types
 from typing import Any
 
 from . import exceptions
@@ -44,42 +42,6 @@ def game(name: str, **options: Any) -> Game:
     return _make_game(name, options)
 
 
-def _game_module(name: str) -> types.ModuleType:
-    return importlib.import_module(f"quanta.{name}")
-
-
-def _state_method(state: State, name: str) -> Any:
-    """Looks up a game-specific state method (e.g. ``board``) in the game's module."""
-    extra = getattr(_game_module(state.game.name), "STATE_METHODS", {}).get(name)
-    if extra is None:
-        raise AttributeError(f"{state.game.name} state has no attribute {name!r}")
-    return types.MethodType(extra, state)
-
-
-def _state_dir(state: State) -> list[str]:
-    """The attributes of a state: the common ones and the game's extras."""
-    extras = getattr(_game_module(state.game.name), "STATE_METHODS", {})
-    return sorted((set(dir(type(state))) - _EXTRAS) | set(extras))
-
-
-class _Extra:
-    """A game-specific state method on ``State``: the state's game's own (its module's
-    ``STATE_METHODS``), or AttributeError for a game without it. Set on the class for each name
-    some game has, so that ``State`` needs no ``__getattr__`` (which would slow every attribute
-    read of every state)."""
-
-    __slots__ = ("name",)
-
-    def __init__(self, name: str) -> None:
-        self.name = name
-
-    def __get__(self, state: State | None, owner: type | None = None) -> Any:
-        return self if state is None else _state_method(state, self.name)
-
-
-_EXTRAS: frozenset[str] = frozenset()
-
-
 # (The modules need the names above.)
 from . import (  # noqa: E402
     a_quantum_leap,
@@ -91,18 +53,9 @@ from . import (  # noqa: E402
     quincunx,
     repair_unit,
     solvers,
+    views,
 )
 from .solvers import Answer, best_move, solve  # noqa: E402
-
-_EXTRAS = frozenset(
-    name
-    for game_name in GAMES
-    for name in getattr(_game_module(game_name), "STATE_METHODS", {})
-    if name not in vars(State)
-)
-for _name in _EXTRAS:
-    setattr(State, _name, _Extra(_name))
-del _name
 
 __all__ = [
     "Answer",
@@ -132,4 +85,5 @@ __all__ = [
     "repair_unit",
     "solve",
     "solvers",
+    "views",
 ]

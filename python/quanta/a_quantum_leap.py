@@ -5,9 +5,10 @@ pairs, runs and triples. For 2 to 4 players.
 Options: ``players`` = 2 (default), 3 or 4; ``match`` = False (default) or True (one game per
 dealer, the points added up).
 
-State extras (``STATE_METHODS``): ``display()``, ``stacks()``, ``stack(cell)``, ``pattern()``,
-``hand(player)``, ``hand_shown(player)``, ``stock(player)``, ``second_stock(player)``,
-``drawn()``, ``scores()``. Module helpers: :func:`score_placement`, :func:`text`, :func:`svg`,
+State extras (methods of its states, also module functions): ``display()``, ``stacks()``,
+``stack(cell)``, ``pattern()``, ``hand(player)``, ``hand_shown(player)``, ``stock(player)``,
+``second_stock(player)``, ``drawn()``, ``scores()``, and ``view(player=None)`` (what a player
+sees, as a dict). Module helpers: :func:`score_placement`, :func:`text`, :func:`svg`,
 :func:`status`, :func:`phase`. Optimisers: :func:`best_turn`, :func:`best_higgs`; the greedy
 policy's decision: :func:`greedy_move`; games played by a policy: :func:`play_batch`.
 
@@ -21,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from . import _core, _svg
+from . import _core, _svg, views
 from ._core import State
 from ._svg import FONT, num
 from .batch import Arrays
@@ -30,7 +31,6 @@ __all__ = [
     "BestHiggs",
     "BestTurn",
     "Placement",
-    "STATE_METHODS",
     "display",
     "drawn",
     "greedy_move",
@@ -60,65 +60,66 @@ _SUIT_SIGNS = {"S": "\u2660", "H": "\u2665", "D": "\u2666", "C": "\u2663"}
 # ---- reading a state ----
 
 
+def _state(state: State, what: str) -> _core.AQuantumLeapState:
+    """``state`` as a state of this game; another game's raises
+    :class:`~quanta.NotApplicableError` naming ``what``."""
+    return _core.game_state(state, _core.AQuantumLeapState, what)
+
+
 def display(state: State) -> list[list[str | None]]:
     """The top cards as 3 rows of 3 codes (row 1 first), None where a cell is empty."""
-    return _core.a_quantum_leap_display(state)
+    return _state(state, "a_quantum_leap.display").display()
 
 
 def stacks(state: State) -> list[list[int]]:
     """The stack heights as 3 rows of 3."""
-    return _core.a_quantum_leap_stacks(state)
+    return _state(state, "a_quantum_leap.stacks").stacks()
 
 
 def pattern(state: State) -> str | None:
     """The pattern (``opening``, ``free``, ``ascending``, ...), None before stage two."""
-    return _core.a_quantum_leap_pattern(state)
+    return _state(state, "a_quantum_leap.pattern").pattern()
 
 
 def hand(state: State, player: int) -> list[str]:
     """``player``'s hand as codes, in card-index order."""
-    return _core.a_quantum_leap_hand(state, player)
+    return _state(state, "a_quantum_leap.hand").hand(player)
 
 
 def scores(state: State) -> list[int]:
     """Every player's points (in a match, the totals so far); the same values as ``returns()``."""
-    return _core.a_quantum_leap_scores(state)
+    return _state(state, "a_quantum_leap.scores").scores()
 
 
 def stack(state: State, cell: str | tuple[int, int]) -> list[str]:
     """The codes of the cards on ``cell`` (``"b2"`` or ``(row, col)``), bottom to top."""
-    return _core.a_quantum_leap_stack(state, cell)
+    return _state(state, "a_quantum_leap.stack").stack(cell)
 
 
 def stock(state: State, player: int) -> list[str]:
     """``player``'s (first) stock as codes in card-index order: a set, its order is chance."""
-    return _core.a_quantum_leap_stock(state, player)
+    return _state(state, "a_quantum_leap.stock").stock(player)
 
 
 def second_stock(state: State, player: int) -> list[str]:
     """Two players: ``player``'s second stock while it is not taken up, else ``[]``."""
-    return _core.a_quantum_leap_second_stock(state, player)
+    return _state(state, "a_quantum_leap.second_stock").second_stock(player)
 
 
 def hand_shown(state: State, player: int) -> bool:
     """Whether ``player``'s hand lies face up (after a pass, until they place again)."""
-    return _core.a_quantum_leap_hand_shown(state, player)
+    return _state(state, "a_quantum_leap.hand_shown").hand_shown(player)
 
 
 def drawn(state: State) -> str | None:
     """The card drawn in stage one and waiting for its cell, None at other times."""
-    return _core.a_quantum_leap_drawn(state)
-
-
-def _fields(state: State) -> list[str]:
-    """The eight notation fields."""
-    return state.notation().split(" ")
+    return _state(state, "a_quantum_leap.drawn").drawn()
 
 
 def phase(state: State) -> str:
     """The phase (docs/rules/a_quantum_leap.md, *Phases*): ``leave``, ``draw``, ``place``,
     ``higgs``, ``play`` or ``end``."""
-    return _fields(state)[4].split(":")[0]
+    return _state(state, "a_quantum_leap.phase").view()["phase"]
 
 
 def status(state: State) -> str:
@@ -126,43 +127,47 @@ def status(state: State) -> str:
     ``"game 1/1: player 0 places 7S on an outer cell"``, ``"game 1/1: player 0 places the
     Higgs"``, ``"game 1/1: player 1 to play (2 placed this turn)"``, ``"game 1/3: the suit
     left out is drawn"`` or ``"game over: player 1 wins with 36"``."""
-    fields = _fields(state)
-    turn, game = fields[4].split(":"), fields[7]
-    if turn[0] == "end":
-        totals = scores(state)
+    return _status(_state(state, "a_quantum_leap.status").view())
+
+
+def _status(view: views.AQuantumLeapView) -> str:
+    phase, player, game = view["phase"], view["player"], f"{view['game']}/{view['games']}"
+    if phase == "end":
+        totals = view["scores"]
         best = max(totals)
         leaders = [p for p, t in enumerate(totals) if t == best]
         if len(leaders) > 1:
             return f"game over: players {', '.join(map(str, leaders))} tie with {best}"
         return f"game over: player {leaders[0]} wins with {best}"
-    if turn[0] == "leave":
+    if phase == "leave":
         return f"game {game}: the suit left out is drawn"
-    player = turn[1]
-    if turn[0] == "draw":
+    if phase == "draw":
         return f"game {game}: player {player} draws"
-    if turn[0] == "place":
-        return f"game {game}: player {player} places {turn[2]} on an outer cell"
-    if turn[0] == "higgs":
+    if phase == "place":
+        return f"game {game}: player {player} places {view['drawn'] or '?'} on an outer cell"
+    if phase == "higgs":
         return f"game {game}: player {player} places the Higgs"
-    placed = int(turn[2])
-    return f"game {game}: player {player} to play ({placed} placed this turn)"
+    return f"game {game}: player {player} to play ({view['placed']} placed this turn)"
 
 
-def text(state: State) -> str:
+def text(state: State, viewer: int | None = None) -> str:
     """A readable display: each cell's top card with its stack height, the hands (``*`` when
-    shown after a pass) and points, the pattern, then the status line."""
-    tops, heights = display(state), stacks(state)
+    shown after a pass) and points, the pattern, then the status line. ``viewer`` None (the
+    default) sees the whole state; a player sees another's hand only while it is shown
+    (``hidden`` otherwise)."""
+    view = _state(state, "a_quantum_leap.text").view(viewer)
+    tops, heights = view["display"], view["stacks"]
     lines = ["    " + "".join(f"{c:<7}" for c in _COLUMNS).rstrip()]
     for r in range(3):
         cells = [f"{tops[r][c]}({heights[r][c]})" if tops[r][c] else "." for c in range(3)]
         lines.append(f" {r + 1}  " + "".join(f"{c:<7}" for c in cells).rstrip())
-    shown = _fields(state)[1].split("|")
-    totals = scores(state)
-    for p, points in enumerate(totals):
-        mark = " (shown)" if shown[p].startswith("*") else ""
-        lines.append(f"player {p}: {' '.join(hand(state, p)) or '-'}{mark}  ({points} points)")
-    lines.append(f"pattern {pattern(state) or '-'}")
-    lines.append(status(state))
+    for p, points in enumerate(view["scores"]):
+        mark = " (shown)" if view["hand_shown"][p] else ""
+        held = view["hands"][p]
+        cards = "hidden" if held is None else " ".join(held) or "-"
+        lines.append(f"player {p}: {cards}{mark}  ({points} points)")
+    lines.append(f"pattern {view['pattern'] or '-'}")
+    lines.append(_status(view))
     return "\n".join(lines)
 
 
@@ -180,7 +185,8 @@ def svg(state: State, cell: float = 70) -> str:
     captions with the pattern, the points and the status. ``cell`` is the side of a cell in
     pixels (a positive number, else :class:`~quanta.InvalidOptionError`)."""
     cell = _svg.pixels("cell", cell)
-    tops, heights = display(state), stacks(state)
+    view = _state(state, "a_quantum_leap.svg").view()
+    tops, heights = view["display"], view["stacks"]
     left, top = 22.0, 20.0
     grid = 3 * cell
     width = max(left + grid + 12, 280.0)
@@ -214,10 +220,10 @@ def svg(state: State, cell: float = 70) -> str:
                 f"font-size='{num(max(side * 0.16, 1))}' {FONT} fill='{_GRID}'>"
                 f"\u00d7{heights[r][c]}</text>"
             )
-    points = ", ".join(str(p) for p in scores(state))
-    out.append(_svg.caption(left - 14, top + grid + 19, f"pattern {pattern(state) or '-'}; "
+    points = ", ".join(str(p) for p in view["scores"])
+    out.append(_svg.caption(left - 14, top + grid + 19, f"pattern {view['pattern'] or '-'}; "
                             f"points {points}"))
-    out.append(_svg.caption(left - 14, top + grid + 37, status(state)))
+    out.append(_svg.caption(left - 14, top + grid + 37, _status(view)))
     return _svg.finish(out)
 
 
@@ -294,7 +300,7 @@ def best_turn(state: State, *, timeout: float | None = None, max_nodes: int | No
     phase ``play`` (a chance node, stage one, a finished game) or another game's state raises
     :class:`quanta.NotApplicableError`; a bad limit :class:`quanta.InvalidOptionError`.
     """
-    return _core.a_quantum_leap_best_turn(state, timeout, max_nodes, memory_mb, threads)
+    return _core.a_quantum_leap_best_turn(state, (timeout, max_nodes, memory_mb, threads))
 
 
 def best_higgs(state: State, *, timeout: float | None = None, max_nodes: int | None = None,
@@ -307,7 +313,7 @@ def best_higgs(state: State, *, timeout: float | None = None, max_nodes: int | N
     code), ``points``, ``nodes``, ``seconds``, ``exact``. Limits and errors as in
     :func:`best_turn` (a state not in phase ``higgs`` raises
     :class:`quanta.NotApplicableError`)."""
-    return _core.a_quantum_leap_best_higgs(state, timeout, max_nodes, memory_mb, threads)
+    return _core.a_quantum_leap_best_higgs(state, (timeout, max_nodes, memory_mb, threads))
 
 
 def greedy_move(state: State) -> int:
@@ -335,19 +341,5 @@ def play_batch(policy: str, players: int, n: int, *, seed: int = 0, first: int =
     ``threads`` (None: every core). Returns numpy arrays: ``scores`` (n x players, the final
     points by seat), ``turns`` (turns with a placement), ``nodes`` (searched by best_turn) and
     ``fallbacks`` (turns played greedily past ``max_nodes``). Ctrl-C interrupts it."""
-    return _core.a_quantum_leap_play_batch(policy, players, n, seed, first, threads, max_nodes)
-
-
-#: Extra methods the generic State object exposes for this game (each takes the state first).
-STATE_METHODS = {
-    "display": display,
-    "stacks": stacks,
-    "pattern": pattern,
-    "hand": hand,
-    "scores": scores,
-    "stack": stack,
-    "stock": stock,
-    "second_stock": second_stock,
-    "hand_shown": hand_shown,
-    "drawn": drawn,
-}
+    return _core.a_quantum_leap_play_batch(policy, players, n, seed, first,
+                                           (None, max_nodes, 1024, threads))

@@ -6,6 +6,7 @@ limits is one line and status 1; Ctrl-C is status 130.
 
 from __future__ import annotations
 
+import importlib
 import json
 import random
 import sys
@@ -381,12 +382,10 @@ def solve_command(game, notation, options, timeout, max_nodes, memory_mb, as_jso
 # ---- quanta play ----
 
 
-def _text(state, player: int | None = None) -> str:
-    """The position as ``player`` may see it (everything when None or with nothing hidden)."""
-    module = quanta._game_module(state.game.name)
-    if player is None or state.game.info.information == "perfect":
-        return module.text(state) if hasattr(module, "text") else str(state)
-    return state.observation_string(player)
+def _text(state, viewer: int | None = None) -> str:
+    """The position drawn as ``viewer`` may see it (everything when None): the game module's
+    ``text``, read from the state's view."""
+    return importlib.import_module(f"quanta.{state.game.name}").text(state, viewer)
 
 
 @main.command("play")

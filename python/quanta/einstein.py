@@ -5,7 +5,8 @@ Options: ``setup`` = ``"random"`` (default) or ``"choose"``; ``first`` = 0 (defa
 This module holds the exact solver, :func:`solve` (the probability that the side to move wins,
 with a best move for each roll) and :func:`analyze` (the value of every legal action), the bot
 :func:`best_move` (the solver in endgames, a heuristic before), and helpers that work on any
-state of this game: :func:`board` (a 5x5 ``int8`` numpy array, also ``state.board()``),
+state of this game: :func:`board` (a 5x5 ``int8`` numpy array, also ``state.board()``;
+``state.view()`` is the position as a dict),
 :func:`text` (a readable board), :func:`svg` (a picture for notebooks) and :func:`status`.
 
 Rules, notation and action names: docs/rules/einstein.md (the solver and the bot: its *Solver*
@@ -18,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from . import _core, _svg
+from . import _core, _svg, views
 from ._core import State
 from ._svg import FONT, num
 
@@ -32,7 +33,6 @@ __all__ = [
     "svg",
     "status",
     "SOLVER_STONES",
-    "STATE_METHODS",
 ]
 
 _SIZE = 5
@@ -40,58 +40,44 @@ _COLUMNS = "abcde"
 _P1_LETTERS = "abcdef"
 
 
-def _parse(state: State) -> tuple[list[list[int]], int, str]:
-    """(cells as 5x5 list of ints, player field, die field) from ``state.notation()``."""
-    rows_field, player_field, die_field = state.notation().split(" ")
-    return _cells(rows_field), int(player_field), die_field
-
-
-def _cells(rows_field: str) -> list[list[int]]:
-    """The board of a notation's rows field as a 5x5 list of ints (+n, -n, 0); EinStein a la
-    Card writes its board the same way."""
-    cells = []
-    for row_text in rows_field.split("/"):
-        row = []
-        for char in row_text:
-            if char == ".":
-                row.append(0)
-            elif char in "123456":
-                row.append(int(char))
-            else:
-                row.append(-(_P1_LETTERS.index(char) + 1))
-        cells.append(row)
-    return cells
+def _view(state: State, what: str, viewer: int | None = None) -> views.EinsteinView:
+    """What ``viewer`` sees of ``state`` (None: everything); another game's state raises
+    :class:`~quanta.NotApplicableError` naming ``what``."""
+    return _core.game_state(state, _core.EinsteinState, what).view(viewer)
 
 
 def board(state: State) -> npt.NDArray[np.int8]:
     """The board as a 5x5 ``int8`` array indexed ``[row, col]`` (row 0 at the top): player 0's
-    stones are +1..+6, player 1's -1..-6, empty cells 0."""
-    return _core.einstein_board(state)
+    stones are +1..+6, player 1's -1..-6, empty cells 0 (also ``state.board()``)."""
+    return _core.game_state(state, _core.EinsteinState, "einstein.board").board()
 
 
 def status(state: State) -> str:
     """One line saying what happens next, e.g. ``"player 0 to move, rolled 4"``,
     ``"player 1 to roll"``, ``"player 0 to arrange its stones"`` (``setup="choose"``),
     ``"random setup of player 0's stones"`` (``setup="random"``) or ``"player 0 wins"``."""
-    _, player, die = _parse(state)
-    if state.is_terminal:
-        returns = list(state.returns())
-        winner = max(range(len(returns)), key=lambda p: returns[p])
-        return f"player {winner} wins"
-    if die == "setup":
-        if state.is_chance:
+    return _status(_view(state, "einstein.status"), state.is_chance)
+
+
+def _status(view: views.EinsteinView, chance: bool) -> str:
+    player = view["player"]
+    if view["phase"] == "over":
+        return f"player {view['winner']} wins"
+    if view["phase"] == "setup":
+        if chance:
             return f"random setup of player {player}'s stones"
         return f"player {player} to arrange its stones"
-    if die == "-":
+    if view["phase"] == "roll":
         return f"player {player} to roll"
-    return f"player {player} to move, rolled {die}"
+    return f"player {player} to move, rolled {view['die']}"
 
 
-def text(state: State) -> str:
+def text(state: State, viewer: int | None = None) -> str:
     """A readable board: column letters a-e on top, row numbers 1-5 on the left, stones as in the
-    notation (``1``-``6`` player 0, ``a``-``f`` player 1, ``.`` empty), then the status line."""
-    cells, _, _ = _parse(state)
-    return "\n".join([*_board_lines(cells), status(state)])
+    notation (``1``-``6`` player 0, ``a``-``f`` player 1, ``.`` empty), then the status line.
+    EinStein hides nothing: ``viewer`` (None, 0 or 1) sees it all."""
+    view = _view(state, "einstein.text", viewer)
+    return "\n".join([*_board_lines(view["board"]), _status(view, state.is_chance)])
 
 
 def _board_lines(cells: list[list[int]]) -> list[str]:
@@ -124,7 +110,8 @@ def svg(state: State, size: float = 250) -> str:
     player 0's stones blue and player 1's orange (each with its number), and a status caption.
     ``size`` must be a number of pixels above 30 (else :class:`~quanta.InvalidOptionError`)."""
     size = _svg.pixels("size", size, above=30)  # 30 px of margins
-    cells, _, _ = _parse(state)
+    view = _view(state, "einstein.svg")
+    cells = view["board"]
     cell = (size - 30) / _SIZE  # 44 px for the default size
     left = 20.0  # room for the row numbers
     top = 20.0  # room for the column letters
@@ -133,7 +120,7 @@ def svg(state: State, size: float = 250) -> str:
     height = top + grid + 28  # room for the caption
     out = _svg.start(width, height)
     out.extend(_board_svg(cells, left, top, cell))
-    out.append(_svg.caption(left - 14, top + grid + 19, status(state)))
+    out.append(_svg.caption(left - 14, top + grid + 19, _status(view, state.is_chance)))
     return _svg.finish(out)
 
 
@@ -173,10 +160,6 @@ def _board_svg(cells: list[list[int]], left: float, top: float, cell: float) -> 
                 f"font-size='18' font-weight='bold' {FONT} fill='white'>{abs(value)}</text>"
             )
     return out
-
-
-#: Extra methods the generic State object exposes for this game (each takes the state first).
-STATE_METHODS = {"board": board}
 
 
 # ---- the solver and the bot ----
@@ -220,7 +203,7 @@ def solve(state: State, *, timeout: float | None = None, max_nodes: int | None =
     >>> solve(s).value
     1.0
     """
-    return _core.einstein_solve(state, timeout, max_nodes, memory_mb, threads)
+    return _core.einstein_solve(state, (timeout, max_nodes, memory_mb, threads))
 
 
 def analyze(state: State, *, timeout: float | None = None, max_nodes: int | None = None,
@@ -231,7 +214,7 @@ def analyze(state: State, *, timeout: float | None = None, max_nodes: int | None
     roll: each roll (actions 75-80, ``roll 1`` to ``roll 6``) with the probability that the
     player about to roll wins after rolling it (their mean is :func:`solve`'s value). Empty in a
     finished game. Limits and errors as in :func:`solve`."""
-    return dict(_core.einstein_analyze(state, timeout, max_nodes, memory_mb, threads))
+    return dict(_core.einstein_analyze(state, (timeout, max_nodes, memory_mb, threads)))
 
 
 def best_move(state: State, *, solver_stones: int = SOLVER_STONES, seed: int = 0,
@@ -251,5 +234,4 @@ def best_move(state: State, *, solver_stones: int = SOLVER_STONES, seed: int = 0
 
     Returns None in a finished game; before a roll (a chance node) it raises
     :class:`quanta.NotApplicableError`. ``solver_stones=0`` plays the heuristic alone."""
-    return _core.einstein_best_move(state, solver_stones, seed, timeout, max_nodes, memory_mb,
-                                    threads)
+    return _core.einstein_best_move(state, solver_stones, seed, (timeout, max_nodes, memory_mb, threads))

@@ -8,10 +8,10 @@ handicap); ``open_hands`` = False (default) or True for both players, or a pair,
 ``(False, True)``: player 1's hand is open, shown to player 0 (the other handicap: the
 stronger player plays with open cards).
 
-State extras (``STATE_METHODS``): ``board()`` (a 5x5 ``int8`` array as in EinStein),
-``hand(player)``, ``heap(player)`` (the cards left, in card order: their order is never seen)
-and ``discards(player)`` (in the order played), each a list of card names (``"3"``,
-``"Heisenberg"``, ...). Module helpers: :data:`CARDS`, :func:`status`, :func:`text` and
+State extras (methods of its states, also module functions): ``board()`` (a 5x5 ``int8``
+array as in EinStein), ``hand(player)``, ``heap(player)`` (the cards left, in card order: their
+order is never seen) and ``discards(player)`` (in the order played), each a list of card names
+(``"3"``, ``"Heisenberg"``, ...), and ``view(player=None)`` (what a player sees, as a dict). Module helpers: :data:`CARDS`, :func:`status`, :func:`text` and
 :func:`svg` (``viewer`` picks whose hand shows). With both hands open (``open_hands=True``)
 the exact solver :func:`solve` (the expected return of the player to act, and a best action)
 and :func:`analyze` (the value of every legal action).
@@ -26,13 +26,13 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from . import _core, _svg
+from . import _core, _svg, views
 from ._core import State
 from ._svg import FONT, num
-from .einstein import _board_lines, _board_svg, _cells
+from .einstein import _board_lines, _board_svg
 from .exceptions import InvalidOptionError, quoted
 
-__all__ = ["CARDS", "STATE_METHODS", "Solution", "analyze", "board", "discards", "hand", "heap",
+__all__ = ["CARDS", "Solution", "analyze", "board", "discards", "hand", "heap",
            "solve", "status", "svg", "text"]
 
 #: Each card's notation code and name, in card order.
@@ -43,54 +43,48 @@ CARDS: dict[str, str] = {
 }  # fmt: skip
 
 
-def _fields(state: State) -> list[str]:
-    """rows, player, phase, hands, heaps, discards."""
-    return state.notation().split(" ")
-
-
-def _names(codes: str) -> list[str]:
-    return [] if codes == "-" else [CARDS[c] for c in codes]
-
-
-def _side(field: str, player: int) -> str:
-    if player not in (0, 1) or isinstance(player, bool):
-        raise InvalidOptionError(f"player must be 0 or 1, not {quoted(player)}")
-    return field.split("|")[player]
+def _state(state: State, what: str) -> _core.EinsteinCardState:
+    """``state`` as a state of this game; another game's raises
+    :class:`~quanta.NotApplicableError` naming ``what``."""
+    return _core.game_state(state, _core.EinsteinCardState, what)
 
 
 def board(state: State) -> npt.NDArray[np.int8]:
     """The board as a 5x5 ``int8`` array indexed ``[row, col]``: player 0's stones +1..+6,
     player 1's -1..-6, empty cells 0 (as :func:`quanta.einstein.board`)."""
-    return np.array(_cells(_fields(state)[0]), dtype=np.int8)
+    return _state(state, "einstein_card.board").board()
 
 
 def hand(state: State, player: int) -> list[str]:
     """``player``'s hand as card names, in card order (the whole state: hidden or not)."""
-    return _names(_side(_fields(state)[3], player))
+    return _state(state, "einstein_card.hand").hand(player)
 
 
 def heap(state: State, player: int) -> list[str]:
     """The cards left in ``player``'s heap, in card order."""
-    return _names(_side(_fields(state)[4], player))
+    return _state(state, "einstein_card.heap").heap(player)
 
 
 def discards(state: State, player: int) -> list[str]:
     """The cards ``player`` has played, in order."""
-    return _names(_side(_fields(state)[5], player))
+    return _state(state, "einstein_card.discards").discards(player)
 
 
 def status(state: State) -> str:
     """One line saying what happens next, e.g. ``"player 0 to play a card"``, ``"player 1 to
     name a stone of player 0 (Murphy Light)"``, ``"player 0 to pick j (Heisenberg rolled 4)"``
     or ``"player 1 wins"`` / ``"draw: every card played"``."""
-    _, player, phase = _fields(state)[:3]
-    p, o = int(player), 1 - int(player)
-    if phase == "-":
+    return _status(_state(state, "einstein_card.status").view(), state)
+
+
+def _status(view: views.EinsteinCardView, state: State) -> str:
+    p, o = view["player"], 1 - view["player"]
+    kind, number, cell = view["phase"], view["number"], view["cell"]
+    if kind == "over":
         winner = [r > 0 for r in state.returns()]
         return f"player {winner.index(True)} wins" if any(winner) else "draw: every card played"
-    if phase.isdigit():
-        return f"player {p} to move as a {phase}"
-    kind, _, detail = phase.partition("-")
+    if kind == "move":
+        return f"player {p} to move as a {number}"
     return {
         "setup": f"player {p} to arrange its stones"
         if not state.is_chance
@@ -99,29 +93,34 @@ def status(state: State) -> str:
         "play": f"player {p} to play a card",
         "draw": f"player {p} draws a card",
         "murphy": f"player {o} to name a stone of player {p} (Murphy Light)"
-        if not detail
-        else f"player {p} to step the stone on {detail} (Murphy Light)",
+        if cell is None
+        else f"player {p} to step the stone on {cell} (Murphy Light)",
         "full": f"player {o} to move for player {p} (Full Murphy)",
         "dirac": f"player {p} to step any stone (Dirac)",
         "heisenberg": f"player {p} rolls (Heisenberg)"
-        if not detail
-        else f"player {p} to pick j (Heisenberg rolled {detail})",
+        if number is None
+        else f"player {p} to pick j (Heisenberg rolled {number})",
         "schroedinger": f"player {p} to mark a stone (Schroedinger)"
-        if not detail
-        else f"player {p} rolls for the stone on {detail} (Schroedinger)",
+        if cell is None
+        else f"player {p} rolls for the stone on {cell} (Schroedinger)",
     }[kind]
 
 
-def text(state: State) -> str:
+def text(state: State, viewer: int | None = None) -> str:
     """A readable position: the board as in :func:`quanta.einstein.text`, each player's hand,
-    heap size and discards (everything: the whole state), then the status line."""
-    lines = _board_lines(_cells(_fields(state)[0]))
+    heap size and discards, then the status line. ``viewer`` None (the default) sees the whole
+    state; 0 or 1 sees what that player may (another hand, unless open, as ``?`` per card)."""
+    view = _state(state, "einstein_card.text").view(viewer)
+    lines = _board_lines(view["board"])
     for p in (0, 1):
+        held = view["hands"][p]
+        if held is None:
+            held = ["?"] * view["hand_sizes"][p]
         lines.append(
-            f"player {p}: hand {', '.join(hand(state, p)) or '-'}; "
-            f"heap {len(heap(state, p))}; played {', '.join(discards(state, p)) or '-'}"
+            f"player {p}: hand {', '.join(held) or '-'}; "
+            f"heap {view['heap_sizes'][p]}; played {', '.join(view['discards'][p]) or '-'}"
         )
-    lines.append(status(state))
+    lines.append(_status(view, state))
     return "\n".join(lines)
 
 
@@ -157,6 +156,7 @@ def svg(state: State, size: float = 250, viewer: int | None = None) -> str:
     size = _svg.pixels("size", size, above=30)
     if viewer is not None and (isinstance(viewer, bool) or viewer not in (0, 1)):
         raise InvalidOptionError(f"viewer must be None, 0 or 1, not {quoted(viewer)}")
+    view = _state(state, "einstein_card.svg").view()
     open_hands = state.game.options["open_hands"]
     assert isinstance(open_hands, tuple), "g.options reports open_hands as a pair"
     cell = (size - 30) / 5
@@ -164,21 +164,21 @@ def svg(state: State, size: float = 250, viewer: int | None = None) -> str:
     grid = cell * 5
     card_w, card_h, gap = 30.0, 40.0, 6.0
     rows_top = top + grid + 12
-    longest = max(len(hand(state, p)) for p in (0, 1))
+    longest = max(view["hand_sizes"])
     cards_width = left - 14 + (card_w + 3 * gap) + longest * (card_w + gap) + 10
     width = max(left + grid + 10, 340, cards_width)  # 340: room for the captions
     height = rows_top + 2 * (card_h + 22) + 24
     out = _svg.start(width, height)
-    out.extend(_board_svg(_cells(_fields(state)[0]), left, top, cell))
+    out.extend(_board_svg(view["board"], left, top, cell))
     for p in (0, 1):
         y = rows_top + p * (card_h + 22)
-        played, held = discards(state, p), hand(state, p)
+        played, held = view["discards"][p], view["hands"][p] or []
         shown = open_hands[p] or viewer == p
         out.append(
             _svg.caption(
                 left - 14, y + 11,
                 f"player {p}: last played {played[-1] if played else '-'}; "
-                f"heap {len(heap(state, p))}; hand {len(held)}",
+                f"heap {view['heap_sizes'][p]}; hand {len(held)}",
             )
         )  # fmt: skip
         x = left - 14
@@ -188,7 +188,7 @@ def svg(state: State, size: float = 250, viewer: int | None = None) -> str:
         for name in held:
             out.extend(_card(x, y + 16, card_w, card_h, name if shown else None, p))
             x += card_w + gap
-    out.append(_svg.caption(left - 14, height - 8, status(state)))
+    out.append(_svg.caption(left - 14, height - 8, _status(view, state)))
     return _svg.finish(out)
 
 
@@ -240,7 +240,7 @@ def solve(state: State, *, timeout: float | None = None, max_nodes: int | None =
     >>> solve(s).best_move
     'play 1'
     """
-    return _core.einstein_card_solve(state, timeout, max_nodes, memory_mb, threads)
+    return _core.einstein_card_solve(state, (timeout, max_nodes, memory_mb, threads))
 
 
 def analyze(state: State, *, timeout: float | None = None, max_nodes: int | None = None,
@@ -249,8 +249,5 @@ def analyze(state: State, *, timeout: float | None = None, max_nodes: int | None
     value}``: the expected return of the player to act (in [-1, 1], as :func:`solve`'s value)
     when it takes the action and both sides then play optimally; the highest of them is
     :func:`solve`'s value. Empty in a finished game. Limits and errors as in :func:`solve`."""
-    return dict(_core.einstein_card_analyze(state, timeout, max_nodes, memory_mb, threads))
+    return dict(_core.einstein_card_analyze(state, (timeout, max_nodes, memory_mb, threads)))
 
-
-#: Extra methods the generic State object exposes for this game (each takes the state first).
-STATE_METHODS = {"board": board, "hand": hand, "heap": heap, "discards": discards}

@@ -6,7 +6,7 @@ Options: ``size`` = 5 (default) or any side from 2 to 7; ``setup`` = ``"A"`` (de
 This module holds the solver, :func:`solve` (whether the side to act wins, with a best move)
 and :func:`analyze` (the value of every legal action), and pure-Python helpers that work on any
 state of this game: :func:`cells` (one ``'w'``/``'b'``/``'.'``/``'?'`` per cell number, also
-``state.cells()``), :func:`cell_names`, :func:`text` (a readable board), :func:`svg` (a picture
+``state.cells()``; ``state.view()`` is the position as a dict), :func:`cell_names`, :func:`text` (a readable board), :func:`svg` (a picture
 for notebooks) and :func:`status`.
 
 Rules, notation and action names: docs/rules/quantum_leap.md (the solver: its *Solver*
@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 from xml.sax.saxutils import escape
 
-from . import _core, _svg
+from . import _core, _svg, views
 from ._core import State
 from ._svg import FONT, num
 
@@ -32,22 +32,31 @@ __all__ = [
     "text",
     "svg",
     "status",
-    "STATE_METHODS",
 ]
 
 _ROW_LETTERS = "abcdefghijklm"
 
 
-def _parse(state: State) -> tuple[list[str], str]:
-    """(rows as a list of strings, side field) from ``state.notation()``."""
-    rows_field, side = state.notation().split(" ")
-    return rows_field.split("/"), side
+def _view(state: State, what: str, viewer: int | None = None) -> views.QuantumLeapView:
+    """What ``viewer`` sees of ``state`` (None: everything); another game's state raises
+    :class:`~quanta.NotApplicableError` naming ``what``."""
+    return _core.game_state(state, _core.QuantumLeapState, what).view(viewer)
+
+
+def _rows(view: views.QuantumLeapView) -> list[str]:
+    """The cells row by row, each row a string of its cells' characters."""
+    size, cells, rows = view["size"], view["cells"], []
+    for i in range(2 * size - 1):
+        length = size + i if i < size else 3 * size - 2 - i
+        rows.append("".join(cells[:length]))
+        cells = cells[length:]
+    return rows
 
 
 def cells(state: State) -> list[str]:
     """The contents of every cell, by cell number: ``'w'`` (white stone), ``'b'`` (black stone),
     ``'.'`` (empty) or ``'?'`` (not dealt yet)."""
-    return _core.quantum_leap_cells(state)
+    return _core.game_state(state, _core.QuantumLeapState, "quantum_leap.cells").cells()
 
 
 def cell_names(size: int) -> list[str]:
@@ -59,34 +68,27 @@ def cell_names(size: int) -> list[str]:
     return names
 
 
-def _setup(state: State) -> str:
-    """The game's ``setup`` option ("A" when it cannot be read)."""
-    try:
-        setup = state.game.options.get("setup", "A")
-        return setup if isinstance(setup, str) else "A"
-    except AttributeError:
-        return "A"
-
-
 def status(state: State) -> str:
     """One line saying what happens next: ``"White to move"``, ``"Black to move"``, ``"Black to
     swap or not"``, ``"dealing: next cell c2"``, ``"dealing: the empty cell"`` or, in a finished
     game, ``"White wins"`` / ``"Black wins"``."""
-    rows, side = _parse(state)
-    board = [char for row in rows for char in row]
-    if side == "deal":
-        if _setup(state) == "A" and "." not in board:
+    return _status(_view(state, "quantum_leap.status"), state)
+
+
+def _status(view: views.QuantumLeapView, state: State) -> str:
+    board = view["cells"]
+    if view["phase"] == "deal":
+        if view["setup"] == "A" and "." not in board:
             return "dealing: the empty cell"
-        size = (len(rows) + 1) // 2
-        return f"dealing: next cell {cell_names(size)[board.index('?')]}"
-    if side == "swap":
+        return f"dealing: next cell {cell_names(view['size'])[board.index('?')]}"
+    if view["phase"] == "swap":
         return "Black to swap or not"
-    if state.is_terminal:
+    if view["phase"] == "over":
         return "White wins" if state.returns()[0] > 0 else "Black wins"
-    return "White to move" if side == "w" else "Black to move"
+    return "White to move" if view["player"] == 0 else "Black to move"
 
 
-def text(state: State) -> str:
+def text(state: State, viewer: int | None = None) -> str:
     """A readable board: one line per row with its letter, rows indented so the hexagon shows,
     cells as in the notation (``w`` white, ``b`` black, ``.`` empty, ``?`` not dealt yet), then
     the status line. Size 2, ``ww/.bb/wb w``::
@@ -95,14 +97,17 @@ def text(state: State) -> str:
         b  . b b
         c   w b
         White to move
+
+    Quantum Leap hides nothing: ``viewer`` (None, 0 or 1) sees it all.
     """
-    rows, _ = _parse(state)
+    view = _view(state, "quantum_leap.text", viewer)
+    rows = _rows(view)
     longest = max(len(row) for row in rows)
     lines = []
     for i, row in enumerate(rows):
         indent = " " * (longest - len(row))
         lines.append(f"{_ROW_LETTERS[i]}  {indent}{' '.join(row)}")
-    lines.append(status(state))
+    lines.append(_status(view, state))
     return "\n".join(lines)
 
 
@@ -125,8 +130,8 @@ def svg(state: State, radius: float = 21.0) -> str:
     and a status caption. ``radius`` must be a positive number of pixels (else
     :class:`~quanta.InvalidOptionError`)."""
     radius = _svg.pixels("radius", radius)
-    rows, side = _parse(state)
-    size = (len(rows) + 1) // 2
+    view = _view(state, "quantum_leap.svg")
+    rows, size = _rows(view), view["size"]
     names = cell_names(size)
     step_x = math.sqrt(3) * radius  # distance between neighbouring cells of a row
     step_y = 1.5 * radius  # distance between rows
@@ -157,8 +162,8 @@ def svg(state: State, radius: float = 21.0) -> str:
 
     out = _svg.start(width, height)
     # While dealing stones (not setup A's empty cell), the first '?' cell is dealt next.
-    empty_cell_next = _setup(state) == "A" and not any("." in row for row in rows)
-    dealing = side == "deal" and not empty_cell_next
+    empty_cell_next = view["setup"] == "A" and not any("." in row for row in rows)
+    dealing = view["phase"] == "deal" and not empty_cell_next
     highlight = None
     number = 0
     for i, row in enumerate(rows):
@@ -200,12 +205,8 @@ def svg(state: State, radius: float = 21.0) -> str:
         out.append(
             f"<polygon points='{hexagon(x, y)}' fill='none' stroke='{_NEXT}' stroke-width='2.5'/>"
         )
-    out.append(_svg.caption(margin, margin + board_height + 18, status(state)))
+    out.append(_svg.caption(margin, margin + board_height + 18, _status(view, state)))
     return _svg.finish(out)
-
-
-#: Extra methods the generic State object exposes for this game (each takes the state first).
-STATE_METHODS = {"cells": cells}
 
 
 # ---- the solver ----
@@ -245,7 +246,7 @@ def solve(state: State, *, timeout: float | None = None, max_nodes: int | None =
     >>> solve(s).best_move
     'b1xb3'
     """
-    return _core.quantum_leap_solve(state, timeout, max_nodes, memory_mb, threads)
+    return _core.quantum_leap_solve(state, (timeout, max_nodes, memory_mb, threads))
 
 
 def analyze(state: State, *, timeout: float | None = None, max_nodes: int | None = None,
@@ -253,4 +254,4 @@ def analyze(state: State, *, timeout: float | None = None, max_nodes: int | None
     """The value of every legal action of a decision node: ``{action: wins}``, where ``wins``
     says whether the action wins for the player who takes it. Limits and ``threads`` as in
     :func:`solve`."""
-    return dict(_core.quantum_leap_analyze(state, timeout, max_nodes, memory_mb, threads))
+    return dict(_core.quantum_leap_analyze(state, (timeout, max_nodes, memory_mb, threads)))

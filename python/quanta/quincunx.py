@@ -4,8 +4,9 @@ solvers.
 Options: ``players`` = 2 (default), 3, 4 or 1 (solitaire); ``excuse`` = False (default) or True;
 ``match`` = False (default) or True; ``setup`` = ``"wiki"`` (default) or ``"book"``.
 
-State extras (``STATE_METHODS``): ``grid()``, ``hand(player)``, ``scores()``, ``pile()``,
-``lost()``. Module helpers: :data:`CARDS` (every card with its code, rank, name and suits),
+State extras (methods of its states, also module functions): ``grid()``, ``hand(player)``,
+``scores()``, ``pile()``, ``lost()``, and ``view(player=None)`` (what a player sees, as a
+dict). Module helpers: :data:`CARDS` (every card with its code, rank, name and suits),
 :func:`score_placement`, :func:`text`, :func:`svg`, :func:`status`. Solitaire solvers:
 :func:`solve_open`, :func:`fill_open`, :func:`solve_expected`, :func:`best_move`,
 :func:`greedy_move`, and the batches :func:`solve_open_batch`, :func:`fill_open_batch`,
@@ -22,7 +23,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 from xml.sax.saxutils import escape
 
-from . import _core, _svg
+from . import _core, _svg, views
 from ._core import State
 from ._svg import FONT, num
 from .exceptions import IllegalMoveError, quoted
@@ -31,7 +32,6 @@ __all__ = [
     "CARDS",
     "Card",
     "Placement",
-    "STATE_METHODS",
     "grid",
     "hand",
     "lost",
@@ -69,35 +69,36 @@ _BY_CODE = {card.code: card for card in CARDS}
 # ---- reading a state ----
 
 
-def _fields(state: State) -> list[str]:
-    """The six notation fields: grid, hands, pile, scores, turn, round."""
-    return state.notation().split(" ")
+def _state(state: State, what: str) -> _core.QuincunxState:
+    """``state`` as a state of this game; another game's raises
+    :class:`~quanta.NotApplicableError` naming ``what``."""
+    return _core.game_state(state, _core.QuincunxState, what)
 
 
 def grid(state: State) -> list[list[str | None]]:
     """The grid as rows top to bottom, each a list of card codes or None (empty)."""
-    return _core.quincunx_grid(state)
+    return _state(state, "quincunx.grid").grid()
 
 
 def hand(state: State, player: int) -> list[str]:
     """``player``'s cards as codes, in card-index order."""
-    return _core.quincunx_hand(state, player)
+    return _state(state, "quincunx.hand").hand(player)
 
 
 def pile(state: State) -> list[str]:
     """The cards nobody has seen (undealt, or left to draw), as codes in card-index order."""
-    return _core.quincunx_pile(state)
+    return _state(state, "quincunx.pile").pile()
 
 
 def scores(state: State) -> list[int]:
     """Per player: the totals of the finished rounds (hand penalties included) plus this round's
     turn points (no penalty yet)."""
-    return _core.quincunx_scores(state)
+    return _state(state, "quincunx.scores").scores()
 
 
 def lost(state: State) -> bool:
     """True for a solitaire game lost: the hand ran out before the grid was full."""
-    return _core.quincunx_lost(state)
+    return _state(state, "quincunx.lost").lost()
 
 
 def status(state: State) -> str:
@@ -105,39 +106,47 @@ def status(state: State) -> str:
     ``"round 1/1: player 1 draws 2 cards"`` (or ``a card``), ``"round 2/3: dealing"`` or
     ``"game over: player 0 wins with 31"`` (solitaire: ``"game over: won, 12 points"`` or
     ``"game over: lost, 7 points"``)."""
-    fields = _fields(state)
-    turn, round_text = fields[4], fields[5]
-    if turn == "end":
-        totals = scores(state)
+    return _status(_state(state, "quincunx.status").view())
+
+
+def _status(view: views.QuincunxView) -> str:
+    phase, round_text = view["phase"], f"{view['round']}/{view['rounds']}"
+    if phase == "end":
+        totals = view["scores"]
         if len(totals) == 1:
-            return f"game over: {'lost' if lost(state) else 'won'}, {totals[0]} points"
+            return f"game over: {'lost' if view['lost'] else 'won'}, {totals[0]} points"
         best = max(totals)
         winners = [str(p) for p, t in enumerate(totals) if t == best]
         if len(winners) == 1:
             return f"game over: player {winners[0]} wins with {best}"
         return f"game over: players {', '.join(winners)} tie with {best}"
-    if turn == "deal":
+    if phase == "deal":
         return f"round {round_text}: dealing"
-    player, _, draws = turn.partition("+")
-    if draws:
-        cards = "a card" if draws == "1" else f"{draws} cards"
+    player, draws = view["player"], view["draws"]
+    if phase == "draw":
+        cards = "a card" if draws == 1 else f"{draws} cards"
         return f"round {round_text}: player {player} draws {cards}"
     return f"round {round_text}: player {player} to place"
 
 
-def text(state: State) -> str:
+def text(state: State, viewer: int | None = None) -> str:
     """A readable position: the grid with card codes (column letters on top, row numbers on
-    the left, ``.`` for an empty cell), each hand and score, the pile's size and the status."""
-    rows = grid(state)
+    the left, ``.`` for an empty cell), each hand and score, the pile's size and the status.
+    ``viewer`` None (the default) sees the whole state; a player sees the other hands as ``?``
+    per card."""
+    view = _state(state, "quincunx.text").view(viewer)
+    rows = view["grid"]
     side = len(rows)
     lines = ["    " + "".join(f"{c:<5}" for c in _COLUMNS[:side]).rstrip()]
     for r, row in enumerate(rows):
         lines.append(f"{r + 1:>2}  " + "".join(f"{code or '.':<5}" for code in row).rstrip())
-    totals = scores(state)
-    for p, total in enumerate(totals):
-        lines.append(f"player {p}: {' '.join(hand(state, p)) or '-'}  ({total} points)")
-    lines.append(f"pile: {_cards(len(pile(state)))}")
-    lines.append(status(state))
+    for p, total in enumerate(view["scores"]):
+        held = view["hands"][p]
+        if held is None:
+            held = ["?"] * view["hand_sizes"][p]
+        lines.append(f"player {p}: {' '.join(held) or '-'}  ({total} points)")
+    lines.append(f"pile: {_cards(view['pile_size'])}")
+    lines.append(_status(view))
     return "\n".join(lines)
 
 
@@ -169,13 +178,14 @@ def svg(state: State, cell: float = 64.0) -> str:
     the status line. ``cell`` must be a positive number of pixels (else
     :class:`~quanta.InvalidOptionError`)."""
     cell = _svg.pixels("cell", cell)
-    rows = grid(state)
+    view = _state(state, "quincunx.svg").view()
+    rows = view["grid"]
     side = len(rows)
     left, top = 20.0, 20.0
     size = cell * side
-    totals = scores(state)
+    totals = view["scores"]
     # Solitaire has nobody to hide the hand from: it is drawn, in rows of small tiles.
-    shown = hand(state, 0) if len(totals) == 1 else []
+    shown = (view["hands"][0] or []) if len(totals) == 1 else []
     small, gap = max(cell * 0.6, 30.0), 4.0
     per_row = max(1, int((size + gap) // (small + gap)))
     hand_rows = -(-len(shown) // per_row)
@@ -215,7 +225,7 @@ def svg(state: State, cell: float = 64.0) -> str:
             )
     y = top + size + 18
     for p, total in enumerate(totals):
-        line = f"player {p}: {_cards(len(hand(state, p)))}, {total} points"
+        line = f"player {p}: {_cards(view['hand_sizes'][p])}, {total} points"
         out.append(_svg.caption(left, y, line))
         y += 16
     for k, code in enumerate(shown):
@@ -235,7 +245,7 @@ def svg(state: State, cell: float = 64.0) -> str:
             f"fill='#222222'>{escape(code)}</text>"
         )
     y += hand_rows * (small * 0.6 + gap)
-    out.append(_svg.caption(left, y, status(state)))
+    out.append(_svg.caption(left, y, _status(view)))
     return _svg.finish(out)
 
 
@@ -301,9 +311,6 @@ def score_placement(grid: Sequence[Sequence[str | None]], card: str, cell: str |
     """
     return Placement(*_core.quincunx_score_placement(grid, card, _cell(cell), solitaire))
 
-
-#: Extra methods the generic State object exposes for this game (each takes the state first).
-STATE_METHODS = {"grid": grid, "hand": hand, "scores": scores, "pile": pile, "lost": lost}
 
 # The solitaire solvers (documented in their own module) belong to this game's namespace.
 from ._quincunx_solvers import *  # noqa: E402,F403

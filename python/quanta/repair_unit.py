@@ -12,7 +12,8 @@ whose outcomes read as the card's code (``state.parse_action("QS")``). The game 
 declares perfect information (like a dice game); ``state.resample(p, seed)`` returns the state
 itself, and the solvers draw random orders of ``state.unseen()`` themselves.
 
-State extra (``STATE_METHODS``): ``unseen()``. Module helpers: :func:`text`, :func:`svg`,
+State extras (methods of its states): ``unseen()`` (also a module function) and
+``view(player=None)`` (the position as a dict). Module helpers: :func:`text`, :func:`svg`,
 :func:`status`. Solvers (Rust): :func:`solve_open`, :func:`win_probability`, :func:`policy`,
 :func:`rule_move`, and the batches :func:`open_batch` and :func:`play_batch`.
 
@@ -28,14 +29,13 @@ from xml.sax.saxutils import escape
 
 import numpy as np
 
-from . import _core, _svg
+from . import _core, _svg, views
 from ._core import State
 from ._svg import FONT, num
 from .batch import Arrays
 
 __all__ = [
     "OpenSolution",
-    "STATE_METHODS",
     "WinProbability",
     "open_batch",
     "play_batch",
@@ -65,7 +65,13 @@ def unseen(state: State) -> list[str]:
     """The codes of the cards whose places the team does not know (the deck below its known
     top and above the cards put under it; before and during the deal, the undealt cards), in
     card order (``AS AH AD AC 2S ...``)."""
-    return _core.repair_unit_unseen(state)
+    return _view_state(state, "repair_unit.unseen").unseen()
+
+
+def _view_state(state: State, what: str) -> _core.RepairUnitState:
+    """``state`` as a state of this game; another game's raises
+    :class:`~quanta.NotApplicableError` naming ``what``."""
+    return _core.game_state(state, _core.RepairUnitState, what)
 
 
 def solve_open(state: State, order: Sequence[str], *,
@@ -81,7 +87,7 @@ def solve_open(state: State, order: Sequence[str], *,
     (seconds), ``max_nodes`` and ``memory_mb`` (the table of lost positions) limit it: past one
     it raises :class:`quanta.SearchLimitError`. ``threads`` is accepted for the common signature
     (the search is sequential). Ctrl-C interrupts it; the GIL is released."""
-    return _core.repair_unit_solve_open(state, order, timeout, max_nodes, memory_mb, threads)
+    return _core.repair_unit_solve_open(state, order, (timeout, max_nodes, memory_mb, threads))
 
 
 def win_probability(state: State, samples: int = 1000, seed: int = 0, *,
@@ -96,7 +102,7 @@ def win_probability(state: State, samples: int = 1000, seed: int = 0, *,
     with none decided, ``probability`` and ``stderr`` are None (unknown, not 0). Samples run
     on ``threads`` (None: every core)."""
     return _core.repair_unit_win_probability(
-        state, samples, seed, timeout, max_nodes, memory_mb, threads
+        state, samples, seed, (timeout, max_nodes, memory_mb, threads)
     )
 
 
@@ -115,7 +121,7 @@ def policy(state: State, seed: int = 0, *, samples: int = 16, horizon: int = 10,
     look is scored as no effect (it shows nothing once an order is fixed). Returns the action;
     :class:`quanta.NotApplicableError` when the team has no decision."""
     action, _ = _core.repair_unit_policy(
-        state, seed, samples, horizon, timeout, max_nodes, memory_mb, threads
+        state, seed, samples, horizon, (timeout, max_nodes, memory_mb, threads)
     )
     return action
 
@@ -140,7 +146,7 @@ def open_batch(players: int = 1, n: int = 1000, *, seed: int = 0, first: int = 0
     not, masked where the solve passed a limit and the answer is unknown), ``nodes``,
     ``seconds`` (each deal's own solve time)."""
     out = _core.repair_unit_open_batch(
-        players, seed, n, first, threads, timeout, max_nodes, memory_mb
+        players, seed, n, first, (timeout, max_nodes, memory_mb, threads)
     )
     decided = out.pop("decided")
     out["winnable"] = np.ma.masked_array(out["winnable"], mask=~decided)
@@ -155,38 +161,30 @@ def play_batch(players: int = 1, player: str = "rule", n: int = 1000, *, seed: i
     uniformly random legal actions), the cards of game ``i`` drawn from a generator seeded from
     ``(seed, first + i)``: a dict of arrays ``won`` (bool) and ``decisions`` (int32)."""
     return _core.repair_unit_play_batch(
-        players, player, seed, n, first, samples, horizon, threads, max_nodes
+        players, player, seed, n, first, samples, horizon, (None, max_nodes, 256, threads)
     )
 
 
-# ---- reading a state (from its notation: docs/rules/repair_unit.md, *Notation*) ----
+# ---- reading a state (its view: quanta._core.RepairUnitState.view) ----
 
 
-def _fields(state: State) -> list[str]:
-    return state.notation().split(" ")
-
-
-def _forecasts(state: State) -> list[list[tuple[str | None, str | None]]]:
-    """Per forecast, front first: (face-down card, face-up card) per position."""
-    out = []
-    for row in _fields(state)[0].split("|"):
-        places = []
-        for place in row.split(","):
-            down, _, up = place.partition("+")
-            places.append((None if down == "-" else down, up or None))
-        out.append(places)
-    return out
+def _deck(view: views.RepairUnitView) -> list[str]:
+    """The deck top first: its known top, ``*n`` for the n unseen cards, the cards under."""
+    top = [view["top"]] if view["top"] else []
+    unseen = [f"*{view['unseen']}"] if view["unseen"] else []
+    return [*top, *unseen, *view["under"]]
 
 
 def status(state: State) -> str:
     """One line: ``"dealing"``, ``"won"``, ``"lost"``, or whose turn and what is decided next,
     e.g. ``"forecast A: tunnel or go on (before the draw)"``."""
-    turn = _fields(state)[6]
-    if turn in ("deal", "won", "lost"):
-        return {"deal": "dealing", "won": "won", "lost": "lost"}[turn]
-    parts = turn.split(":")
-    forecast, step = parts[0], parts[1]
-    pending = parts[-1] if parts[-1] not in (step, "t") else None
+    return _status(_view_state(state, "repair_unit.status").view())
+
+
+def _status(view: views.RepairUnitView) -> str:
+    step, pending = view["phase"], view["pending"]
+    if step in ("deal", "won", "lost"):
+        return {"deal": "dealing", "won": "won", "lost": "lost"}[step]
     where = {"start": "before the draw", "draw": "drawing", "move": "before the move",
              "end": "after placing"}[step]
     if pending == "peek":
@@ -199,10 +197,10 @@ def status(state: State) -> str:
         what = "a card is drawn"
     else:
         what = "tunnel or go on"
-    return f"forecast {forecast}: {what} ({where})"
+    return f"forecast {view['forecast']}: {what} ({where})"
 
 
-def text(state: State) -> str:
+def text(state: State, viewer: int | None = None) -> str:
     """A readable position: each forecast front first (``down+up`` per position, ``-`` not
     dealt), the target, the drawn card, the deck (known top, ``*n`` unseen cards, the cards put
     under it), the removed cards and the turns without progress, and the status line::
@@ -211,15 +209,19 @@ def text(state: State) -> str:
         B  AD  5S  9C
         target -   drawn -   deck *46
         forecast A: tunnel or go on (before the draw)
+
+    The team shares all it knows: ``viewer`` (None or a player) sees it all.
     """
-    f = _fields(state)
+    view = _view_state(state, "repair_unit.text").view(viewer)
     lines = []
-    for k, row in enumerate(f[0].split("|")):
-        lines.append(f"{chr(ord('A') + k)}  " + "  ".join(row.split(",")))
-    lines.append(f"target {f[1]}   drawn {f[2]}   deck {f[3]}")
-    if f[4] != "-" or f[5] != "0":
-        lines.append(f"removed {f[4]}   idle turns {f[5]}")
-    lines.append(status(state))
+    for k, places in enumerate(view["forecasts"]):
+        cells = [(down or "-") + (f"+{up}" if up else "") for down, up in places]
+        lines.append(f"{chr(ord('A') + k)}  " + "  ".join(cells))
+    deck = ",".join(_deck(view)) or "-"
+    lines.append(f"target {view['target'] or '-'}   drawn {view['drawn'] or '-'}   deck {deck}")
+    if view["removed"] or view["idle"]:
+        lines.append(f"removed {','.join(view['removed']) or '-'}   idle turns {view['idle']}")
+    lines.append(_status(view))
     return "\n".join(lines)
 
 
@@ -266,14 +268,14 @@ def svg(state: State, card: float = 40.0) -> str:
     :class:`~quanta.InvalidOptionError`)."""
     w = _svg.pixels("card", card)
     h = w * 1.4
-    f = _fields(state)
-    forecasts = _forecasts(state)
+    view = _view_state(state, "repair_unit.svg").view()
+    forecasts = view["forecasts"]
     length = len(forecasts[0])
     left, top, gap = 20.0, 20.0, w * 0.35
     label_w = 24.0
     row_h = h * 1.3 + gap
     col_x = [left + label_w + w * 1.5 + gap + i * (w + gap) for i in range(length)]
-    deck = [] if f[3] == "-" else f[3].split(",")
+    deck = _deck(view)
     deck_w = max(1, len(deck)) * (w * 0.55) + w
     width = max(col_x[-1] + w + 2 * gap + deck_w + 20, 360.0)
     height = top + len(forecasts) * row_h + 70
@@ -301,12 +303,12 @@ def svg(state: State, card: float = 40.0) -> str:
         f"<text x='{num(tx + w / 2)}' y='{num(ty - 4)}' text-anchor='middle' font-size='11' "
         f"{FONT} fill='white'>target</text>"
     )
-    out.extend(_card(tx, ty, w, None if f[1] == "-" else f[1], True, "target: "))
+    out.extend(_card(tx, ty, w, view["target"], True, "target: "))
     rx = col_x[-1] + w + 2 * gap
     out.append(
         f"<text x='{num(rx)}' y='{num(top + 10)}' font-size='11' {FONT} fill='white'>drawn</text>"
     )
-    out.extend(_card(rx, top + 14, w, None if f[2] == "-" else f[2], True, "drawn: "))
+    out.extend(_card(rx, top + 14, w, view["drawn"], True, "drawn: "))
     dy = top + 14 + h + 22
     out.append(
         f"<text x='{num(rx)}' y='{num(dy - 4)}' font-size='11' {FONT} fill='white'>deck "
@@ -326,10 +328,7 @@ def svg(state: State, card: float = 40.0) -> str:
         else:
             out.extend(_card(x, dy, w, item, True, "deck: "))
     y = top + len(forecasts) * row_h + 10
-    if f[4] != "-":
-        out.append(_svg.caption(left, y + 12, f"removed: {f[4].replace(',', ' ')}"))
-    out.append(_svg.caption(left, height - 12, status(state)))
+    if view["removed"]:
+        out.append(_svg.caption(left, y + 12, f"removed: {' '.join(view['removed'])}"))
+    out.append(_svg.caption(left, height - 12, _status(view)))
     return _svg.finish(out)
-
-
-STATE_METHODS = {"unseen": unseen}

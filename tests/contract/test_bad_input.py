@@ -270,3 +270,18 @@ def test_python_messages_quote_through_the_same_helper():
     assert len(_message(lambda: quanta.einstein_card.svg(
         quanta.game("einstein_card").new_state(), viewer=BIG))) < 400
     assert len(_message(lambda: qx.score_placement([[None] * 4] * 4, "7WY", BIG))) < 400
+
+
+def test_a_solver_binding_reads_its_limits_as_one_value():
+    # Every solver binding takes (timeout, max_nodes, memory_mb, threads) as one argument, read
+    # and checked once in Rust with the same typed errors as the module functions.
+    from quanta import _core
+
+    s = quanta.game("einstein").from_notation("...../.a.../...../...1./..... 0 4")
+    assert _core.einstein_solve(s, (None, None, 64, 1)).value == 1.0
+    with pytest.raises(InvalidOptionError, match="the limits are"):
+        _core.einstein_solve(s, "fast")
+    with pytest.raises(InvalidOptionError, match="memory_mb"):
+        _core.einstein_solve(s, (None, None, 0, 1))
+    with pytest.raises(InvalidOptionError, match="threads"):
+        _core.quincunx_fill_open_batch(1, 1, 0, False, (None, None, 64, 0))

@@ -101,12 +101,43 @@ def test_illegal_actions_raise_and_change_nothing(game):
                 s.play(bad)
 
 
-def test_dir_lists_the_common_methods_and_the_games_extras(game):
+def test_every_state_is_of_its_games_state_class(game):
+    # Each game's states are instances of one subclass of State (its extras are its methods),
+    # however they are made: new_state, play, from_notation, resample, pickle, copy.
     s = game.new_state()
-    extras = getattr(__import__(f"quanta.{game.name}", fromlist=["x"]), "STATE_METHODS", {})
-    for name in ["play", "legal_actions", "notation", *extras]:
+    cls = type(s)
+    assert cls is not quanta.State and issubclass(cls, quanta.State)
+    assert cls.__name__.lower().removesuffix("state") == game.name.replace("_", "")
+    seen = [s, game.from_notation(s.notation()), pickle.loads(pickle.dumps(s)), copy.copy(s)]
+    for later in random_states(game, seed=5, games=1):
+        seen += [later, later.resample(0, 1)]
+        if not later.is_terminal:
+            seen.append(later.play(later.legal_actions()[0]))
+    assert {type(x) for x in seen} == {cls}
+    for name in ["play", "legal_actions", "notation", "view"]:
         assert name in dir(s)
         assert callable(getattr(s, name))
+    other = [c for c in (type(quanta.game(n).new_state()) for n in quanta.GAMES) if c is not cls]
+    assert len(other) == len(quanta.GAMES) - 1
+
+
+def test_the_view_of_nobody_is_everything_and_a_players_view_hides_no_more_than_it_must(game):
+    # view() (everything) and each player's view have the same keys; a player's view differs
+    # only where it is None (hidden): what a player sees agrees with the whole state.
+    for s in random_states(game, seed=11, games=2):
+        whole = s.view()
+        assert whole == s.view(None)
+        for p in range(game.num_players):
+            mine = s.view(p)
+            assert mine.keys() == whole.keys()
+            for key, value in mine.items():
+                if isinstance(value, list) and value and key in ("hands", "heaps"):
+                    for theirs, all_of in zip(value, whole[key]):
+                        assert theirs is None or theirs == all_of
+                elif value is not None:
+                    assert value == whole[key], key
+        with pytest.raises(InvalidOptionError):
+            s.view(game.num_players)
 
 
 def test_observations_have_the_declared_shape(game):

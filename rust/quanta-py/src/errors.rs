@@ -171,6 +171,39 @@ pub fn request(
     .map_err(to_py)
 }
 
+/// A solver call's limits and threads as every solver binding (batches too) takes them: one
+/// argument, the tuple `(timeout, max_nodes, memory_mb, threads)` its Python module passes,
+/// read and checked once by [`request`] when the call's arguments are read. A binding uses it
+/// as the [`Request`] it holds (`limits.context(cancel)`, `limits.threads`).
+pub struct Limits(Request);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Limits {
+    type Error = PyErr;
+    fn extract(value: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        let (timeout, max_nodes, memory_mb, threads) = value
+            .extract::<(
+                Bound<'py, PyAny>,
+                Bound<'py, PyAny>,
+                Bound<'py, PyAny>,
+                Bound<'py, PyAny>,
+            )>()
+            .map_err(|_| {
+                InvalidOptionError::new_err(format!(
+                    "the limits are (timeout, max_nodes, memory_mb, threads), not {}",
+                    quote(&value)
+                ))
+            })?;
+        request(&timeout, &max_nodes, &memory_mb, &threads).map(Limits)
+    }
+}
+
+impl std::ops::Deref for Limits {
+    type Target = Request;
+    fn deref(&self) -> &Request {
+        &self.0
+    }
+}
+
 /// A player number of `state`'s game.
 pub fn player(state: &dyn DynState, value: &Bound<'_, PyAny>) -> PyResult<usize> {
     let n = state.game().num_players();

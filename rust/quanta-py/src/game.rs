@@ -4,7 +4,9 @@
 use crate::detach::run_detached;
 use crate::errors::{self, IllegalMoveError, InvalidNotationError, InvalidOptionError, to_py};
 use numpy::{IntoPyArray, PyArrayMethods};
+use pyo3::PyClass;
 use pyo3::prelude::*;
+use pyo3::pyclass_init::PyClassInitializer;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 use quanta_core::erased::{DynGame, DynState};
@@ -93,36 +95,22 @@ fn options_to_py<'py>(py: Python<'py>, options: &Options) -> PyResult<Bound<'py,
     Ok(dict)
 }
 
-/// Facts about a game, for frameworks that need them: `information` ("perfect" or
-/// "imperfect"), `utility` ("zero_sum", "general_sum" or "cooperative"), `chance` (whether
-/// the game has chance nodes), `min_return` and `max_return` (bounds of every return) and
-/// `max_game_length` (the most decisions in a game, chance outcomes excluded).
-#[pyclass(module = "quanta", name = "GameInfo", frozen, get_all, eq)]
-#[derive(PartialEq)]
-pub struct PyGameInfo {
-    information: &'static str,
-    utility: &'static str,
-    chance: bool,
-    min_return: f64,
-    max_return: f64,
-    max_game_length: u32,
-}
-
-#[pymethods]
-impl PyGameInfo {
-    fn __repr__(&self) -> String {
-        format!(
-            "GameInfo(information={:?}, utility={:?}, chance={}, min_return={}, \
-             max_return={}, max_game_length={})",
-            self.information,
-            self.utility,
-            if self.chance { "True" } else { "False" },
-            self.min_return,
-            self.max_return,
-            self.max_game_length
-        )
-        .replace('"', "'")
+result_class! {
+    /// Facts about a game, for frameworks that need them: `information` ("perfect" or
+    /// "imperfect"), `utility` ("zero_sum", "general_sum" or "cooperative"), `chance` (whether
+    /// the game has chance nodes), `min_return` and `max_return` (bounds of every return) and
+    /// `max_game_length` (the most decisions in a game, chance outcomes excluded).
+    PyGameInfo("quanta", "GameInfo") {
+        information: &'static str,
+        utility: &'static str,
+        chance: bool,
+        min_return: f64,
+        max_return: f64,
+        max_game_length: u32,
     }
+    repr "GameInfo" [
+        "information", "utility", "chance", "min_return", "max_return", "max_game_length",
+    ]
 }
 
 impl From<GameInfo> for PyGameInfo {
@@ -155,19 +143,43 @@ pub struct Game {
 
 impl From<Arc<dyn DynGame>> for Game {
     fn from(inner: Arc<dyn DynGame>) -> Self {
+        let class = crate::games::state_class(inner.name());
         Game {
             inner,
-            ints: Arc::default(),
+            ints: Arc::new(ActionInts {
+                class,
+                ints: PyOnceLock::new(),
+                legal: Memo::default(),
+                outcomes: Memo::default(),
+            }),
         }
     }
+}
+
+/// Makes the Python object of a state: an instance of its game's state class (the generic
+/// `State` extended with the game's extras, games/mod.rs).
+pub type Wrap = for<'py> fn(Python<'py>, State) -> PyResult<Bound<'py, State>>;
+
+/// A state as an instance of the state class `T` (a subclass of `State`, with no data of its
+/// own).
+pub fn wrap<'py, T>(py: Python<'py>, state: State) -> PyResult<Bound<'py, State>>
+where
+    T: PyClass<BaseType = State> + Default,
+{
+    Ok(Bound::new(
+        py,
+        PyClassInitializer::from(state).add_subclass(T::default()),
+    )?
+    .into_super())
 }
 
 /// What a game's states share on the Python side: the action ids `0..num_actions` as Python
 /// ints, made on first use, so that a list of actions makes no int objects; and the last long
 /// list of legal actions and of chance outcomes, for the next state that has the same (the
-/// 720 setups of both EinStein players, say). Only immutable objects are shared.
-#[derive(Default)]
+/// 720 setups of both EinStein players, say). Only immutable objects are shared. And the
+/// game's state class.
 struct ActionInts {
+    class: Wrap,
     ints: PyOnceLock<Box<[Py<PyInt>]>>,
     legal: Memo<Action>,
     outcomes: Memo<(Action, u64)>,
@@ -248,14 +260,15 @@ impl Game {
         PyTuple::new(py, self.inner.observation_shape())
     }
     /// The start of a game (possibly a chance node).
-    fn new_state(&self) -> State {
-        State::new(self.inner.new_state(), &self.ints)
+    fn new_state<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, State>> {
+        State::new(self.inner.new_state(), &self.ints).into_py(py)
     }
     /// The state written as `text` in the game's notation.
-    fn from_notation(&self, text: &Bound<'_, PyAny>) -> PyResult<State> {
+    fn from_notation<'py>(&self, text: &Bound<'py, PyAny>) -> PyResult<Bound<'py, State>> {
+        let py = text.py();
         let text = errors::text(text, |m| InvalidNotationError::new_err(m))?;
         let inner = self.inner.from_notation(&text).map_err(to_py)?;
-        Ok(State::new(inner, &self.ints))
+        State::new(inner, &self.ints).into_py(py)
     }
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
         other.cast::<Game>().is_ok_and(|o| {
@@ -302,7 +315,7 @@ impl Game {
 }
 
 /// A position, immutable: `play` returns a new state.
-#[pyclass(module = "quanta", name = "State", frozen)]
+#[pyclass(module = "quanta", name = "State", frozen, subclass)]
 pub struct State {
     pub inner: Box<dyn DynState>,
     /// Who moves, read once: `is_terminal`, `is_chance` and `current_player` read this field.
@@ -325,23 +338,23 @@ impl State {
     }
     /// 0..n-1, `quanta.CHANCE` (-1) at a chance node, `quanta.TERMINAL` (-4) at the end.
     #[getter]
-    fn current_player(&self) -> i32 {
+    pub(crate) fn current_player(&self) -> i32 {
         self.to_move.code()
     }
     #[getter]
-    fn is_terminal(&self) -> bool {
+    pub(crate) fn is_terminal(&self) -> bool {
         self.to_move == ToMove::Terminal
     }
     #[getter]
-    fn is_chance(&self) -> bool {
+    pub(crate) fn is_chance(&self) -> bool {
         self.to_move == ToMove::Chance
     }
     /// The legal actions, a sorted tuple; at a chance node, its outcomes.
-    fn legal_actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+    pub(crate) fn legal_actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
         Ok(self.legal(py)?.bind(py).clone())
     }
     /// `(action, probability)` pairs of a chance node; empty elsewhere.
-    fn chance_outcomes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+    pub(crate) fn chance_outcomes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         let game = self.inner.game();
         let outcomes = self.inner.chance_outcomes();
         let key = outcomes.iter().map(|&(a, p)| (a, p.to_bits())).collect();
@@ -363,7 +376,7 @@ impl State {
         PyList::new(py, pairs)
     }
     /// The state after `action`; raises `IllegalMoveError` (and changes nothing) if illegal.
-    fn play(&self, action: &Bound<'_, PyAny>) -> PyResult<State> {
+    pub(crate) fn play<'py>(&self, action: &Bound<'py, PyAny>) -> PyResult<Bound<'py, State>> {
         let a = errors::action(&*self.inner, action)?;
         let next = match self.legal.get() {
             // Checked against the legal actions already made; `inner.play` names an illegal
@@ -371,7 +384,7 @@ impl State {
             Some(legal) if sorted_contains(legal.bind(action.py()), a) => self.inner.play_legal(a),
             _ => self.inner.play(a).map_err(to_py)?,
         };
-        Ok(State::new(next, &self.ints))
+        State::new(next, &self.ints).into_py(action.py())
     }
     /// One value per player: +1/-1 (or scores) at the end, values so far before.
     fn returns(&self) -> Vec<f64> {
@@ -431,10 +444,14 @@ impl State {
     /// A full state that `player` cannot tell from this one (the same information state),
     /// drawn uniformly from all such states; the same `seed` gives the same state. A game of
     /// perfect information returns an equal state.
-    fn resample(&self, player: &Bound<'_, PyAny>, seed: &Bound<'_, PyAny>) -> PyResult<State> {
+    fn resample<'py>(
+        &self,
+        player: &Bound<'py, PyAny>,
+        seed: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, State>> {
         let p = errors::player(&*self.inner, player)?;
         let seed = errors::seed(seed, "seed")?;
-        Ok(State::new(self.inner.resample(p, seed), &self.ints))
+        State::new(self.inner.resample(p, seed), &self.ints).into_py(player.py())
     }
     /// The number of action sequences of length `depth` from here (chance outcomes count as
     /// actions; finished games end a sequence early): the standard move-generation check.
@@ -480,13 +497,6 @@ impl State {
     fn _repr_svg_(slf: &Bound<'_, Self>) -> PyResult<String> {
         Self::render(slf, "svg")?.extract()
     }
-    /// The methods of every state plus the game's own extras (for completion in notebooks).
-    fn __dir__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
-        slf.py()
-            .import("quanta")?
-            .getattr("_state_dir")?
-            .call1((slf,))
-    }
     fn __reduce__<'py>(
         &self,
         py: Python<'py>,
@@ -511,6 +521,10 @@ impl State {
             legal: OnceLock::new(),
             ints: ints.clone(),
         }
+    }
+    /// The Python object of this state: an instance of its game's state class.
+    fn into_py(self, py: Python<'_>) -> PyResult<Bound<'_, State>> {
+        (self.ints.class)(py, self)
     }
     /// The legal actions as a tuple, made once.
     fn legal(&self, py: Python<'_>) -> PyResult<&Py<PyTuple>> {
@@ -574,11 +588,11 @@ pub fn make_game(name: &Bound<'_, PyAny>, options: Option<&Bound<'_, PyDict>>) -
 
 /// Unpickles a state: the game by name and options, the position by notation.
 #[pyfunction]
-pub fn restore_state(
-    name: &Bound<'_, PyAny>,
-    options: &Bound<'_, PyDict>,
-    notation: &Bound<'_, PyAny>,
-) -> PyResult<State> {
+pub fn restore_state<'py>(
+    name: &Bound<'py, PyAny>,
+    options: &Bound<'py, PyDict>,
+    notation: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, State>> {
     make_game(name, Some(options))?.from_notation(notation)
 }
 

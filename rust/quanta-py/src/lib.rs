@@ -5,11 +5,52 @@
 
 use pyo3::prelude::*;
 
+/// The dict of numpy columns of a batch: one array per name, its entries the expression read
+/// from each of `rows`, e.g. `columns!(py, rows, "moves" => |r| r.moves, "won" => |r| r.won)`.
+macro_rules! columns {
+    ($py:expr, $rows:expr, $($name:literal => |$row:ident| $value:expr),+ $(,)?) => {{
+        use numpy::IntoPyArray as _;
+        let out = pyo3::types::PyDict::new($py);
+        $(out.set_item($name, $rows.iter().map(|$row| $value).collect::<Vec<_>>().into_pyarray($py))?;)+
+        out
+    }};
+}
+
+/// Declares a frozen result class: every field a getter, compared by value, a `__repr__` that
+/// shows the fields `repr` lists under the name before them (see `result::repr`), and any
+/// further `methods`.
+macro_rules! result_class {
+    (
+        $(#[$attr:meta])*
+        $class:ident($module:literal, $name:literal) {
+            $($(#[$field_attr:meta])* $field:ident: $ty:ty),* $(,)?
+        }
+        repr $shown:literal [$($spec:literal),* $(,)?]
+        $(methods { $($methods:tt)* })?
+    ) => {
+        $(#[$attr])*
+        #[pyclass(module = $module, name = $name, frozen, get_all, eq)]
+        #[derive(PartialEq)]
+        pub struct $class {
+            $($(#[$field_attr])* $field: $ty),*
+        }
+
+        #[pymethods]
+        impl $class {
+            fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {
+                crate::result::repr(slf.as_any(), $shown, &[$($spec),*])
+            }
+            $($($methods)*)?
+        }
+    };
+}
+
 mod batch;
 mod detach;
 mod errors;
 mod game;
 mod games;
+mod result;
 mod solver;
 mod tables;
 

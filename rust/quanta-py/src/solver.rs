@@ -2,7 +2,8 @@
 //! (`quanta_core::solver`), and the registry's facts for the Python layer.
 
 use crate::detach::run_detached;
-use crate::errors::{self, to_py};
+use crate::errors::Limits;
+use crate::errors::to_py;
 use crate::games::state;
 use pyo3::prelude::*;
 use quanta_core::{Action, registry, solver};
@@ -77,17 +78,9 @@ impl Answer {
 
 /// The state's game's registered solver within the limits.
 #[pyfunction]
-fn solve(
-    py: Python<'_>,
-    state: &Bound<'_, PyAny>,
-    timeout: &Bound<'_, PyAny>,
-    max_nodes: &Bound<'_, PyAny>,
-    memory_mb: &Bound<'_, PyAny>,
-    threads: &Bound<'_, PyAny>,
-) -> PyResult<Answer> {
+fn solve(py: Python<'_>, state: &Bound<'_, PyAny>, request: Limits) -> PyResult<Answer> {
     let s = &*self::state(state, "quanta.solve")?.inner;
     let entry = registry::solver(s.game().name()).map_err(to_py)?;
-    let request = errors::request(timeout, max_nodes, memory_mb, threads)?;
     let inner = run_detached(py, |cancel| {
         solver::solve(entry, s, &request.context(cancel))
     })?;

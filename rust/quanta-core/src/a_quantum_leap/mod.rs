@@ -132,6 +132,19 @@ impl AQuantumLeapState {
     pub fn drawn(&self) -> Option<Card> {
         (self.drawn != NO_CARD).then_some(self.drawn)
     }
+    /// The phase's name (`leave`, `draw`, `place`, `higgs`, `play` or `end`), the player to
+    /// draw, place or play, and the cards they placed this turn (`play` only).
+    pub fn turn(&self) -> (&'static str, usize, u8) {
+        (
+            PHASE_NAMES[self.phase as usize],
+            self.player as usize,
+            self.placed,
+        )
+    }
+    /// The game of the match being played, from 0.
+    pub fn game_number(&self) -> u8 {
+        self.game_number
+    }
     /// The points of every seat (only the first `players` are in play).
     pub fn scores(&self) -> [i32; MAX_PLAYERS] {
         self.scores

@@ -7,7 +7,7 @@ use crate::error::{Error, Result, quoted};
 use crate::game::Action;
 
 /// `a1` for cell 0, `e5` for cell 24: column letter, then row number from the top.
-pub(crate) fn cell_name(cell: u8) -> String {
+pub fn cell_name(cell: u8) -> String {
     let (r, c) = (cell as usize / SIDE, cell as usize % SIDE);
     format!("{}{}", (b'a' + c as u8) as char, r + 1)
 }

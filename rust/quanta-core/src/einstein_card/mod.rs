@@ -143,6 +143,21 @@ impl EinsteinCardState {
     pub fn phase(&self) -> Phase {
         self.phase
     }
+
+    /// Copies of each kind in `player`'s hand.
+    pub fn hand(&self, player: usize) -> [u8; KINDS] {
+        self.hands[player]
+    }
+
+    /// Copies of each kind in `player`'s heap.
+    pub fn heap(&self, player: usize) -> [u8; KINDS] {
+        self.heaps[player]
+    }
+
+    /// The kinds `player` has played, in order.
+    pub fn discards(&self, player: usize) -> &[u8] {
+        &self.discards[player][..self.played[player] as usize]
+    }
 }
 
 impl EinsteinCard {

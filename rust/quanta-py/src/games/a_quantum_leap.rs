@@ -3,17 +3,18 @@
 //! turn and best Higgs with their typed results, and batches of games played by a policy.
 
 use super::position;
-use super::quantum_leap::py_bool;
 use crate::detach::run_detached;
+use crate::errors::Limits;
 use crate::errors::{self, InvalidOptionError, to_py};
+use crate::result::Tuple;
 use numpy::{IntoPyArray, PyArrayMethods};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyString, PyTuple};
+use pyo3::types::{PyDict, PyString};
 use quanta_core::Action;
 use quanta_core::Game;
 use quanta_core::a_quantum_leap::rules::{self, NO_CARD};
 use quanta_core::a_quantum_leap::solve;
-use quanta_core::a_quantum_leap::{AQuantumLeap, AQuantumLeapState};
+use quanta_core::a_quantum_leap::{AQuantumLeap, AQuantumLeapState as Core};
 use quanta_core::erased::Position;
 use quanta_core::search::Request;
 
@@ -25,118 +26,133 @@ fn rows<T: Copy>(cells: [T; 9]) -> Vec<Vec<T>> {
     cells.chunks(3).map(<[T]>::to_vec).collect()
 }
 
-/// The top cards as 3 rows of 3 codes, None where a cell is empty.
-#[pyfunction]
-fn a_quantum_leap_display(state: &Bound<'_, PyAny>) -> PyResult<Vec<Vec<Option<&'static str>>>> {
-    let s: &AQuantumLeapState = &aql(state, "a_quantum_leap.display")?.state;
-    Ok(rows(
-        s.tops().map(|c| (c != NO_CARD).then(|| rules::code(c))),
-    ))
-}
-
-/// The stack heights as 3 rows of 3.
-#[pyfunction]
-fn a_quantum_leap_stacks(state: &Bound<'_, PyAny>) -> PyResult<Vec<Vec<u32>>> {
-    Ok(rows(
-        aql(state, "a_quantum_leap.stacks")?
-            .state
-            .heights()
-            .map(u32::from),
-    ))
-}
-
-/// The pattern's name, None before stage two.
-#[pyfunction]
-fn a_quantum_leap_pattern(state: &Bound<'_, PyAny>) -> PyResult<Option<&'static str>> {
-    Ok(aql(state, "a_quantum_leap.pattern")?
-        .state
-        .pattern()
-        .map(|p| p.name()))
-}
-
-/// `player`'s hand as codes, in card-index order.
-#[pyfunction]
-fn a_quantum_leap_hand(
-    state: &Bound<'_, PyAny>,
-    player: &Bound<'_, PyAny>,
-) -> PyResult<Vec<&'static str>> {
-    let p = aql(state, "a_quantum_leap.hand")?;
-    let player = errors::player(&*super::state(state, "a_quantum_leap.hand")?.inner, player)?;
-    Ok(codes(p.state.hand(player)))
-}
-
 /// A set of cards as codes, in card-index order.
 fn codes(set: u64) -> Vec<&'static str> {
     rules::cards(set).map(rules::code).collect()
 }
 
-/// `player`'s (first) stock as codes, in card-index order.
-#[pyfunction]
-fn a_quantum_leap_stock(
-    state: &Bound<'_, PyAny>,
+/// The top cards as 3 rows of 3 codes, None where a cell is empty.
+fn display(s: &Core) -> Vec<Vec<Option<&'static str>>> {
+    rows(s.tops().map(|c| (c != NO_CARD).then(|| rules::code(c))))
+}
+
+/// The stack heights as 3 rows of 3.
+fn heights(s: &Core) -> Vec<Vec<u32>> {
+    rows(s.heights().map(u32::from))
+}
+
+/// The game's state and the player `player` names.
+fn seat<'s>(
+    slf: &'s Bound<'_, AQuantumLeapState>,
     player: &Bound<'_, PyAny>,
-) -> PyResult<Vec<&'static str>> {
-    let p = aql(state, "a_quantum_leap.stock")?;
-    let player = errors::player(&*super::state(state, "a_quantum_leap.stock")?.inner, player)?;
-    Ok(codes(p.state.stock(player)))
+    what: &str,
+) -> PyResult<(&'s Core, usize)> {
+    let p = aql(slf.as_any(), what)?;
+    Ok((&p.state, errors::player(p, player)?))
 }
 
-/// Two players: `player`'s untaken second stock as codes (empty once taken, and with 3 or 4).
-#[pyfunction]
-fn a_quantum_leap_second_stock(
-    state: &Bound<'_, PyAny>,
-    player: &Bound<'_, PyAny>,
-) -> PyResult<Vec<&'static str>> {
-    let p = aql(state, "a_quantum_leap.second_stock")?;
-    let player = errors::player(
-        &*super::state(state, "a_quantum_leap.second_stock")?.inner,
-        player,
-    )?;
-    Ok(codes(p.state.second_stock(player)))
-}
-
-/// Whether `player`'s hand lies face up (after a pass, until they place again).
-#[pyfunction]
-fn a_quantum_leap_hand_shown(
-    state: &Bound<'_, PyAny>,
-    player: &Bound<'_, PyAny>,
-) -> PyResult<bool> {
-    let p = aql(state, "a_quantum_leap.hand_shown")?;
-    let player = errors::player(
-        &*super::state(state, "a_quantum_leap.hand_shown")?.inner,
-        player,
-    )?;
-    Ok(p.state.hand_shown(player))
-}
-
-/// The cards of `cell` (a name like `"b2"` or (row, col)), bottom to top.
-#[pyfunction]
-fn a_quantum_leap_stack(
-    state: &Bound<'_, PyAny>,
-    cell: &Bound<'_, PyAny>,
-) -> PyResult<Vec<&'static str>> {
-    let p = aql(state, "a_quantum_leap.stack")?;
-    Ok(p.state
-        .stack(self::cell(cell)?)
-        .into_iter()
-        .map(rules::code)
-        .collect())
-}
-
-/// The card drawn in stage one and waiting for its cell, or None.
-#[pyfunction]
-fn a_quantum_leap_drawn(state: &Bound<'_, PyAny>) -> PyResult<Option<&'static str>> {
-    Ok(aql(state, "a_quantum_leap.drawn")?
-        .state
-        .drawn()
-        .map(rules::code))
-}
-
-/// Every player's points (match totals so far).
-#[pyfunction]
-fn a_quantum_leap_scores(state: &Bound<'_, PyAny>) -> PyResult<Vec<i32>> {
-    let p = aql(state, "a_quantum_leap.scores")?;
-    Ok(p.state.scores()[..p.game.0.players].to_vec())
+state_class! {
+    /// An A Quantum Leap state: the generic `State` with the game's extras.
+    AQuantumLeapState, "AQuantumLeapState", {
+    /// The top cards as 3 rows of 3 codes (row 1 first), None where a cell is empty.
+    fn display(slf: &Bound<'_, Self>) -> PyResult<Vec<Vec<Option<&'static str>>>> {
+        Ok(display(&aql(slf.as_any(), "a_quantum_leap.display")?.state))
+    }
+    /// The stack heights as 3 rows of 3.
+    fn stacks(slf: &Bound<'_, Self>) -> PyResult<Vec<Vec<u32>>> {
+        Ok(heights(&aql(slf.as_any(), "a_quantum_leap.stacks")?.state))
+    }
+    /// The pattern (`opening`, `free`, `ascending`, ...), None before stage two.
+    fn pattern(slf: &Bound<'_, Self>) -> PyResult<Option<&'static str>> {
+        let p = aql(slf.as_any(), "a_quantum_leap.pattern")?;
+        Ok(p.state.pattern().map(|p| p.name()))
+    }
+    /// `player`'s hand as codes, in card-index order.
+    fn hand(slf: &Bound<'_, Self>, player: &Bound<'_, PyAny>) -> PyResult<Vec<&'static str>> {
+        let (s, player) = seat(slf, player, "a_quantum_leap.hand")?;
+        Ok(codes(s.hand(player)))
+    }
+    /// `player`'s (first) stock as codes in card-index order: a set, its order is chance.
+    fn stock(slf: &Bound<'_, Self>, player: &Bound<'_, PyAny>) -> PyResult<Vec<&'static str>> {
+        let (s, player) = seat(slf, player, "a_quantum_leap.stock")?;
+        Ok(codes(s.stock(player)))
+    }
+    /// Two players: `player`'s second stock while it is not taken up, else `[]`.
+    fn second_stock(
+        slf: &Bound<'_, Self>,
+        player: &Bound<'_, PyAny>,
+    ) -> PyResult<Vec<&'static str>> {
+        let (s, player) = seat(slf, player, "a_quantum_leap.second_stock")?;
+        Ok(codes(s.second_stock(player)))
+    }
+    /// Whether `player`'s hand lies face up (after a pass, until they place again).
+    fn hand_shown(slf: &Bound<'_, Self>, player: &Bound<'_, PyAny>) -> PyResult<bool> {
+        let (s, player) = seat(slf, player, "a_quantum_leap.hand_shown")?;
+        Ok(s.hand_shown(player))
+    }
+    /// The codes of the cards on `cell` (`"b2"` or `(row, col)`), bottom to top.
+    fn stack(slf: &Bound<'_, Self>, cell: &Bound<'_, PyAny>) -> PyResult<Vec<&'static str>> {
+        let p = aql(slf.as_any(), "a_quantum_leap.stack")?;
+        Ok(p.state
+            .stack(self::cell(cell)?)
+            .into_iter()
+            .map(rules::code)
+            .collect())
+    }
+    /// The card drawn in stage one and waiting for its cell, None at other times.
+    fn drawn(slf: &Bound<'_, Self>) -> PyResult<Option<&'static str>> {
+        Ok(aql(slf.as_any(), "a_quantum_leap.drawn")?
+            .state
+            .drawn()
+            .map(rules::code))
+    }
+    /// Every player's points (in a match, the totals so far); the same values as `returns()`.
+    fn scores(slf: &Bound<'_, Self>) -> PyResult<Vec<i32>> {
+        let p = aql(slf.as_any(), "a_quantum_leap.scores")?;
+        Ok(p.state.scores()[..p.game.0.players].to_vec())
+    }
+    /// What `player` sees (None: everything): `display` and `stacks` (as the methods),
+    /// `pattern`, per player `hands` (codes; None where hidden from `player`: another's hand
+    /// not shown after a pass), `hand_shown` and `scores`, `phase` ("leave", "draw", "place",
+    /// "higgs", "play" or "end"), `player` (to draw, place or play), `placed` (cards placed
+    /// this turn), `drawn` (the card waiting for its cell, None when there is none or it is
+    /// another player's), and `game` and `games`
+    /// (the game of the match, from 1, and their number).
+    #[pyo3(signature = (player=None))]
+    fn view<'py>(
+        slf: &Bound<'py, Self>,
+        player: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let p = aql(slf.as_any(), "a_quantum_leap.view")?;
+        let viewer = super::viewer(p, player)?;
+        let (s, n) = (&p.state, p.game.0.players);
+        let (phase, to_move, placed) = s.turn();
+        let hands: Vec<Option<Vec<&str>>> = (0..n)
+            .map(|q| {
+                let shown = viewer.is_none_or(|v| v == q) || s.hand_shown(q);
+                shown.then(|| codes(s.hand(q)))
+            })
+            .collect();
+        let view = PyDict::new(slf.py());
+        view.set_item("display", display(s))?;
+        view.set_item("stacks", heights(s))?;
+        view.set_item("pattern", s.pattern().map(|p| p.name()))?;
+        view.set_item("hands", hands)?;
+        view.set_item(
+            "hand_shown",
+            (0..n).map(|q| s.hand_shown(q)).collect::<Vec<_>>(),
+        )?;
+        view.set_item("scores", &s.scores()[..n])?;
+        view.set_item("phase", phase)?;
+        view.set_item("player", to_move)?;
+        view.set_item("placed", placed)?;
+        let drawn = s.drawn().filter(|_| viewer.is_none_or(|v| v == to_move));
+        view.set_item("drawn", drawn.map(rules::code))?;
+        view.set_item("game", s.game_number() + 1)?;
+        view.set_item("games", p.game.0.games())?;
+        Ok(view)
+    }
+    }
 }
 
 /// A name that may be None (a pattern, a rule), or the typed error.
@@ -218,86 +234,42 @@ fn a_quantum_leap_score_placement(
 
 // ---- the best turn and the best Higgs (quanta.a_quantum_leap.best_turn documents them) ----
 
-/// The exact best rest of the mover's turn (see `quanta.a_quantum_leap.best_turn`).
-#[pyclass(module = "quanta.a_quantum_leap", name = "BestTurn", frozen, eq)]
-#[derive(PartialEq)]
-pub struct BestTurn {
-    actions: Vec<Action>,
-    moves: Vec<String>,
-    #[pyo3(get)]
-    points: i32,
-    #[pyo3(get)]
-    penalty: bool,
-    #[pyo3(get)]
-    nodes: u64,
-    #[pyo3(get)]
-    seconds: f64,
-    #[pyo3(get)]
-    exact: bool,
-}
-
-#[pymethods]
-impl BestTurn {
-    /// The action ids from the state, in order (a tuple).
-    #[getter]
-    fn actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        PyTuple::new(py, &self.actions)
+result_class! {
+    /// The exact best rest of the mover's turn (see `quanta.a_quantum_leap.best_turn`).
+    BestTurn("quanta.a_quantum_leap", "BestTurn") {
+        /// The action ids from the state, in order (a tuple).
+        actions: Tuple<Action>,
+        /// The actions' strings, in order (a tuple).
+        moves: Tuple<String>,
+        points: i32,
+        penalty: bool,
+        nodes: u64,
+        seconds: f64,
+        exact: bool,
     }
-    /// The actions' strings, in order (a tuple).
-    #[getter]
-    fn moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        PyTuple::new(py, &self.moves)
-    }
-    /// `points - 4 * penalty`: how much the mover's lead over every opponent grows.
-    #[getter]
-    fn value(&self) -> i32 {
-        self.points - 4 * self.penalty as i32
-    }
-    fn __repr__(&self) -> String {
-        let moves: Vec<String> = self.moves.iter().map(|m| format!("'{m}'")).collect();
-        let moves = match &moves[..] {
-            [one] => format!("({one},)"),
-            _ => format!("({})", moves.join(", ")),
-        };
-        format!(
-            "BestTurn(moves={moves}, points={}, penalty={}, nodes={}, seconds={:.3}, exact=True)",
-            self.points,
-            py_bool(self.penalty),
-            self.nodes,
-            self.seconds
-        )
+    repr "BestTurn" ["moves", "points", "penalty", "nodes", "seconds:.3", "exact"]
+    methods {
+        /// `points - 4 * penalty`: how much the mover's lead over every opponent grows.
+        #[getter]
+        fn value(&self) -> i32 {
+            self.points - 4 * self.penalty as i32
+        }
     }
 }
 
-/// The dealer's best Higgs (see `quanta.a_quantum_leap.best_higgs`).
-#[pyclass(
-    module = "quanta.a_quantum_leap",
-    name = "BestHiggs",
-    frozen,
-    get_all,
-    eq
-)]
-#[derive(PartialEq)]
-pub struct BestHiggs {
-    action: Action,
-    #[pyo3(name = "move")]
-    move_: String,
-    card: &'static str,
-    points: i32,
-    nodes: u64,
-    seconds: f64,
-    exact: bool,
-}
-
-#[pymethods]
-impl BestHiggs {
-    fn __repr__(&self) -> String {
-        format!(
-            "BestHiggs(action={}, move='{}', card='{}', points={}, nodes={}, seconds={:.3}, \
-             exact=True)",
-            self.action, self.move_, self.card, self.points, self.nodes, self.seconds
-        )
+result_class! {
+    /// The dealer's best Higgs (see `quanta.a_quantum_leap.best_higgs`).
+    BestHiggs("quanta.a_quantum_leap", "BestHiggs") {
+        action: Action,
+        #[pyo3(name = "move")]
+        move_: String,
+        card: &'static str,
+        points: i32,
+        nodes: u64,
+        seconds: f64,
+        exact: bool,
     }
+    repr "BestHiggs" ["action", "move", "card", "points", "nodes", "seconds:.3", "exact"]
 }
 
 /// The exact best rest of the mover's turn.
@@ -305,13 +277,9 @@ impl BestHiggs {
 fn a_quantum_leap_best_turn(
     py: Python<'_>,
     state: &Bound<'_, PyAny>,
-    timeout: &Bound<'_, PyAny>,
-    max_nodes: &Bound<'_, PyAny>,
-    memory_mb: &Bound<'_, PyAny>,
-    threads: &Bound<'_, PyAny>,
+    request: Limits,
 ) -> PyResult<BestTurn> {
     let p = aql(state, "a_quantum_leap.best_turn")?;
-    let request = errors::request(timeout, max_nodes, memory_mb, threads)?;
     let best = run_detached(py, |cancel| {
         solve::best_turn(&p.game.0, &p.state, &request.context(cancel))
     })?;
@@ -322,8 +290,8 @@ fn a_quantum_leap_best_turn(
         p.game.0.apply(&mut s, a);
     }
     Ok(BestTurn {
-        actions: best.actions,
-        moves,
+        actions: Tuple(best.actions),
+        moves: Tuple(moves),
         points: best.points,
         penalty: best.penalty,
         nodes: best.nodes,
@@ -344,13 +312,9 @@ fn a_quantum_leap_greedy_move(state: &Bound<'_, PyAny>) -> PyResult<Action> {
 fn a_quantum_leap_best_higgs(
     py: Python<'_>,
     state: &Bound<'_, PyAny>,
-    timeout: &Bound<'_, PyAny>,
-    max_nodes: &Bound<'_, PyAny>,
-    memory_mb: &Bound<'_, PyAny>,
-    threads: &Bound<'_, PyAny>,
+    request: Limits,
 ) -> PyResult<BestHiggs> {
     let p = aql(state, "a_quantum_leap.best_higgs")?;
-    let request = errors::request(timeout, max_nodes, memory_mb, threads)?;
     let best = run_detached(py, |cancel| {
         solve::best_higgs(&p.game.0, &p.state, &request.context(cancel))
     })?;
@@ -373,7 +337,6 @@ fn a_quantum_leap_best_higgs(
 /// ("random", "greedy" or "best_turn", each turn within `max_nodes`): arrays `scores`
 /// (n × players), `turns`, `nodes`, `fallbacks`.
 #[pyfunction]
-#[allow(clippy::too_many_arguments)]
 fn a_quantum_leap_play_batch<'py>(
     py: Python<'py>,
     policy: &Bound<'py, PyAny>,
@@ -381,16 +344,9 @@ fn a_quantum_leap_play_batch<'py>(
     n: &Bound<'py, PyAny>,
     seed: &Bound<'py, PyAny>,
     first: &Bound<'py, PyAny>,
-    threads: &Bound<'py, PyAny>,
-    max_nodes: &Bound<'py, PyAny>,
+    limits: Limits,
 ) -> PyResult<Bound<'py, PyDict>> {
     let (seed, n, first) = errors::rows(seed, n, first, "games")?;
-    let limits = errors::request(
-        &py.None().into_bound(py),
-        max_nodes,
-        &1024i64.into_pyobject(py)?.into_any(),
-        threads,
-    )?;
     let players = errors::integer_in(players, "players", 2, 4).map_err(|_| {
         InvalidOptionError::new_err(format!(
             "players must be 2, 3 or 4, not {}",
@@ -429,34 +385,23 @@ fn a_quantum_leap_play_batch<'py>(
     })?;
     let scores: Vec<i32> = rows.iter().flat_map(|r| r.scores.iter().copied()).collect();
     let scores = scores.into_pyarray(py).reshape([rows.len(), players])?;
-    let out = PyDict::new(py);
+    let out = columns!(py, rows,
+        "turns" => |r| r.turns,
+        "nodes" => |r| r.nodes,
+        "fallbacks" => |r| r.fallbacks,
+    );
     out.set_item("scores", scores)?;
-    let turns: Vec<u32> = rows.iter().map(|r| r.turns).collect();
-    out.set_item("turns", turns.into_pyarray(py))?;
-    let nodes: Vec<u64> = rows.iter().map(|r| r.nodes).collect();
-    out.set_item("nodes", nodes.into_pyarray(py))?;
-    let fallbacks: Vec<u32> = rows.iter().map(|r| r.fallbacks).collect();
-    out.set_item("fallbacks", fallbacks.into_pyarray(py))?;
     Ok(out)
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<AQuantumLeapState>()?;
     m.add_class::<BestTurn>()?;
     m.add_class::<BestHiggs>()?;
     m.add_function(wrap_pyfunction!(a_quantum_leap_best_turn, m)?)?;
     m.add_function(wrap_pyfunction!(a_quantum_leap_best_higgs, m)?)?;
     m.add_function(wrap_pyfunction!(a_quantum_leap_greedy_move, m)?)?;
     m.add_function(wrap_pyfunction!(a_quantum_leap_play_batch, m)?)?;
-    m.add_function(wrap_pyfunction!(a_quantum_leap_display, m)?)?;
-    m.add_function(wrap_pyfunction!(a_quantum_leap_stacks, m)?)?;
-    m.add_function(wrap_pyfunction!(a_quantum_leap_pattern, m)?)?;
-    m.add_function(wrap_pyfunction!(a_quantum_leap_hand, m)?)?;
-    m.add_function(wrap_pyfunction!(a_quantum_leap_scores, m)?)?;
-    m.add_function(wrap_pyfunction!(a_quantum_leap_stock, m)?)?;
-    m.add_function(wrap_pyfunction!(a_quantum_leap_second_stock, m)?)?;
-    m.add_function(wrap_pyfunction!(a_quantum_leap_hand_shown, m)?)?;
-    m.add_function(wrap_pyfunction!(a_quantum_leap_stack, m)?)?;
-    m.add_function(wrap_pyfunction!(a_quantum_leap_drawn, m)?)?;
     m.add_function(wrap_pyfunction!(a_quantum_leap_score_placement, m)?)?;
     Ok(())
 }

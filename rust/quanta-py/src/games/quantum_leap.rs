@@ -2,49 +2,32 @@
 
 use super::state;
 use crate::detach::run_detached;
-use crate::errors::{self, NotApplicableError};
+use crate::errors::Limits;
+use crate::errors::NotApplicableError;
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
 use quanta_core::Action;
 use quanta_core::bits::Bits;
 use quanta_core::erased::{DynState, Position};
-use quanta_core::quantum_leap::{QuantumLeap, solve as ql};
+use quanta_core::quantum_leap::{Phase, QuantumLeap, Setup, solve as ql};
 
-/// The exact value of a decision node.
-///
-/// `win`: the player to act (White or Black to move, or Black deciding the swap) wins with
-/// perfect play. `best_action`: a winning action when `win`; otherwise the move the solver
-/// tried last (any move loses), or None when there is none (a finished game). `best_move` is
-/// its string. `nodes` and `seconds` measure the work; `exact` is always true (a search out
-/// of budget raises SearchLimitError instead of guessing).
-#[pyclass(module = "quanta.quantum_leap", name = "Solution", frozen, get_all, eq)]
-#[derive(PartialEq)]
-pub struct Solution {
-    win: bool,
-    best_action: Option<Action>,
-    best_move: Option<String>,
-    nodes: u64,
-    seconds: f64,
-    exact: bool,
-}
-
-#[pymethods]
-impl Solution {
-    fn __repr__(&self) -> String {
-        format!(
-            "Solution(win={}, best_action={}, best_move={}, nodes={}, seconds={:.3}, exact=True)",
-            py_bool(self.win),
-            self.best_action.map_or("None".into(), |a| a.to_string()),
-            self.best_move
-                .as_ref()
-                .map_or("None".into(), |m| format!("'{m}'")),
-            self.nodes,
-            self.seconds
-        )
+result_class! {
+    /// The exact value of a decision node.
+    ///
+    /// `win`: the player to act (White or Black to move, or Black deciding the swap) wins with
+    /// perfect play. `best_action`: a winning action when `win`; otherwise the move the solver
+    /// tried last (any move loses), or None when there is none (a finished game). `best_move` is
+    /// its string. `nodes` and `seconds` measure the work; `exact` is always true (a search out
+    /// of budget raises SearchLimitError instead of guessing).
+    Solution("quanta.quantum_leap", "Solution") {
+        win: bool,
+        best_action: Option<Action>,
+        best_move: Option<String>,
+        nodes: u64,
+        seconds: f64,
+        exact: bool,
     }
-}
-
-pub fn py_bool(b: bool) -> &'static str {
-    if b { "True" } else { "False" }
+    repr "Solution" ["win", "best_action", "best_move", "nodes", "seconds:.3", "exact"]
 }
 
 /// The cells of a Quantum Leap state, by number: 'w', 'b', '.' or '?' (not dealt yet).
@@ -65,17 +48,77 @@ fn cells_of<B: Bits>(p: &Position<QuantumLeap<B>>) -> Vec<char> {
         .collect()
 }
 
-/// The contents of every cell, by cell number: 'w', 'b', '.' (empty) or '?' (not dealt yet).
-#[pyfunction]
-fn quantum_leap_cells(value: &Bound<'_, PyAny>) -> PyResult<Vec<char>> {
-    let s = state(value, "quantum_leap.cells")?;
+/// The view of a Quantum Leap state (see `QuantumLeapState.view`).
+fn view_of<'py, B: Bits>(
+    py: Python<'py>,
+    p: &Position<QuantumLeap<B>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let (phase, player) = match p.state.phase {
+        Phase::Deal => ("deal", None),
+        Phase::Swap => ("swap", Some(1)),
+        Phase::Move { side, over: false } => ("move", Some(side)),
+        Phase::Move { side, over: true } => ("over", Some(side)),
+    };
+    let view = PyDict::new(py);
+    view.set_item("size", p.game.0.board.side)?;
+    view.set_item(
+        "setup",
+        match p.game.0.setup {
+            Setup::A => "A",
+            Setup::B => "B",
+        },
+    )?;
+    view.set_item("cells", cells_of(p))?;
+    view.set_item("phase", phase)?;
+    view.set_item("player", player)?;
+    Ok(view)
+}
+
+/// The state behind `value` as a Quantum Leap position of either board width, or the typed
+/// error naming what `what` needs.
+fn either<'s, R>(
+    value: &'s Bound<'_, PyAny>,
+    what: &str,
+    narrow: impl FnOnce(&'s Position<QuantumLeap<u64>>) -> R,
+    wide: impl FnOnce(&'s Position<QuantumLeap<u128>>) -> R,
+) -> PyResult<R> {
+    let s = state(value, what)?;
     let any = s.inner.as_any();
     if let Some(p) = any.downcast_ref::<Position<QuantumLeap<u64>>>() {
-        Ok(cells_of(p))
+        Ok(narrow(p))
     } else if let Some(p) = any.downcast_ref::<Position<QuantumLeap<u128>>>() {
-        Ok(cells_of(p))
+        Ok(wide(p))
     } else {
-        Err(wrong_game("quantum_leap.cells", &*s.inner))
+        Err(wrong_game(what, &*s.inner))
+    }
+}
+
+state_class! {
+    /// A Quantum Leap state: the generic `State` with the game's extras.
+    QuantumLeapState, "QuantumLeapState", {
+    /// The contents of every cell, by cell number: 'w' (white stone), 'b' (black stone), '.'
+    /// (empty) or '?' (not dealt yet).
+    fn cells(slf: &Bound<'_, Self>) -> PyResult<Vec<char>> {
+        either(slf.as_any(), "quantum_leap.cells", cells_of, cells_of)
+    }
+    /// What `player` sees (None: everything; Quantum Leap hides nothing): `size` (the board's
+    /// side), `setup` ("A" or "B"), `cells` (as `cells()`), `phase` ("deal", "swap", "move"
+    /// or "over") and `player` (0 White, 1 Black: to swap, to move, or unable to move at the
+    /// end; None while dealing).
+    #[pyo3(signature = (player=None))]
+    fn view<'py>(
+        slf: &Bound<'py, Self>,
+        player: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        super::viewer(&*state(slf.as_any(), "quantum_leap.view")?.inner, player)?;
+        let py = slf.py();
+        either(
+            slf.as_any(),
+            "quantum_leap.view",
+            |p| view_of(py, p),
+            |p| view_of(py, p),
+        )?
+    }
     }
 }
 
@@ -102,13 +145,9 @@ fn wrong_game(what: &str, state: &dyn DynState) -> PyErr {
 fn quantum_leap_solve(
     py: Python<'_>,
     state: &Bound<'_, PyAny>,
-    timeout: &Bound<'_, PyAny>,
-    max_nodes: &Bound<'_, PyAny>,
-    memory_mb: &Bound<'_, PyAny>,
-    threads: &Bound<'_, PyAny>,
+    request: Limits,
 ) -> PyResult<Solution> {
     let s = quantum_leap_state(state, "quantum_leap.solve")?;
-    let request = errors::request(timeout, max_nodes, memory_mb, threads)?;
     let sol = run_detached(py, |cancel| ql::solve_dyn(s, &request.context(cancel)))?;
     let best_move = super::move_string(s, sol.best_action)?;
     Ok(Solution {
@@ -126,20 +165,16 @@ fn quantum_leap_solve(
 fn quantum_leap_analyze(
     py: Python<'_>,
     state: &Bound<'_, PyAny>,
-    timeout: &Bound<'_, PyAny>,
-    max_nodes: &Bound<'_, PyAny>,
-    memory_mb: &Bound<'_, PyAny>,
-    threads: &Bound<'_, PyAny>,
+    request: Limits,
 ) -> PyResult<Vec<(Action, bool)>> {
     let s = quantum_leap_state(state, "quantum_leap.analyze")?;
-    let request = errors::request(timeout, max_nodes, memory_mb, threads)?;
     let (values, _nodes) = run_detached(py, |cancel| ql::analyze_dyn(s, &request.context(cancel)))?;
     Ok(values)
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Solution>()?;
-    m.add_function(wrap_pyfunction!(quantum_leap_cells, m)?)?;
+    m.add_class::<QuantumLeapState>()?;
     m.add_function(wrap_pyfunction!(quantum_leap_solve, m)?)?;
     m.add_function(wrap_pyfunction!(quantum_leap_analyze, m)?)?;
     Ok(())

@@ -2,18 +2,20 @@
 //! solvers with their typed results.
 
 use super::position;
-use super::quantum_leap::py_bool;
 use crate::detach::run_detached;
+use crate::errors::Limits;
 use crate::errors::{self, IllegalMoveError, InvalidNotationError, InvalidOptionError, to_py};
+use crate::result::Tuple;
 use numpy::IntoPyArray;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyTuple};
+use pyo3::types::PyDict;
 use quanta_core::Action;
 use quanta_core::erased::Position;
 use quanta_core::quincunx::cards::{self as decktet, Card, NO_CARD};
 use quanta_core::quincunx::solve as qx;
-use quanta_core::quincunx::{Quincunx, scoring};
+use quanta_core::quincunx::{Quincunx, Turn, scoring};
 use quanta_core::search::Request;
+use std::collections::BTreeMap;
 
 fn quincunx<'s>(state: &'s Bound<'_, PyAny>, what: &str) -> PyResult<&'s Position<Quincunx>> {
     position::<Quincunx>(state, what)
@@ -24,50 +26,83 @@ fn codes(set: u64) -> Vec<&'static str> {
 }
 
 /// The grid as rows top to bottom, each a list of card codes or None (empty).
-#[pyfunction]
-fn quincunx_grid(state: &Bound<'_, PyAny>) -> PyResult<Vec<Vec<Option<&'static str>>>> {
-    let p = quincunx(state, "quincunx.grid")?;
+fn grid(p: &Position<Quincunx>) -> Vec<Vec<Option<&'static str>>> {
     let side = p.game.0.side();
-    Ok(p.state.grid[..side * side]
+    p.state.grid[..side * side]
         .chunks(side)
         .map(|row| {
             row.iter()
                 .map(|&c: &Card| (c != NO_CARD).then(|| decktet::code(c)))
                 .collect()
         })
-        .collect())
+        .collect()
 }
 
-/// `player`'s cards as codes, in card-index order.
-#[pyfunction]
-fn quincunx_hand(
-    state: &Bound<'_, PyAny>,
-    player: &Bound<'_, PyAny>,
-) -> PyResult<Vec<&'static str>> {
-    let p = quincunx(state, "quincunx.hand")?;
-    let player = errors::player(&*super::state(state, "quincunx.hand")?.inner, player)?;
-    Ok(codes(p.state.hands[player]))
-}
-
-/// The cards nobody has seen (undealt, or left to draw), as codes in card-index order.
-#[pyfunction]
-fn quincunx_pile(state: &Bound<'_, PyAny>) -> PyResult<Vec<&'static str>> {
-    Ok(codes(quincunx(state, "quincunx.pile")?.state.pile))
-}
-
-/// Per player: the totals of the finished rounds (hand penalties included) plus this round's
-/// turn points (no penalty yet).
-#[pyfunction]
-fn quincunx_scores(state: &Bound<'_, PyAny>) -> PyResult<Vec<i32>> {
-    let p = quincunx(state, "quincunx.scores")?;
-    Ok(p.state.scores[..p.game.0.players].to_vec())
-}
-
-/// True for a solitaire game lost: the hand ran out before the grid was full.
-#[pyfunction]
-fn quincunx_lost(state: &Bound<'_, PyAny>) -> PyResult<bool> {
-    let p = quincunx(state, "quincunx.lost")?;
-    Ok(p.game.0.lost(&p.state))
+state_class! {
+    /// A Quincunx state: the generic `State` with the game's extras.
+    QuincunxState, "QuincunxState", {
+    /// The grid as rows top to bottom, each a list of card codes or None (empty).
+    fn grid(slf: &Bound<'_, Self>) -> PyResult<Vec<Vec<Option<&'static str>>>> {
+        Ok(grid(quincunx(slf.as_any(), "quincunx.grid")?))
+    }
+    /// `player`'s cards as codes, in card-index order.
+    fn hand(slf: &Bound<'_, Self>, player: &Bound<'_, PyAny>) -> PyResult<Vec<&'static str>> {
+        let p = quincunx(slf.as_any(), "quincunx.hand")?;
+        Ok(codes(p.state.hands[errors::player(p, player)?]))
+    }
+    /// The cards nobody has seen (undealt, or left to draw), as codes in card-index order.
+    fn pile(slf: &Bound<'_, Self>) -> PyResult<Vec<&'static str>> {
+        Ok(codes(quincunx(slf.as_any(), "quincunx.pile")?.state.pile))
+    }
+    /// Per player: the totals of the finished rounds (hand penalties included) plus this
+    /// round's turn points (no penalty yet).
+    fn scores(slf: &Bound<'_, Self>) -> PyResult<Vec<i32>> {
+        let p = quincunx(slf.as_any(), "quincunx.scores")?;
+        Ok(p.state.scores[..p.game.0.players].to_vec())
+    }
+    /// True for a solitaire game lost: the hand ran out before the grid was full.
+    fn lost(slf: &Bound<'_, Self>) -> PyResult<bool> {
+        let p = quincunx(slf.as_any(), "quincunx.lost")?;
+        Ok(p.game.0.lost(&p.state))
+    }
+    /// What `player` sees (None: everything): `grid` (as `grid()`), per player `hands`
+    /// (codes; None where hidden from `player`: another player's hand), `hand_sizes` and
+    /// `scores`, `pile_size`, `phase` ("deal", "place", "draw" or "end"), `player` (to place
+    /// or draw; None while dealing and at the end), `draws` (cards still to draw), `round`
+    /// (from 1), `rounds` and `lost` (as `lost()`).
+    #[pyo3(signature = (player=None))]
+    fn view<'py>(
+        slf: &Bound<'py, Self>,
+        player: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let p = quincunx(slf.as_any(), "quincunx.view")?;
+        let viewer = super::viewer(p, player)?;
+        let (s, n) = (&p.state, p.game.0.players);
+        let (phase, to_move, draws) = match s.turn {
+            Turn::Deal => ("deal", None, 0),
+            Turn::Place(q) => ("place", Some(q), 0),
+            Turn::Draw { player, pending } => ("draw", Some(player), pending),
+            Turn::End => ("end", None, 0),
+        };
+        let hands: Vec<Option<Vec<&str>>> = (0..n)
+            .map(|q| viewer.is_none_or(|v| v == q).then(|| codes(s.hands[q])))
+            .collect();
+        let sizes: Vec<u32> = (0..n).map(|q| s.hands[q].count_ones()).collect();
+        let view = PyDict::new(slf.py());
+        view.set_item("grid", grid(p))?;
+        view.set_item("hands", hands)?;
+        view.set_item("hand_sizes", sizes)?;
+        view.set_item("scores", &s.scores[..n])?;
+        view.set_item("pile_size", s.pile.count_ones())?;
+        view.set_item("phase", phase)?;
+        view.set_item("player", to_move)?;
+        view.set_item("draws", draws)?;
+        view.set_item("round", s.round + 1)?;
+        view.set_item("rounds", p.game.0.rounds())?;
+        view.set_item("lost", p.game.0.lost(s))?;
+        Ok(view)
+    }
+    }
 }
 
 /// What placing `card` on `cell` of `grid` scores: (basic, pairs, straights, sets, power,
@@ -118,121 +153,50 @@ fn quincunx_deck() -> Vec<(&'static str, &'static str, u8, String)> {
 
 // ---- the solitaire solvers (python/quanta/_quincunx_solvers.py documents them) ----
 
-/// The best line with the draw order known (see `quanta.quincunx.solve_open`).
-#[pyclass(module = "quanta.quincunx", name = "OpenSolution", frozen, eq)]
-#[derive(PartialEq)]
-pub struct OpenSolution {
-    #[pyo3(get)]
-    lost: bool,
-    #[pyo3(get)]
-    score: i32,
-    line: Vec<Action>,
-    #[pyo3(get)]
-    nodes: u64,
-    #[pyo3(get)]
-    seconds: f64,
-    #[pyo3(get)]
-    exact: bool,
+result_class! {
+    /// The best line with the draw order known (see `quanta.quincunx.solve_open`).
+    OpenSolution("quanta.quincunx", "OpenSolution") {
+        lost: bool,
+        score: i32,
+        /// The line's placements, as actions (a tuple; the draws follow from the order).
+        line: Tuple<Action>,
+        nodes: u64,
+        seconds: f64,
+        exact: bool,
+    }
+    repr "OpenSolution" ["lost", "score", "line", "nodes", "seconds:.3", "exact"]
 }
 
-#[pymethods]
-impl OpenSolution {
-    /// The line's placements, as actions (a tuple; the draws follow from the order).
-    #[getter]
-    fn line<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        PyTuple::new(py, &self.line)
+result_class! {
+    /// Whether the grid can be filled with the draw order known (see
+    /// `quanta.quincunx.fill_open`).
+    FillSolution("quanta.quincunx", "FillSolution") {
+        winnable: bool,
+        /// A line that fills the grid (a tuple of actions), or None when there is none.
+        line: Option<Tuple<Action>>,
+        nodes: u64,
+        seconds: f64,
+        exact: bool,
     }
-    fn __repr__(&self) -> String {
-        format!(
-            "OpenSolution(lost={}, score={}, line={}, nodes={}, seconds={:.3}, exact=True)",
-            py_bool(self.lost),
-            self.score,
-            tuple_repr(&self.line),
-            self.nodes,
-            self.seconds
-        )
-    }
+    repr "FillSolution" ["winnable", "line", "nodes", "seconds:.3", "exact"]
 }
 
-/// Actions written as Python writes a tuple of them: `()`, `(5,)`, `(5, 7)`.
-fn tuple_repr(actions: &[Action]) -> String {
-    match actions {
-        [one] => format!("({one},)"),
-        _ => format!(
-            "({})",
-            actions
-                .iter()
-                .map(|a| a.to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
+result_class! {
+    /// The exact value of a position with the draw order unknown (see
+    /// `quanta.quincunx.solve_expected`).
+    ExpectedSolution("quanta.quincunx", "ExpectedSolution") {
+        p_win: f64,
+        p_loss: f64,
+        score: f64,
+        best_action: Option<Action>,
+        best_move: Option<String>,
+        /// Every legal placement: (probability of filling the grid, expected final score).
+        actions: BTreeMap<Action, (f64, f64)>,
+        nodes: u64,
+        seconds: f64,
+        exact: bool,
     }
-}
-
-/// Whether the grid can be filled with the draw order known (see
-/// `quanta.quincunx.fill_open`).
-#[pyclass(module = "quanta.quincunx", name = "FillSolution", frozen, eq)]
-#[derive(PartialEq)]
-pub struct FillSolution {
-    #[pyo3(get)]
-    winnable: bool,
-    line: Option<Vec<Action>>,
-    #[pyo3(get)]
-    nodes: u64,
-    #[pyo3(get)]
-    seconds: f64,
-    #[pyo3(get)]
-    exact: bool,
-}
-
-#[pymethods]
-impl FillSolution {
-    /// A line that fills the grid (a tuple of actions), or None when there is none.
-    #[getter]
-    fn line<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyTuple>>> {
-        self.line.as_ref().map(|l| PyTuple::new(py, l)).transpose()
-    }
-    fn __repr__(&self) -> String {
-        format!(
-            "FillSolution(winnable={}, line={}, nodes={}, seconds={:.3}, exact=True)",
-            py_bool(self.winnable),
-            self.line.as_ref().map_or("None".into(), |l| tuple_repr(l)),
-            self.nodes,
-            self.seconds
-        )
-    }
-}
-
-/// The exact value of a position with the draw order unknown (see
-/// `quanta.quincunx.solve_expected`).
-#[pyclass(module = "quanta.quincunx", name = "ExpectedSolution", frozen, get_all)]
-pub struct ExpectedSolution {
-    p_win: f64,
-    p_loss: f64,
-    score: f64,
-    best_action: Option<Action>,
-    best_move: Option<String>,
-    /// Every legal placement: (probability of filling the grid, expected final score).
-    actions: Py<PyDict>,
-    nodes: u64,
-    seconds: f64,
-    exact: bool,
-}
-
-#[pymethods]
-impl ExpectedSolution {
-    fn __repr__(&self) -> String {
-        format!(
-            "ExpectedSolution(p_win={}, score={}, best_move={}, nodes={}, seconds={:.3}, exact=True)",
-            self.p_win,
-            self.score,
-            self.best_move
-                .as_ref()
-                .map_or("None".into(), |m| format!("'{m}'")),
-            self.nodes,
-            self.seconds
-        )
-    }
+    repr "ExpectedSolution" ["p_win", "score", "best_move", "nodes", "seconds:.3", "exact"]
 }
 
 /// Card codes (top first) as card indices; an unknown code is invalid notation.
@@ -260,18 +224,13 @@ fn solitaire(state: &Bound<'_, PyAny>, what: &str) -> PyResult<qx::Solitaire> {
 }
 
 #[pyfunction]
-#[allow(clippy::too_many_arguments)]
 fn quincunx_solve_open(
     py: Python<'_>,
     state: &Bound<'_, PyAny>,
     pile: &Bound<'_, PyAny>,
-    timeout: &Bound<'_, PyAny>,
-    max_nodes: &Bound<'_, PyAny>,
-    memory_mb: &Bound<'_, PyAny>,
-    threads: &Bound<'_, PyAny>,
+    request: Limits,
 ) -> PyResult<OpenSolution> {
     let pos = solitaire(state, "quincunx.solve_open")?;
-    let request = errors::request(timeout, max_nodes, memory_mb, threads)?;
     let order = order(pile)?;
     let s = run_detached(py, |cancel| {
         qx::solve_open(&pos, &order, &request.context(cancel))
@@ -279,7 +238,7 @@ fn quincunx_solve_open(
     Ok(OpenSolution {
         lost: s.lost,
         score: s.score,
-        line: s.line,
+        line: Tuple(s.line),
         nodes: s.nodes,
         seconds: s.seconds,
         exact: true,
@@ -287,26 +246,21 @@ fn quincunx_solve_open(
 }
 
 #[pyfunction]
-#[allow(clippy::too_many_arguments)]
 fn quincunx_fill_open(
     py: Python<'_>,
     state: &Bound<'_, PyAny>,
     pile: &Bound<'_, PyAny>,
-    timeout: &Bound<'_, PyAny>,
-    max_nodes: &Bound<'_, PyAny>,
-    memory_mb: &Bound<'_, PyAny>,
-    threads: &Bound<'_, PyAny>,
+    request: Limits,
 ) -> PyResult<FillSolution> {
     let pos = solitaire(state, "quincunx.fill_open")?;
     // The search runs on one thread; `threads` is checked like every solver's.
-    let request = errors::request(timeout, max_nodes, memory_mb, threads)?;
     let order = order(pile)?;
     let f = run_detached(py, |cancel| {
         qx::fill_open(&pos, &order, &request.context(cancel))
     })?;
     Ok(FillSolution {
         winnable: f.line.is_some(),
-        line: f.line,
+        line: f.line.map(Tuple),
         nodes: f.nodes,
         seconds: f.seconds,
         exact: true,
@@ -317,21 +271,18 @@ fn quincunx_fill_open(
 fn quincunx_solve_expected(
     py: Python<'_>,
     state: &Bound<'_, PyAny>,
-    timeout: &Bound<'_, PyAny>,
-    max_nodes: &Bound<'_, PyAny>,
-    memory_mb: &Bound<'_, PyAny>,
-    threads: &Bound<'_, PyAny>,
+    request: Limits,
 ) -> PyResult<ExpectedSolution> {
     let pos = solitaire(state, "quincunx.solve_expected")?;
     // The search runs on one thread; `threads` is checked like every solver's.
-    let request = errors::request(timeout, max_nodes, memory_mb, threads)?;
     let e = run_detached(py, |cancel| {
         qx::solve_expected(&pos, &request.context(cancel))
     })?;
-    let actions = PyDict::new(py);
-    for (a, p, score) in &e.actions {
-        actions.set_item(a, (p, score))?;
-    }
+    let actions = e
+        .actions
+        .iter()
+        .map(|&(a, p, score)| (a, (p, score)))
+        .collect();
     let inner = &super::state(state, "quincunx.solve_expected")?.inner;
     let best_move = super::move_string(&**inner, e.best_action)?;
     Ok(ExpectedSolution {
@@ -340,7 +291,7 @@ fn quincunx_solve_expected(
         score: e.score,
         best_action: e.best_action,
         best_move,
-        actions: actions.unbind(),
+        actions,
         nodes: e.nodes,
         seconds: e.seconds,
         exact: true,
@@ -378,7 +329,6 @@ fn policy_counts(
 
 /// Sampled best move: the chosen action (None when the game is over).
 #[pyfunction]
-#[allow(clippy::too_many_arguments)]
 fn quincunx_best_move(
     py: Python<'_>,
     state: &Bound<'_, PyAny>,
@@ -386,13 +336,9 @@ fn quincunx_best_move(
     seed: &Bound<'_, PyAny>,
     candidates: &Bound<'_, PyAny>,
     effort: &Bound<'_, PyAny>,
-    threads: &Bound<'_, PyAny>,
-    timeout: &Bound<'_, PyAny>,
-    max_nodes: &Bound<'_, PyAny>,
-    memory_mb: &Bound<'_, PyAny>,
+    request: Limits,
 ) -> PyResult<Option<Action>> {
     let pos = solitaire(state, "quincunx.best_move")?;
-    let request = errors::request(timeout, max_nodes, memory_mb, threads)?;
     let (samples, candidates, effort) = policy_counts(samples, candidates, effort)?;
     let seed = errors::seed(seed, "seed")?;
     let a = run_detached(py, |cancel| {
@@ -423,14 +369,11 @@ fn rows_to_py<'py>(
     rows: Vec<qx::Row>,
     with_score: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
-    fn column<'py, T: numpy::Element>(
-        py: Python<'py>,
-        rows: &[qx::Row],
-        field: impl Fn(&qx::Row) -> T,
-    ) -> Bound<'py, numpy::PyArray1<T>> {
-        rows.iter().map(field).collect::<Vec<_>>().into_pyarray(py)
-    }
-    let undecided = column(py, &rows, |r| !r.solved());
+    let undecided = rows
+        .iter()
+        .map(|r| !r.solved())
+        .collect::<Vec<_>>()
+        .into_pyarray(py);
     // A masked entry's data is never read; it is set to the type's zero.
     let masked = |data: Bound<'py, PyAny>| -> PyResult<Bound<'py, PyAny>> {
         let kwargs = PyDict::new(py);
@@ -438,20 +381,19 @@ fn rows_to_py<'py>(
         py.import("numpy.ma")?
             .call_method("masked_array", (data,), Some(&kwargs))
     };
-    let out = PyDict::new(py);
-    out.set_item("solved", column(py, &rows, |r| r.solved()))?;
-    out.set_item(
-        "lost",
-        masked(column(py, &rows, |r| r.lost.unwrap_or(false)).into_any())?,
-    )?;
+    let out = columns!(py, rows,
+        "solved" => |r| r.solved(),
+        "lost" => |r| r.lost.unwrap_or(false),
+        "score" => |r| r.score.unwrap_or(0),
+        "nodes" => |r| r.nodes,
+        "seconds" => |r| r.seconds,
+    );
+    out.set_item("lost", masked(out.get_item("lost")?.expect("a column"))?)?;
     if with_score {
-        out.set_item(
-            "score",
-            masked(column(py, &rows, |r| r.score.unwrap_or(0)).into_any())?,
-        )?;
+        out.set_item("score", masked(out.get_item("score")?.expect("a column"))?)?;
+    } else {
+        out.del_item("score")?;
     }
-    out.set_item("nodes", column(py, &rows, |r| r.nodes))?;
-    out.set_item("seconds", column(py, &rows, |r| r.seconds))?;
     Ok(out)
 }
 
@@ -466,11 +408,8 @@ fn quincunx_solve_open_batch<'py>(
     first: &Bound<'py, PyAny>,
     excuse: &Bound<'py, PyAny>,
     empty: &Bound<'py, PyAny>,
-    threads: &Bound<'py, PyAny>,
     one_at_a_time: &Bound<'py, PyAny>,
-    timeout: &Bound<'py, PyAny>,
-    max_nodes: &Bound<'py, PyAny>,
-    memory_mb: &Bound<'py, PyAny>,
+    request: Limits,
 ) -> PyResult<Bound<'py, PyDict>> {
     let (seed, n, first) = errors::rows(seed, n, first, "deals")?;
     let excuse = errors::flag(excuse, "excuse")?;
@@ -481,7 +420,6 @@ fn quincunx_solve_open_batch<'py>(
             errors::quote(empty)
         ))
     })? as u32;
-    let request = errors::request(timeout, max_nodes, memory_mb, threads)?;
     let rows = run_detached(py, |cancel| {
         qx::solve_open_batch(
             seed,
@@ -499,21 +437,16 @@ fn quincunx_solve_open_batch<'py>(
 /// Fill questions of deals `first..first+n` of `seed`: arrays solved, lost (no line fills the
 /// grid; masked where undecided), nodes, seconds.
 #[pyfunction]
-#[allow(clippy::too_many_arguments)]
 fn quincunx_fill_open_batch<'py>(
     py: Python<'py>,
     seed: &Bound<'py, PyAny>,
     n: &Bound<'py, PyAny>,
     first: &Bound<'py, PyAny>,
     excuse: &Bound<'py, PyAny>,
-    threads: &Bound<'py, PyAny>,
-    timeout: &Bound<'py, PyAny>,
-    max_nodes: &Bound<'py, PyAny>,
-    memory_mb: &Bound<'py, PyAny>,
+    request: Limits,
 ) -> PyResult<Bound<'py, PyDict>> {
     let (seed, n, first) = errors::rows(seed, n, first, "deals")?;
     let excuse = errors::flag(excuse, "excuse")?;
-    let request = errors::request(timeout, max_nodes, memory_mb, threads)?;
     let rows = run_detached(py, |cancel| {
         qx::fill_open_batch(seed, first, n, excuse, &request.context(cancel))
     })?;
@@ -563,14 +496,10 @@ fn quincunx_play_batch<'py>(
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<QuincunxState>()?;
     m.add_class::<OpenSolution>()?;
     m.add_class::<FillSolution>()?;
     m.add_class::<ExpectedSolution>()?;
-    m.add_function(wrap_pyfunction!(quincunx_grid, m)?)?;
-    m.add_function(wrap_pyfunction!(quincunx_hand, m)?)?;
-    m.add_function(wrap_pyfunction!(quincunx_pile, m)?)?;
-    m.add_function(wrap_pyfunction!(quincunx_scores, m)?)?;
-    m.add_function(wrap_pyfunction!(quincunx_lost, m)?)?;
     m.add_function(wrap_pyfunction!(quincunx_score_placement, m)?)?;
     m.add_function(wrap_pyfunction!(quincunx_deck, m)?)?;
     m.add_function(wrap_pyfunction!(quincunx_solve_open, m)?)?;

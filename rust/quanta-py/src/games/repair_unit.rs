@@ -2,106 +2,131 @@
 //! (python/quanta/repair_unit.py documents them).
 
 use super::position;
-use super::quantum_leap::py_bool;
 use crate::detach::run_detached;
+use crate::errors::Limits;
 use crate::errors::{self, InvalidOptionError, to_py};
-use numpy::IntoPyArray;
+use crate::result::Tuple;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyTuple};
+use pyo3::types::PyDict;
 use quanta_core::batch::{Split, map_rows};
 use quanta_core::erased::Position;
 use quanta_core::repair_unit::solve as ru;
-use quanta_core::repair_unit::{RepairUnit, cards, code};
-use quanta_core::search::{Context, Request};
+use quanta_core::repair_unit::{Card, NONE, Pending, RepairUnit, Step, cards, code};
+use quanta_core::search::Context;
 use quanta_core::{Action, Error, Game, ToMove};
 
 fn repair_unit<'s>(state: &'s Bound<'_, PyAny>, what: &str) -> PyResult<&'s Position<RepairUnit>> {
     position::<RepairUnit>(state, what)
 }
 
-/// The codes of the cards whose places the team does not know, in card order.
-#[pyfunction]
-fn repair_unit_unseen(state: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
-    let p = repair_unit(state, "repair_unit.unseen")?;
-    Ok(cards(p.state.unseen).map(code).collect())
+/// A card's code, None for no card.
+fn card(c: Card) -> Option<String> {
+    (c != NONE).then(|| code(c))
 }
 
-/// Whether the team can win with the order known (see `quanta.repair_unit.solve_open`).
-#[pyclass(
-    module = "quanta.repair_unit",
-    name = "RepairUnitOpenSolution",
-    frozen,
-    eq
-)]
-#[derive(PartialEq)]
-pub struct RepairOpenSolution {
-    #[pyo3(get)]
-    winnable: bool,
-    line: Vec<Action>,
-    #[pyo3(get)]
-    nodes: u64,
-    #[pyo3(get)]
-    seconds: f64,
-    #[pyo3(get)]
-    exact: bool,
-}
-
-#[pymethods]
-impl RepairOpenSolution {
-    /// A winning line of the team's actions (a tuple; chance excluded); empty when not
-    /// winnable.
-    #[getter]
-    fn line<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        PyTuple::new(py, &self.line)
+state_class! {
+    /// A Quantum Repair Unit state: the generic `State` with the game's extras.
+    RepairUnitState, "RepairUnitState", {
+    /// The codes of the cards whose places the team does not know (the deck below its known
+    /// top and above the cards put under it; before and during the deal, the undealt cards),
+    /// in card order.
+    fn unseen(slf: &Bound<'_, Self>) -> PyResult<Vec<String>> {
+        let p = repair_unit(slf.as_any(), "repair_unit.unseen")?;
+        Ok(cards(p.state.unseen).map(code).collect())
     }
-    fn __repr__(&self) -> String {
-        format!(
-            "OpenSolution(winnable={}, line=<{} actions>, nodes={}, seconds={:.3}, exact=True)",
-            py_bool(self.winnable),
-            self.line.len(),
-            self.nodes,
-            self.seconds
-        )
+    /// What `player` sees (None: everything; the team shares all it knows): `forecasts` (per
+    /// forecast, front first, a `[face_down, face_up]` pair of codes or None per position),
+    /// `target`, `drawn` and `top` (the deck's top card a Jack showed; each a code or None),
+    /// `unseen` (how many cards are unseen), `under` (the known cards put under the deck, next
+    /// first), `removed` (codes in card order), `idle` (turns without progress), `phase`
+    /// ("deal", "start", "draw", "move", "end", "won" or "lost"), `forecast` (the active
+    /// forecast's letter), `tunnelled` (the turn's tunnel is used) and `pending` (the effect
+    /// being resolved: "drawn", "peek", the name of the position tunnelled on, or None).
+    #[pyo3(signature = (player=None))]
+    fn view<'py>(
+        slf: &Bound<'py, Self>,
+        player: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let p = repair_unit(slf.as_any(), "repair_unit.view")?;
+        super::viewer(p, player)?;
+        let (g, s) = (&p.game.0, &p.state);
+        let forecasts: Vec<Vec<[Option<String>; 2]>> = (0..g.forecasts())
+            .map(|f| {
+                (0..g.length())
+                    .map(|i| [card(s.down[f][i]), card(s.up[f][i])])
+                    .collect()
+            })
+            .collect();
+        let phase = match s.step {
+            Step::Deal => "deal",
+            Step::Start => "start",
+            Step::Draw => "draw",
+            Step::Move => "move",
+            Step::End => "end",
+            Step::Won => "won",
+            Step::Lost => "lost",
+        };
+        let pending = match s.pending {
+            Pending::None => None,
+            Pending::Drawn => Some("drawn".to_string()),
+            Pending::Peek => Some("peek".to_string()),
+            Pending::Tunnelled(i) => Some(RepairUnit::place_name(s.active as usize, i as usize)),
+        };
+        let view = PyDict::new(slf.py());
+        view.set_item("forecasts", forecasts)?;
+        view.set_item("target", card(s.target))?;
+        view.set_item("drawn", card(s.drawn))?;
+        view.set_item("top", card(s.top))?;
+        view.set_item("unseen", s.unseen.count_ones())?;
+        view.set_item(
+            "under",
+            s.queue
+                .as_slice()
+                .iter()
+                .map(|&c| code(c))
+                .collect::<Vec<_>>(),
+        )?;
+        view.set_item("removed", cards(s.removed).map(code).collect::<Vec<_>>())?;
+        view.set_item("idle", s.idle)?;
+        view.set_item("phase", phase)?;
+        view.set_item("forecast", ((b'A' + s.active) as char).to_string())?;
+        view.set_item("tunnelled", s.tunnelled)?;
+        view.set_item("pending", pending)?;
+        Ok(view)
+    }
     }
 }
 
-/// The estimate of `quanta.repair_unit.win_probability`.
-#[pyclass(
-    module = "quanta.repair_unit",
-    name = "RepairUnitWinProbability",
-    frozen,
-    eq,
-    get_all
-)]
-#[derive(PartialEq)]
-pub struct RepairWinProbability {
-    probability: Option<f64>,
-    stderr: Option<f64>,
-    samples: usize,
-    wins: usize,
-    decided: usize,
-    undecided: usize,
-    nodes: u64,
-    seconds: f64,
+result_class! {
+    /// Whether the team can win with the order known (see `quanta.repair_unit.solve_open`).
+    RepairOpenSolution("quanta.repair_unit", "RepairUnitOpenSolution") {
+        winnable: bool,
+        /// A winning line of the team's actions (a tuple; chance excluded); empty when not
+        /// winnable.
+        line: Tuple<Action>,
+        nodes: u64,
+        seconds: f64,
+        exact: bool,
+    }
+    repr "OpenSolution" ["winnable", "line:len", "nodes", "seconds:.3", "exact"]
 }
 
-#[pymethods]
-impl RepairWinProbability {
-    fn __repr__(&self) -> String {
-        let num = |x: Option<f64>| x.map_or("None".to_string(), |v| format!("{v:.4}"));
-        format!(
-            "WinProbability(probability={}, stderr={}, samples={}, wins={}, decided={}, \
-             undecided={}, nodes={}, seconds={:.3})",
-            num(self.probability),
-            num(self.stderr),
-            self.samples,
-            self.wins,
-            self.decided,
-            self.undecided,
-            self.nodes,
-            self.seconds
-        )
+result_class! {
+    /// The estimate of `quanta.repair_unit.win_probability`.
+    RepairWinProbability("quanta.repair_unit", "RepairUnitWinProbability") {
+        probability: Option<f64>,
+        stderr: Option<f64>,
+        samples: usize,
+        wins: usize,
+        decided: usize,
+        undecided: usize,
+        nodes: u64,
+        seconds: f64,
     }
+    repr "WinProbability" [
+        "probability:.4", "stderr:.4", "samples", "wins", "decided", "undecided", "nodes",
+        "seconds:.3",
+    ]
 }
 
 /// The order as card codes, checked in Rust against the state's unseen cards.
@@ -138,20 +163,16 @@ fn repair_unit_solve_open(
     py: Python<'_>,
     state: &Bound<'_, PyAny>,
     order: &Bound<'_, PyAny>,
-    timeout: &Bound<'_, PyAny>,
-    max_nodes: &Bound<'_, PyAny>,
-    memory_mb: &Bound<'_, PyAny>,
-    threads: &Bound<'_, PyAny>,
+    request: Limits,
 ) -> PyResult<RepairOpenSolution> {
     let p = repair_unit(state, "repair_unit.solve_open")?;
-    let request = errors::request(timeout, max_nodes, memory_mb, threads)?;
     let order = self::order(&p.state, order)?;
     let s = run_detached(py, |cancel| {
         ru::solve_open(&p.game.0, &p.state, &order, &request.context(cancel))
     })?;
     Ok(RepairOpenSolution {
         winnable: s.winnable,
-        line: s.line,
+        line: Tuple(s.line),
         nodes: s.nodes,
         seconds: s.seconds,
         exact: true,
@@ -159,21 +180,16 @@ fn repair_unit_solve_open(
 }
 
 #[pyfunction]
-#[allow(clippy::too_many_arguments)]
 fn repair_unit_win_probability(
     py: Python<'_>,
     state: &Bound<'_, PyAny>,
     samples: &Bound<'_, PyAny>,
     seed: &Bound<'_, PyAny>,
-    timeout: &Bound<'_, PyAny>,
-    max_nodes: &Bound<'_, PyAny>,
-    memory_mb: &Bound<'_, PyAny>,
-    threads: &Bound<'_, PyAny>,
+    request: Limits,
 ) -> PyResult<RepairWinProbability> {
     let p = repair_unit(state, "repair_unit.win_probability")?;
     let samples = samples_arg(samples)?;
     let seed = errors::seed(seed, "seed")?;
-    let request = errors::request(timeout, max_nodes, memory_mb, threads)?;
     let w = run_detached(py, |cancel| {
         ru::win_probability(&p.game.0, &p.state, samples, seed, &request.context(cancel))
     })?;
@@ -212,23 +228,18 @@ fn samples_arg(value: &Bound<'_, PyAny>) -> PyResult<usize> {
 }
 
 #[pyfunction]
-#[allow(clippy::too_many_arguments)]
 fn repair_unit_policy(
     py: Python<'_>,
     state: &Bound<'_, PyAny>,
     seed: &Bound<'_, PyAny>,
     samples: &Bound<'_, PyAny>,
     horizon: &Bound<'_, PyAny>,
-    timeout: &Bound<'_, PyAny>,
-    max_nodes: &Bound<'_, PyAny>,
-    memory_mb: &Bound<'_, PyAny>,
-    threads: &Bound<'_, PyAny>,
+    request: Limits,
 ) -> PyResult<(Action, Vec<(Action, usize, usize)>)> {
     let p = repair_unit(state, "repair_unit.policy")?;
     let samples = samples_arg(samples)?;
     let horizon = horizon_arg(horizon)?;
     let seed = errors::seed(seed, "seed")?;
-    let request = errors::request(timeout, max_nodes, memory_mb, threads)?;
     let m = run_detached(py, |cancel| {
         ru::policy(
             &p.game.0,
@@ -269,21 +280,16 @@ fn players_arg(value: &Bound<'_, PyAny>) -> PyResult<usize> {
 /// shuffles, the deal included): arrays `winnable` (bool; false where undecided), `decided`
 /// (bool: false past a limit), `nodes` and `seconds`.
 #[pyfunction]
-#[allow(clippy::too_many_arguments)]
 fn repair_unit_open_batch<'py>(
     py: Python<'py>,
     players: &Bound<'py, PyAny>,
     seed: &Bound<'py, PyAny>,
     n: &Bound<'py, PyAny>,
     first: &Bound<'py, PyAny>,
-    threads: &Bound<'py, PyAny>,
-    timeout: &Bound<'py, PyAny>,
-    max_nodes: &Bound<'py, PyAny>,
-    memory_mb: &Bound<'py, PyAny>,
+    request: Limits,
 ) -> PyResult<Bound<'py, PyDict>> {
     let game = RepairUnit::new(players_arg(players)?);
     let (seed, n, first) = errors::rows(seed, n, first, "deals")?;
-    let request: Request = errors::request(timeout, max_nodes, memory_mb, threads)?;
     let rows = run_detached(py, |cancel| {
         let one = Context::new(request.limits.clone(), None, cancel);
         map_rows(
@@ -304,36 +310,12 @@ fn repair_unit_open_batch<'py>(
             },
         )
     })?;
-    let d = PyDict::new(py);
-    d.set_item(
-        "winnable",
-        rows.iter()
-            .map(|r| r.0 == Some(true))
-            .collect::<Vec<bool>>()
-            .into_pyarray(py),
-    )?;
-    d.set_item(
-        "decided",
-        rows.iter()
-            .map(|r| r.0.is_some())
-            .collect::<Vec<bool>>()
-            .into_pyarray(py),
-    )?;
-    d.set_item(
-        "nodes",
-        rows.iter()
-            .map(|r| r.1)
-            .collect::<Vec<u64>>()
-            .into_pyarray(py),
-    )?;
-    d.set_item(
-        "seconds",
-        rows.iter()
-            .map(|r| r.2)
-            .collect::<Vec<f64>>()
-            .into_pyarray(py),
-    )?;
-    Ok(d)
+    Ok(columns!(py, rows,
+        "winnable" => |r| r.0 == Some(true),
+        "decided" => |r| r.0.is_some(),
+        "nodes" => |r| r.1,
+        "seconds" => |r| r.2,
+    ))
 }
 
 /// Plays fresh games with a player (`"policy"`, `"rule"` or `"random"`), the cards from
@@ -349,8 +331,7 @@ fn repair_unit_play_batch<'py>(
     first: &Bound<'py, PyAny>,
     samples: &Bound<'py, PyAny>,
     horizon: &Bound<'py, PyAny>,
-    threads: &Bound<'py, PyAny>,
-    max_nodes: &Bound<'py, PyAny>,
+    request: Limits,
 ) -> PyResult<Bound<'py, PyDict>> {
     let game = RepairUnit::new(players_arg(players)?);
     let kind = errors::text(player, |m| InvalidOptionError::new_err(m))?;
@@ -363,43 +344,26 @@ fn repair_unit_play_batch<'py>(
     let (seed, n, first) = errors::rows(seed, n, first, "games")?;
     let samples = samples_arg(samples)?;
     let horizon = horizon_arg(horizon)?;
-    let request = Request::checked(
-        None,
-        errors::optional_integer(max_nodes, "max_nodes")?,
-        256,
-        None,
-    )
-    .map_err(to_py)?;
-    let threads = errors::threads(threads)?;
     let rows = run_detached(py, |cancel| {
         let one = Context::new(request.limits.clone(), None, cancel);
-        let rows = map_rows(first, n, seed, threads, Split::Rows, cancel, |row, rng| {
-            ru::play(&game, &kind, samples, horizon, row, rng, &one)
-        })?;
+        let rows = map_rows(
+            first,
+            n,
+            seed,
+            request.threads,
+            Split::Rows,
+            cancel,
+            |row, rng| ru::play(&game, &kind, samples, horizon, row, rng, &one),
+        )?;
         rows.into_iter().collect::<Result<Vec<_>, Error>>()
     })?;
-    let d = PyDict::new(py);
-    d.set_item(
-        "won",
-        rows.iter()
-            .map(|r| r.0)
-            .collect::<Vec<bool>>()
-            .into_pyarray(py),
-    )?;
-    d.set_item(
-        "decisions",
-        rows.iter()
-            .map(|r| r.1)
-            .collect::<Vec<i32>>()
-            .into_pyarray(py),
-    )?;
-    Ok(d)
+    Ok(columns!(py, rows, "won" => |r| r.0, "decisions" => |r| r.1))
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<RepairOpenSolution>()?;
     m.add_class::<RepairWinProbability>()?;
-    m.add_function(wrap_pyfunction!(repair_unit_unseen, m)?)?;
+    m.add_class::<RepairUnitState>()?;
     m.add_function(wrap_pyfunction!(repair_unit_solve_open, m)?)?;
     m.add_function(wrap_pyfunction!(repair_unit_win_probability, m)?)?;
     m.add_function(wrap_pyfunction!(repair_unit_policy, m)?)?;
