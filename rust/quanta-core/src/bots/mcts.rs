@@ -17,6 +17,9 @@
 //! along the path. In a perfect-information game a child is legal at every visit of its
 //! parent, so `available` is the parent's visits since the child was made: plain UCT.
 //!
+//! **Limits.** The search stops at the first of its iterations, its time and its memory (the
+//! tree full: one node at most is made per iteration), after one iteration at least.
+//!
 //! **Choice.** The root action with the most visits, the lowest action on a tie. A decision
 //! with one legal action is answered without searching.
 //!
@@ -53,7 +56,7 @@ pub struct Searched {
     /// Iterations run.
     pub iterations: u64,
     /// Each root action searched, with its visits, ascending by action.
-    pub visits: Vec<(Action, u32)>,
+    pub visits: Vec<(Action, u64)>,
 }
 
 const NO_ACTION: Action = Action::MAX;
@@ -62,8 +65,8 @@ const NO_ACTION: Action = Action::MAX;
 struct Node {
     /// The action from the parent (`NO_ACTION` at the root).
     action: Action,
-    visits: u32,
-    available: u32,
+    visits: u64,
+    available: u64,
     /// Children, ascending by action.
     children: Vec<u32>,
 }
@@ -114,9 +117,17 @@ impl Tree {
     }
 }
 
+/// The bytes a node of a game of `players` players takes: the node, its sums and its place in
+/// its parent's children (and as much again for the vectors' spare room).
+fn node_bytes(players: usize) -> usize {
+    2 * (std::mem::size_of::<Node>() + players * 8 + 4)
+}
+
 /// Runs the search of `spec` from `root`, a decision: on `root` itself when `observer` is
-/// `None`, else each iteration on `game.resample(root, observer, rng)`.
-pub(crate) fn search<G: Game>(
+/// `None` ([`Mcts`]), else each iteration on `game.resample(root, observer, rng)`
+/// ([`super::ismcts::Ismcts`]). Stops at the first of `spec`'s iterations, time and memory
+/// (at least one iteration), or with `Interrupted` once `cancel` is set.
+pub fn search<G: Game>(
     game: &G,
     root: &G::State,
     spec: &SearchSpec,
@@ -139,6 +150,9 @@ pub(crate) fn search<G: Game>(
     let start = Instant::now();
     let players = game.num_players();
     let mut tree = Tree::new(players);
+    // Each iteration makes at most one node.
+    let most_nodes =
+        ((spec.memory_mb << 20) / node_bytes(players)).clamp(2, u32::MAX as usize) as u64;
     let mut returns = vec![0.0; players];
     let (mut low, mut high) = (f64::INFINITY, f64::NEG_INFINITY);
     let mut path: Vec<u32> = Vec::new();
@@ -148,6 +162,7 @@ pub(crate) fn search<G: Game>(
     loop {
         if spec.iterations.is_some_and(|n| iterations >= n)
             || (iterations > 0 && spec.time.is_some_and(|t| start.elapsed() >= t))
+            || tree.nodes.len() as u64 >= most_nodes
         {
             break;
         }
@@ -250,7 +265,7 @@ pub(crate) fn search<G: Game>(
             }
         }
     }
-    let visits: Vec<(Action, u32)> = tree.nodes[0]
+    let visits: Vec<(Action, u64)> = tree.nodes[0]
         .children
         .iter()
         .map(|&c| (tree.nodes[c as usize].action, tree.nodes[c as usize].visits))

@@ -81,20 +81,27 @@ pub struct SearchSpec {
     /// scaled to [0, 1] by the lowest and highest returns the search has seen.
     pub exploration: f64,
     pub rollout: Rollout,
+    /// Memory for the tree: a search whose tree reaches it stops there, as at its last
+    /// iteration (so that a long `time` cannot exhaust the machine).
+    pub memory_mb: usize,
 }
 
 /// The exploration constant when none is given: sqrt(2), UCB1's.
 pub const DEFAULT_EXPLORATION: f64 = std::f64::consts::SQRT_2;
 
+/// The tree's memory when none is given, in megabytes (as a solver's tables).
+pub const DEFAULT_MEMORY_MB: usize = 1024;
+
 impl SearchSpec {
     /// Checks a tree search's parameters as the caller gave them (integers wide enough to hold
     /// any bad value) and names the first that is wrong. `exploration` defaults to
-    /// [`DEFAULT_EXPLORATION`], `rollout` to "random".
+    /// [`DEFAULT_EXPLORATION`], `rollout` to "random", `memory_mb` to [`DEFAULT_MEMORY_MB`].
     pub fn checked(
         iterations: Option<i128>,
         time: Option<f64>,
         exploration: Option<f64>,
         rollout: Option<&str>,
+        memory_mb: Option<i128>,
     ) -> Result<SearchSpec> {
         let bad = |what: &str, expected: &str, given: String| {
             Error::InvalidOption(format!("{what} must be {expected}, not {given}"))
@@ -148,17 +155,23 @@ impl SearchSpec {
                 ));
             }
         };
+        let memory_mb = match memory_mb {
+            None => DEFAULT_MEMORY_MB,
+            Some(m) if (1..=crate::search::MAX_MEMORY_MB).contains(&m) => m as usize,
+            Some(m) => return Err(crate::search::bad_argument("memory_mb", &m.to_string())),
+        };
         Ok(SearchSpec {
             iterations,
             time,
             exploration,
             rollout,
+            memory_mb,
         })
     }
 
     /// A search of `iterations` iterations with the default exploration and random rollouts.
     pub fn iterations(iterations: u64) -> Result<SearchSpec> {
-        Self::checked(Some(iterations as i128), None, None, None)
+        Self::checked(Some(iterations as i128), None, None, None, None)
     }
 }
 

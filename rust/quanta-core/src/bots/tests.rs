@@ -7,7 +7,7 @@ use crate::erased::{DynGame, DynState};
 use crate::game::{Information, row_rng};
 use crate::options::{OptionValue, Options};
 use crate::registry::{self, game_names, make_game};
-use rand::Rng as _;
+use rand::{Rng as _, SeedableRng};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
@@ -277,35 +277,69 @@ fn search_parameters_are_checked_and_named() {
         other => panic!("{other:?}"),
     };
     assert_eq!(
-        message(SearchSpec::checked(Some(0), None, None, None)),
+        message(SearchSpec::checked(Some(0), None, None, None, None)),
         "iterations must be a positive integer (at most 2**64 - 1), or None, not 0"
     );
     assert!(
-        message(SearchSpec::checked(Some(1 << 64), None, None, None))
+        message(SearchSpec::checked(Some(1 << 64), None, None, None, None))
             .contains("18446744073709551616")
     );
     assert_eq!(
-        message(SearchSpec::checked(None, Some(-1.0), None, None)),
+        message(SearchSpec::checked(None, Some(-1.0), None, None, None)),
         "time must be a positive number of seconds, or None, not -1"
     );
-    assert!(message(SearchSpec::checked(None, Some(f64::NAN), None, None)).contains("NaN"));
+    assert!(message(SearchSpec::checked(None, Some(f64::NAN), None, None, None)).contains("NaN"));
     assert!(
-        message(SearchSpec::checked(None, None, None, None)).contains("needs iterations or time")
+        message(SearchSpec::checked(None, None, None, None, None))
+            .contains("needs iterations or time")
     );
     assert_eq!(
-        message(SearchSpec::checked(Some(5), None, Some(-0.5), None)),
+        message(SearchSpec::checked(Some(5), None, Some(-0.5), None, None)),
         "exploration must be a finite number >= 0, not -0.5"
     );
     assert_eq!(
-        message(SearchSpec::checked(Some(5), None, None, Some("greedy"))),
+        message(SearchSpec::checked(
+            Some(5),
+            None,
+            None,
+            Some("greedy"),
+            None
+        )),
         "rollout must be one of [\"random\"], not \"greedy\""
     );
-    let ok = SearchSpec::checked(Some(5), Some(0.5), None, None).unwrap();
+    let ok = SearchSpec::checked(Some(5), Some(0.5), None, None, None).unwrap();
     assert_eq!(ok.exploration, DEFAULT_EXPLORATION);
     assert!(BotSpec::Mcts(ok).timed());
     assert!(matches!(
         BotSpec::solver(Some(-1.0), None, 64),
         Err(Error::InvalidOption(m)) if m.starts_with("timeout must be")
+    ));
+}
+
+/// A tree search stops when its tree fills its memory, however many iterations it may run:
+/// from an EinStein position far from the end every iteration makes a node until then.
+#[test]
+fn a_search_stops_when_its_tree_fills_its_memory() {
+    use crate::game::Game;
+    let game = crate::einstein::Einstein::from_options(&Options::new()).unwrap();
+    let state = game
+        .from_notation("123../45.../6...f/...de/..abc 0 2")
+        .unwrap();
+    let cancel = AtomicBool::new(false);
+    for observer in [None, Some(0)] {
+        let spec = SearchSpec::checked(Some(1 << 50), None, None, None, Some(1)).unwrap();
+        let mut rng = Rng::seed_from_u64(0);
+        let searched = mcts::search(&game, &state, &spec, observer, &mut rng, &cancel).unwrap();
+        // One megabyte holds some thousands of nodes; one node is made per iteration.
+        assert!(
+            (1000..100_000).contains(&searched.iterations),
+            "{} iterations",
+            searched.iterations
+        );
+    }
+    assert!(matches!(
+        SearchSpec::checked(Some(5), None, None, None, Some(0)),
+        Err(Error::InvalidOption(m)) if m.starts_with("memory_mb must be an integer number of megabytes")
     ));
 }
 
