@@ -96,6 +96,10 @@ pub fn arena<G: Game + Debug>(
             "bots must be a list of at least one bot, not an empty one".into(),
         ));
     }
+    if bots.iter().any(|b| matches!(b, BotSpec::Solver(_))) {
+        // A game without a solver is refused before any game is played.
+        crate::registry::solver(G::NAME)?;
+    }
     let players = game.num_players();
     check_fits(
         "n",

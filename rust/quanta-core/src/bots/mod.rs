@@ -21,8 +21,9 @@
 //! one exception: a search stopped by `time` stops after however many iterations the machine
 //! managed, so its action may differ from run to run. The bots never look at the clock
 //! otherwise. What each bot may see: `Random`, `Greedy` and `Ismcts` see only what the acting
-//! seat may see (checked for every game with hidden information in `tests.rs`); `Mcts` and
-//! `Solver` see the whole state.
+//! seat may see (checked for every game with hidden information in `tests.rs`; `Greedy` reads
+//! the returns right after each of its actions, which in the registered games depend only on
+//! what the seat knows); `Mcts` and `Solver` see the whole state.
 
 pub mod arena;
 pub mod ismcts;

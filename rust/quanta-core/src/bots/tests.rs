@@ -92,6 +92,8 @@ fn every_bot_plays_a_legal_action_the_same_for_the_same_seed_in_every_game() {
                     Ok(a) => a,
                     Err(Error::NotApplicable(m)) if bot.kind() == "solver" => {
                         assert!(registry::solver(name).is_err(), "{name}: {m}");
+                        let arena = game.arena(&[bot.clone()], 1, 0, Some(1), &cancel);
+                        assert!(matches!(arena, Err(Error::NotApplicable(_))), "{name}");
                         continue;
                     }
                     Err(e) => panic!("{name}: {bot}: {e}"),
