@@ -92,7 +92,7 @@ fn every_bot_plays_a_legal_action_the_same_for_the_same_seed_in_every_game() {
                     Ok(a) => a,
                     Err(Error::NotApplicable(m)) if bot.kind() == "solver" => {
                         assert!(registry::solver(name).is_err(), "{name}: {m}");
-                        let arena = game.arena(&[bot.clone()], 1, 0, Some(1), &cancel);
+                        let arena = game.arena(std::slice::from_ref(&bot), 1, 0, Some(1), &cancel);
                         assert!(matches!(arena, Err(Error::NotApplicable(_))), "{name}");
                         continue;
                     }
@@ -343,6 +343,23 @@ fn a_search_stops_when_its_tree_fills_its_memory() {
         SearchSpec::checked(Some(5), None, None, None, Some(0)),
         Err(Error::InvalidOption(m)) if m.starts_with("memory_mb must be an integer number of megabytes")
     ));
+}
+
+/// A search given a time alone stops by the clock (its action may then vary from run to run,
+/// so only its legality is checked).
+#[test]
+fn a_search_limited_by_time_alone_stops_with_a_legal_action() {
+    let cancel = AtomicBool::new(false);
+    let spec = SearchSpec::checked(None, Some(0.002), None, None, None).unwrap();
+    for game in games() {
+        for s in spread(decisions(&*game, 1, 81), 3) {
+            for bot in [BotSpec::Mcts(spec.clone()), BotSpec::Ismcts(spec.clone())] {
+                assert!(bot.timed());
+                let a = s.bot_action(&bot, 0, &cancel).unwrap();
+                assert!(s.legal_actions().contains(&a), "{}", game.name());
+            }
+        }
+    }
 }
 
 #[test]
