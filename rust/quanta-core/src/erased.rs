@@ -2,6 +2,7 @@
 //! game by name at run time) handle every game through one type. Written once for all games.
 
 use crate::batch::{self, Playouts};
+use crate::bots::{ArenaResult, Bot, BotSpec};
 use crate::error::Result;
 use crate::game::{Action, Game, GameInfo, Rng, ToMove};
 use crate::options::Options;
@@ -30,6 +31,16 @@ pub trait DynGame: Send + Sync + Debug {
         threads: Option<usize>,
         cancel: &AtomicBool,
     ) -> Result<Playouts>;
+    /// `n` games from the start between `bots`, seats rotated game by game
+    /// ([`crate::bots::arena`]).
+    fn arena(
+        &self,
+        bots: &[BotSpec],
+        n: usize,
+        seed: u64,
+        threads: Option<usize>,
+        cancel: &AtomicBool,
+    ) -> Result<ArenaResult>;
     fn as_any(&self) -> &dyn Any;
 }
 
@@ -56,6 +67,9 @@ pub trait DynState: Send + Sync + Debug {
     /// The greedy player's action ([`crate::greedy`]), ties broken by `seed`; `None` when
     /// nobody is to decide.
     fn greedy_action(&self, seed: u64) -> Option<Action>;
+    /// The action `bot` plays here with a generator seeded by `seed` ([`crate::bots`]);
+    /// `NotApplicable` when nobody is to decide.
+    fn bot_action(&self, bot: &BotSpec, seed: u64, cancel: &AtomicBool) -> Result<Action>;
     fn clone_box(&self) -> Box<dyn DynState>;
     /// Leaves `depth` actions (chance outcomes included) below this state.
     fn perft(&self, depth: u32, cancel: &AtomicBool) -> Result<u64>;
@@ -126,6 +140,16 @@ impl<G: Game + Debug> DynGame for Erased<G> {
         cancel: &AtomicBool,
     ) -> Result<Playouts> {
         batch::random_playouts(&self.0, first, n, seed, threads, cancel)
+    }
+    fn arena(
+        &self,
+        bots: &[BotSpec],
+        n: usize,
+        seed: u64,
+        threads: Option<usize>,
+        cancel: &AtomicBool,
+    ) -> Result<ArenaResult> {
+        crate::bots::arena(&self.0, bots, n, seed, threads, cancel)
     }
     fn as_any(&self) -> &dyn Any {
         self
@@ -205,6 +229,14 @@ impl<G: Game + Debug> DynState for Position<G> {
     }
     fn greedy_action(&self, seed: u64) -> Option<Action> {
         crate::greedy::greedy_action(&self.game.0, &self.state, &mut Rng::seed_from_u64(seed))
+    }
+    fn bot_action(&self, bot: &BotSpec, seed: u64, cancel: &AtomicBool) -> Result<Action> {
+        bot.act(
+            &self.game.0,
+            &self.state,
+            &mut Rng::seed_from_u64(seed),
+            cancel,
+        )
     }
     fn clone_box(&self) -> Box<dyn DynState> {
         Box::new(self.clone())

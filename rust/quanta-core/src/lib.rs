@@ -6,6 +6,7 @@
 pub mod a_quantum_leap;
 pub mod batch;
 pub mod bits;
+pub mod bots;
 pub mod einstein;
 pub mod einstein_card;
 pub mod erased;

@@ -1,0 +1,174 @@
+//! The arena: `n` games between bots, played on rayon's threads.
+//!
+//! **Seats.** With `k` bots, seat `i` of game `g` is played by bot `(i + g) % k`: the bots
+//! take turns in every seat, game by game (two bots in a two-player game swap seats each
+//! game). Fewer bots than seats means a bot plays several seats of a game; more bots than
+//! seats means some sit a game out.
+//!
+//! **Seeds.** Game `g` draws everything from its own generator, `row_rng(seed, g)`
+//! ([`crate::game::row_rng`], through [`crate::batch::map_rows`]): its chance outcomes (one
+//! number each, read against the outcomes' odds: [`draw`]), and a fresh seed for each
+//! decision's bot, so that one bot's draws never shift another's or the dice, and a game can
+//! be replayed through the erased layer (`chance_outcomes`, `bot_action`). The results depend only on the bots, `n` and `seed`, never on `threads`, except with
+//! a bot stopped by the clock ([`BotSpec::timed`]).
+
+use super::{Bot, BotSpec};
+use crate::batch::{Split, check_fits, map_rows};
+use crate::error::{Error, Result};
+use crate::game::{Action, Game, Rng, ToMove};
+use rand::{Rng as _, SeedableRng};
+use std::fmt::Debug;
+use std::sync::atomic::AtomicBool;
+
+/// What an arena played: for each game, each seat's return and the bot in it, and its length.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ArenaResult {
+    pub players: usize,
+    /// How many bots took part.
+    pub bots: usize,
+    /// Row-major `n * players`: the return of each seat of each game.
+    pub returns: Vec<f64>,
+    /// Row-major `n * players`: the bot (its index in the list given) in each seat.
+    pub seats: Vec<u32>,
+    /// Decisions per game, chance outcomes excluded.
+    pub length: Vec<i32>,
+}
+
+impl ArenaResult {
+    pub fn games(&self) -> usize {
+        self.length.len()
+    }
+
+    /// Each bot's mean return over the seats it played (NaN for a bot that played none).
+    pub fn mean_by_bot(&self) -> Vec<f64> {
+        let mut sum = vec![0.0; self.bots];
+        let mut count = vec![0u64; self.bots];
+        for (&bot, &r) in self.seats.iter().zip(&self.returns) {
+            sum[bot as usize] += r;
+            count[bot as usize] += 1;
+        }
+        sum.iter()
+            .zip(&count)
+            .map(|(s, &c)| if c == 0 { f64::NAN } else { s / c as f64 })
+            .collect()
+    }
+
+    /// Games in which bot `bot` got a higher return than every other bot in the game (seats
+    /// it does not hold).
+    pub fn wins(&self, bot: usize) -> usize {
+        (0..self.games())
+            .filter(|&g| {
+                let row = g * self.players..(g + 1) * self.players;
+                let (seats, returns) = (&self.seats[row.clone()], &self.returns[row]);
+                let mine = seats
+                    .iter()
+                    .zip(returns)
+                    .filter(|(s, _)| **s as usize == bot);
+                let others = seats
+                    .iter()
+                    .zip(returns)
+                    .filter(|(s, _)| **s as usize != bot);
+                let best_other = others.map(|(_, &r)| r).fold(f64::NEG_INFINITY, f64::max);
+                mine.clone().count() > 0 && mine.map(|(_, &r)| r).all(|r| r > best_other)
+            })
+            .count()
+    }
+}
+
+/// The bot in seat `seat` of game `game` among `bots` bots.
+pub fn seat_bot(seat: usize, game: u64, bots: usize) -> usize {
+    ((seat as u64 + game % bots as u64) % bots as u64) as usize
+}
+
+/// Plays `n` games of `game` from its start between `bots` (see the module's docs for the
+/// seats and seeds), on `threads` threads (`None`: every core). Stops with `Interrupted` once
+/// `cancel` is set.
+pub fn arena<G: Game + Debug>(
+    game: &G,
+    bots: &[BotSpec],
+    n: usize,
+    seed: u64,
+    threads: Option<usize>,
+    cancel: &AtomicBool,
+) -> Result<ArenaResult> {
+    if bots.is_empty() {
+        return Err(Error::InvalidOption(
+            "bots must be a list of at least one bot, not an empty one".into(),
+        ));
+    }
+    if bots.iter().any(|b| matches!(b, BotSpec::Solver(_))) {
+        // A game without a solver is refused before any game is played.
+        crate::registry::solver(G::NAME)?;
+    }
+    let players = game.num_players();
+    check_fits(
+        "n",
+        n,
+        "games",
+        players * 12 + 4,
+        "play fewer games at a time",
+    )?;
+    let k = bots.len();
+    let rows = map_rows(0, n, seed, threads, Split::Rows, cancel, |g, rng| {
+        play(game, bots, g, rng, cancel)
+    })?;
+    let mut out = ArenaResult {
+        players,
+        bots: k,
+        returns: Vec::with_capacity(n * players),
+        seats: Vec::with_capacity(n * players),
+        length: Vec::with_capacity(n),
+    };
+    for (g, row) in rows.into_iter().enumerate() {
+        let (returns, length) = row?;
+        out.returns.extend_from_slice(&returns);
+        out.seats
+            .extend((0..players).map(|seat| seat_bot(seat, g as u64, k) as u32));
+        out.length.push(length);
+    }
+    Ok(out)
+}
+
+/// Game `g` of an arena: each seat's return and the number of decisions.
+fn play<G: Game + Debug>(
+    game: &G,
+    bots: &[BotSpec],
+    g: u64,
+    rng: &mut Rng,
+    cancel: &AtomicBool,
+) -> Result<(Vec<f64>, i32)> {
+    let mut state = game.new_state();
+    let mut length = 0;
+    let mut outcomes = Vec::new();
+    loop {
+        match game.to_move(&state) {
+            ToMove::Terminal => break,
+            ToMove::Chance => {
+                game.chance_outcomes(&state, &mut outcomes);
+                game.apply(&mut state, draw(&outcomes, rng));
+            }
+            ToMove::Player(p) => {
+                let bot = &bots[seat_bot(p as usize, g, bots.len())];
+                let mut bot_rng = Rng::seed_from_u64(rng.random());
+                let a = bot.act(game, &state, &mut bot_rng, cancel)?;
+                game.apply(&mut state, a);
+                length += 1;
+            }
+        }
+    }
+    let mut returns = vec![0.0; game.num_players()];
+    game.returns(&state, &mut returns);
+    Ok((returns, length))
+}
+
+/// A chance outcome drawn by its odds with one number from `rng` (what the arena plays).
+pub fn draw(outcomes: &[(Action, f64)], rng: &mut Rng) -> Action {
+    let mut x: f64 = rng.random();
+    for &(a, p) in outcomes {
+        if x < p {
+            return a;
+        }
+        x -= p;
+    }
+    outcomes.last().expect("a chance node has outcomes").0
+}

@@ -1,0 +1,39 @@
+//! Information-set Monte Carlo tree search (single observer, "SO-ISMCTS"): the search of
+//! [`super::mcts`], each iteration on a determinisation of the root, a full state drawn with
+//! [`Game::resample`] from the states the acting seat cannot tell from the one it is given.
+//!
+//! The tree is keyed by actions from the root, so one node gathers every determinisation in
+//! which the same actions were taken; a child's availability counts the visits of its parent
+//! in which its action was legal, and UCB uses it in place of the parent's visits. The seat's
+//! own legal actions at the root are the same in every determinisation.
+//!
+//! The choice depends only on what the acting seat knows (its information state), as long as
+//! the game's `resample` draws from the information state alone (every registered game's
+//! does: the test in `tests.rs` holds it to that). In a perfect-information game `resample`
+//! returns the state itself and the search is the same as [`super::mcts::Mcts`]'s, seed for
+//! seed.
+
+use super::mcts::search;
+use super::{Bot, SearchSpec, not_a_decision};
+use crate::error::Result;
+use crate::game::{Action, Game, Rng, ToMove};
+use std::sync::atomic::AtomicBool;
+
+/// Information-set MCTS for the player to act.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Ismcts(pub SearchSpec);
+
+impl<G: Game> Bot<G> for Ismcts {
+    fn act(
+        &self,
+        game: &G,
+        state: &G::State,
+        rng: &mut Rng,
+        cancel: &AtomicBool,
+    ) -> Result<Action> {
+        let ToMove::Player(me) = game.to_move(state) else {
+            return Err(not_a_decision(game, state));
+        };
+        search(game, state, &self.0, Some(me as usize), rng, cancel).map(|s| s.best)
+    }
+}

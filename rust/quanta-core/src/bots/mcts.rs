@@ -1,0 +1,284 @@
+//! UCT Monte Carlo tree search, for any number of players and with chance, and the search
+//! engine that [`super::ismcts`] shares.
+//!
+//! **Tree.** Nodes live in one vector and name their children by index; a node is reached by
+//! the actions from the root (decisions and chance outcomes alike) and keeps its visits, its
+//! availability (how often its parent was visited while its action was legal) and the sum of
+//! every player's returns over the iterations through it.
+//!
+//! **Iteration.** From the root state (the state itself for [`Mcts`]; a determinisation for
+//! ISMCTS): at a decision of player `p`, a legal action without a node yet is expanded (drawn
+//! uniformly among them), else the child maximising `mean_p + c * sqrt(ln(available) /
+//! visits)` is followed (the first, by action, on a tie), where `mean_p` is `p`'s mean return
+//! through the child scaled to [0, 1] by the lowest and highest return any rollout of this
+//! search has given; at a chance node an outcome is drawn by its odds
+//! ([`Game::sample_chance`]) and its node followed, or made when new. A new node is valued by
+//! a rollout ([`super::Rollout`]), a finished game by its returns, and the returns are added
+//! along the path. In a perfect-information game a child is legal at every visit of its
+//! parent, so `available` is the parent's visits since the child was made: plain UCT.
+//!
+//! **Limits.** The search stops at the first of its iterations, its time and its memory (the
+//! tree full: one node at most is made per iteration), after one iteration at least.
+//!
+//! **Choice.** The root action with the most visits, the lowest action on a tie. A decision
+//! with one legal action is answered without searching.
+//!
+//! `Mcts` searches the state it is given, hidden cards included: it is the perfect-information
+//! bot, and in a game with hidden information it sees what its seat may not.
+
+use super::{Bot, Rollout, SearchSpec, not_a_decision};
+use crate::error::{Error, Result};
+use crate::game::{Action, Game, Rng, ToMove};
+use rand::Rng as _;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+/// UCT on the state it is given.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Mcts(pub SearchSpec);
+
+impl<G: Game> Bot<G> for Mcts {
+    fn act(
+        &self,
+        game: &G,
+        state: &G::State,
+        rng: &mut Rng,
+        cancel: &AtomicBool,
+    ) -> Result<Action> {
+        search(game, state, &self.0, None, rng, cancel).map(|s| s.best)
+    }
+}
+
+/// What a search found: the chosen action and the root's statistics.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Searched {
+    pub best: Action,
+    /// Iterations run.
+    pub iterations: u64,
+    /// Each root action searched, with its visits, ascending by action.
+    pub visits: Vec<(Action, u64)>,
+}
+
+const NO_ACTION: Action = Action::MAX;
+
+#[derive(Debug, Clone)]
+struct Node {
+    /// The action from the parent (`NO_ACTION` at the root).
+    action: Action,
+    visits: u64,
+    available: u64,
+    /// Children, ascending by action.
+    children: Vec<u32>,
+}
+
+/// The tree: nodes, and every player's summed returns of node `i` at `sums[i * players..]`.
+struct Tree {
+    players: usize,
+    nodes: Vec<Node>,
+    sums: Vec<f64>,
+}
+
+impl Tree {
+    fn new(players: usize) -> Self {
+        let mut tree = Tree {
+            players,
+            nodes: Vec::new(),
+            sums: Vec::new(),
+        };
+        tree.add(NO_ACTION);
+        tree
+    }
+
+    fn add(&mut self, action: Action) -> u32 {
+        self.nodes.push(Node {
+            action,
+            visits: 0,
+            available: 1,
+            children: Vec::new(),
+        });
+        self.sums.extend(std::iter::repeat_n(0.0, self.players));
+        (self.nodes.len() - 1) as u32
+    }
+
+    /// The child of `node` for `action`, made if new; whether it was new.
+    fn child(&mut self, node: u32, action: Action) -> (u32, bool) {
+        let at = {
+            let children = &self.nodes[node as usize].children;
+            children.binary_search_by_key(&action, |&c| self.nodes[c as usize].action)
+        };
+        match at {
+            Ok(i) => (self.nodes[node as usize].children[i], false),
+            Err(i) => {
+                let c = self.add(action);
+                self.nodes[node as usize].children.insert(i, c);
+                (c, true)
+            }
+        }
+    }
+}
+
+/// The bytes a node of a game of `players` players takes: the node, its sums and its place in
+/// its parent's children (and as much again for the vectors' spare room).
+fn node_bytes(players: usize) -> usize {
+    2 * (std::mem::size_of::<Node>() + players * 8 + 4)
+}
+
+/// Runs the search of `spec` from `root`, a decision: on `root` itself when `observer` is
+/// `None` ([`Mcts`]), else each iteration on `game.resample(root, observer, rng)`
+/// ([`super::ismcts::Ismcts`]). Stops at the first of `spec`'s iterations, time and memory
+/// (at least one iteration), or with `Interrupted` once `cancel` is set.
+pub fn search<G: Game>(
+    game: &G,
+    root: &G::State,
+    spec: &SearchSpec,
+    observer: Option<usize>,
+    rng: &mut Rng,
+    cancel: &AtomicBool,
+) -> Result<Searched> {
+    if !matches!(game.to_move(root), ToMove::Player(_)) {
+        return Err(not_a_decision(game, root));
+    }
+    let mut actions = Vec::new();
+    game.legal_actions(root, &mut actions);
+    if let [only] = actions[..] {
+        return Ok(Searched {
+            best: only,
+            iterations: 0,
+            visits: vec![(only, 0)],
+        });
+    }
+    let start = Instant::now();
+    let players = game.num_players();
+    let mut tree = Tree::new(players);
+    // Each iteration makes at most one node.
+    let most_nodes =
+        ((spec.memory_mb << 20) / node_bytes(players)).clamp(2, u32::MAX as usize) as u64;
+    let mut returns = vec![0.0; players];
+    let (mut low, mut high) = (f64::INFINITY, f64::NEG_INFINITY);
+    let mut path: Vec<u32> = Vec::new();
+    let mut untried: Vec<Action> = Vec::new();
+    let mut seen: Vec<u32> = Vec::new();
+    let mut iterations = 0u64;
+    loop {
+        if spec.iterations.is_some_and(|n| iterations >= n)
+            || (iterations > 0 && spec.time.is_some_and(|t| start.elapsed() >= t))
+            || tree.nodes.len() as u64 >= most_nodes
+        {
+            break;
+        }
+        if cancel.load(Ordering::Relaxed) {
+            return Err(Error::Interrupted);
+        }
+        iterations += 1;
+        let mut state = match observer {
+            Some(me) => game.resample(root, me, rng),
+            None => root.clone(),
+        };
+        let mut node = 0u32;
+        path.clear();
+        path.push(node);
+        // Descend until a node is made or the game ends.
+        let leaf_is_new = loop {
+            match game.to_move(&state) {
+                ToMove::Terminal => break false,
+                ToMove::Chance => {
+                    let a = game.sample_chance(&state, rng);
+                    game.apply(&mut state, a);
+                    let (c, new) = tree.child(node, a);
+                    node = c;
+                    path.push(node);
+                    if new {
+                        break true;
+                    }
+                }
+                ToMove::Player(p) => {
+                    actions.clear();
+                    game.legal_actions(&state, &mut actions);
+                    untried.clear();
+                    let parent = &tree.nodes[node as usize];
+                    let children = &parent.children;
+                    let (mut best, mut best_score) = (u32::MAX, f64::NEG_INFINITY);
+                    let mut i = 0;
+                    let scale = if high > low { 1.0 / (high - low) } else { 0.0 };
+                    seen.clear();
+                    for &a in &actions {
+                        while i < children.len() && tree.nodes[children[i] as usize].action < a {
+                            i += 1;
+                        }
+                        if i < children.len() && tree.nodes[children[i] as usize].action == a {
+                            seen.push(children[i]);
+                        } else {
+                            untried.push(a);
+                        }
+                    }
+                    for &c in &seen {
+                        tree.nodes[c as usize].available += 1;
+                    }
+                    if let Some(&a) =
+                        (!untried.is_empty()).then(|| &untried[rng.random_range(0..untried.len())])
+                    {
+                        game.apply(&mut state, a);
+                        let (c, _) = tree.child(node, a);
+                        node = c;
+                        path.push(node);
+                        break true;
+                    }
+                    for &c in &seen {
+                        let child = &tree.nodes[c as usize];
+                        let n = child.visits as f64;
+                        let mean = tree.sums[c as usize * players + p as usize] / n;
+                        let scaled = if scale > 0.0 {
+                            (mean - low) * scale
+                        } else {
+                            0.5
+                        };
+                        let score =
+                            scaled + spec.exploration * ((child.available as f64).ln() / n).sqrt();
+                        if score > best_score {
+                            (best, best_score) = (c, score);
+                        }
+                    }
+                    game.apply(&mut state, tree.nodes[best as usize].action);
+                    node = best;
+                    path.push(node);
+                }
+            }
+        };
+        if leaf_is_new {
+            match spec.rollout {
+                Rollout::Random => {
+                    game.random_playout(&mut state, rng, &mut returns);
+                }
+            }
+        } else {
+            game.returns(&state, &mut returns);
+        }
+        for &r in &returns {
+            low = low.min(r);
+            high = high.max(r);
+        }
+        for &n in &path {
+            tree.nodes[n as usize].visits += 1;
+            let sums = &mut tree.sums[n as usize * players..(n as usize + 1) * players];
+            for (s, r) in sums.iter_mut().zip(&returns) {
+                *s += r;
+            }
+        }
+    }
+    let visits: Vec<(Action, u64)> = tree.nodes[0]
+        .children
+        .iter()
+        .map(|&c| (tree.nodes[c as usize].action, tree.nodes[c as usize].visits))
+        .collect();
+    let mut best = (visits[0].0, visits[0].1);
+    for &(a, v) in &visits {
+        if v > best.1 {
+            best = (a, v);
+        }
+    }
+    Ok(Searched {
+        best: best.0,
+        iterations,
+        visits,
+    })
+}

@@ -1,0 +1,50 @@
+//! The solver bot: the best action of the game's registered solver
+//! ([`crate::registry::solver`], [`crate::solver::solve`]).
+//!
+//! The bot plays the answer's best action whenever it names one: an exact answer's, or an
+//! estimate's that names one (Repair Unit's answer is an estimate over sampled card orders
+//! with its policy's move). Where the solver gives no best action (a limit stopped it, so the
+//! answer is undecided, or it does not take the position, e.g. a game whose options are not
+//! its solvable form), the bot plays the greedy action instead ([`crate::greedy`]), ties broken by its generator. A
+//! game without a solver is an error (`NotApplicable`). The solver reads the whole state: in
+//! a game with hidden information this bot sees what its seat may not.
+
+use super::{Bot, not_a_decision};
+use crate::erased::{Erased, Position};
+use crate::error::{Error, Result};
+use crate::game::{Action, Game, Rng};
+use crate::search::{Context, Limits};
+use std::fmt::Debug;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+
+/// The registered solver's best action within these limits, else the greedy action.
+#[derive(Debug, Clone)]
+pub struct SolverBot(pub Limits);
+
+impl<G: Game + Debug> Bot<G> for SolverBot {
+    fn act(
+        &self,
+        game: &G,
+        state: &G::State,
+        rng: &mut Rng,
+        cancel: &AtomicBool,
+    ) -> Result<Action> {
+        let entry = crate::registry::solver(G::NAME)?;
+        let position = Position {
+            game: Arc::new(Erased(game.clone())),
+            state: state.clone(),
+        };
+        let ctx = Context::new(self.0.clone(), None, cancel);
+        let best = match crate::solver::solve(entry, &position, &ctx) {
+            Ok(answer) => answer.best,
+            Err(Error::NotApplicable(_)) => None,
+            Err(e) => return Err(e),
+        };
+        match best {
+            Some(a) => Ok(a),
+            None => crate::greedy::greedy_action(game, state, rng)
+                .ok_or_else(|| not_a_decision(game, state)),
+        }
+    }
+}
