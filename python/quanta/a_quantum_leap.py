@@ -325,16 +325,18 @@ def greedy_move(state: State) -> int:
 
 
 def play_batch(policy: str, players: int, n: int, *, seed: int = 0, first: int = 0,
-               threads: int | None = None, max_nodes: int | None = None) -> Arrays:
+               threads: int | None = None, max_nodes: int | None = None,
+               timeout: float | None = None, memory_mb: int = 1024) -> Arrays:
     """Plays games ``first .. first + n - 1`` of ``seed`` with ``players`` players (one game
     each, no match), every seat by ``policy``:
 
     * ``"random"``: every decision uniformly at random;
     * ``"greedy"``: the single placement that scores the most (the lowest action id among
       equals), then ``end``; ``pass`` when nothing fits; the best Higgs;
-    * ``"best_turn"``: :func:`best_turn` every turn, each search within ``max_nodes`` (None:
-      no limit); a turn whose search passes it is played as ``"greedy"`` plays it and counted
-      in ``fallbacks``; the best Higgs.
+    * ``"best_turn"``: :func:`best_turn` every turn, each search within ``max_nodes``,
+      ``timeout`` and ``memory_mb`` (None: no limit); a turn whose search passes them is played
+      as ``"greedy"`` plays it and counted in ``fallbacks``; the best Higgs. A ``timeout``
+      makes the result depend on the machine's speed; the node limit does not.
 
     Outer cells are chosen at random by every policy. Game i deals and draws from its own
     generator (row i of ``seed``), so the result depends only on the arguments, never on
@@ -342,4 +344,4 @@ def play_batch(policy: str, players: int, n: int, *, seed: int = 0, first: int =
     points by seat), ``turns`` (turns with a placement), ``nodes`` (searched by best_turn) and
     ``fallbacks`` (turns played greedily past ``max_nodes``). Ctrl-C interrupts it."""
     return _core.a_quantum_leap_play_batch(policy, players, n, seed, first,
-                                           (None, max_nodes, 1024, threads))
+                                           (timeout, max_nodes, memory_mb, threads))

@@ -155,13 +155,16 @@ def open_batch(players: int = 1, n: int = 1000, *, seed: int = 0, first: int = 0
 
 def play_batch(players: int = 1, player: str = "rule", n: int = 1000, *, seed: int = 0,
                first: int = 0, samples: int = 16, horizon: int = 10,
-               max_nodes: int | None = 20_000, threads: int | None = None) -> Arrays:
+               max_nodes: int | None = 20_000, timeout: float | None = None,
+               memory_mb: int = 256, threads: int | None = None) -> Arrays:
     """Plays ``n`` fresh games with ``player`` (``"policy"`` as :func:`policy` with
-    ``samples``, ``horizon`` and ``max_nodes``, ``"rule"`` as :func:`rule_move`, ``"random"``:
-    uniformly random legal actions), the cards of game ``i`` drawn from a generator seeded from
-    ``(seed, first + i)``: a dict of arrays ``won`` (bool) and ``decisions`` (int32)."""
+    ``samples``, ``horizon`` and the limits ``max_nodes``, ``timeout`` and ``memory_mb`` for
+    each move's search, ``"rule"`` as :func:`rule_move`, ``"random"``: uniformly random legal
+    actions), the cards of game ``i`` drawn from a generator seeded from ``(seed, first + i)``:
+    a dict of arrays ``won`` (bool) and ``decisions`` (int32). A ``timeout`` makes the moves
+    depend on the machine's speed; the node limit does not."""
     return _core.repair_unit_play_batch(
-        players, player, seed, n, first, samples, horizon, (None, max_nodes, 256, threads)
+        players, player, seed, n, first, samples, horizon, (timeout, max_nodes, memory_mb, threads)
     )
 
 

@@ -105,19 +105,6 @@ BATCHES = {
     "repair_unit.win_probability": lambda **kw: ru.win_probability(REPAIR, samples=1, **kw),
 }
 ALL = {**SOLVERS, **BOTS, **BATCHES}
-#: The batches of bot games whose bindings do not yet take the time and memory limits: their
-#: searches run under the node limit (and ``threads``) alone.
-FEWER_LIMITS = {
-    "a_quantum_leap.play_batch": ("max_nodes", "threads"),
-    "repair_unit.play_batch": ("max_nodes", "threads"),
-}
-
-
-def takes(solver: str, limit: str) -> bool:
-    """Whether ``solver`` (a name of :data:`ALL`) takes ``limit``."""
-    return limit in FEWER_LIMITS.get(solver, LIMITS)
-
-
 def functions_with_limits() -> dict[str, tuple[str, ...]]:
     """Every public function of every registered game's module that takes a search limit (a node
     or time limit), with the limits of :data:`LIMITS` it takes."""
