@@ -291,24 +291,8 @@ fn repair_unit_open_batch<'py>(
     let game = RepairUnit::new(players_arg(players)?);
     let (seed, n, first) = errors::rows(seed, n, first, "deals")?;
     let rows = run_detached(py, |cancel| {
-        let one = Context::new(request.limits.clone(), None, cancel);
-        map_rows(
-            first,
-            n,
-            seed,
-            request.threads,
-            Split::Rows,
-            cancel,
-            |_, rng| {
-                let s = game.new_state();
-                let order = ru::random_order(&s, rng);
-                match ru::solve_open(&game, &s, &order, &one) {
-                    Ok(sol) => (Some(sol.winnable), sol.nodes, sol.seconds),
-                    Err(Error::SearchLimit { nodes, seconds, .. }) => (None, nodes, seconds),
-                    Err(_) => (None, 0, 0.0),
-                }
-            },
-        )
+        let ctx = Context::new(request.limits.clone(), request.threads, cancel);
+        quanta_core::repair_unit::solve::deal_table::open_batch(&game, first, n, seed, &ctx)
     })?;
     Ok(columns!(py, rows,
         "winnable" => |r| r.0 == Some(true),
