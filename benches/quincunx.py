@@ -33,7 +33,7 @@ import time
 import numpy as np
 
 import quanta
-from quanta import _quincunx_solvers as solvers
+from quanta import quincunx as solvers
 
 sys.path.insert(0, str(pathlib.Path(__file__).parent))
 from _common import (  # noqa: E402  (the shared bench helpers)

@@ -30,7 +30,7 @@ import time
 
 import numpy as np
 
-from quanta import _quincunx_solvers as solvers
+from quanta import quincunx as solvers
 
 sys.path.insert(0, str(pathlib.Path(__file__).parent))
 from quincunx import score_table  # noqa: E402  (the table of benches/quincunx.py)

@@ -13,7 +13,7 @@ import time
 import pytest
 
 import quanta
-from quanta import _quincunx_solvers as solvers
+from quanta import quincunx as solvers
 from quanta.reference import quincunx as reference
 
 GAME = quanta.game("quincunx", players=1)

@@ -456,7 +456,7 @@ def test_book_text_svg_and_observation_show_the_9x9_board():
 def test_book_games_keep_the_api_contract(players):
     # The contract checks of tests/contract/test_contract.py run on the default game of each name; run
     # them on the book setup too.
-    import test_contract as contract
+    from contract import test_contract as contract  # tests/ is on the path (conftest.py)
 
     g = quanta.game("quincunx", players=players, setup="book", excuse=True)
     for check in (

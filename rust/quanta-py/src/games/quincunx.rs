@@ -151,7 +151,7 @@ fn quincunx_deck() -> Vec<(&'static str, &'static str, u8, String)> {
         .collect()
 }
 
-// ---- the solitaire solvers (python/quanta/_quincunx_solvers.py documents them) ----
+// ---- the solitaire solvers (python/quanta/quincunx.py documents them) ----
 
 result_class! {
     /// The best line with the draw order known (see `quanta.quincunx.solve_open`).
