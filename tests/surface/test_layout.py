@@ -1,0 +1,57 @@
+"""The repository holds to docs/adding_a_game.md: every registered game has each of its rooms,
+and each registry names it. The two tables of that page are read here, so the page and the
+check cannot drift apart."""
+
+from __future__ import annotations
+
+import pathlib
+import re
+
+import pytest
+
+import quanta
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+PAGE = (ROOT / "docs" / "adding_a_game.md").read_text()
+
+
+def table(heading: str) -> list[str]:
+    """The paths in the first column of the table under ``heading``."""
+    section = PAGE.split(f"## {heading}\n", 1)[1].split("\n## ", 1)[0]
+    rows = [line for line in section.splitlines() if line.startswith("| `")]
+    return [re.match(r"\| `([^`]+)`", row).group(1) for row in rows]
+
+
+ROOMS = table("Its own rooms")
+REGISTRIES = table("One line in each registry")
+
+
+def camel(name: str) -> str:
+    """``a_quantum_leap`` -> ``AQuantumLeap``: how class names spell a game."""
+    return "".join(part.capitalize() for part in name.split("_"))
+
+
+def test_the_page_lists_rooms_and_registries():
+    assert len(ROOMS) >= 8 and all("<game>" in room for room in ROOMS)
+    assert len(REGISTRIES) >= 6 and all("<game>" not in r for r in REGISTRIES)
+
+
+@pytest.mark.parametrize("game", quanta.GAMES)
+def test_every_registered_game_has_its_rooms(game):
+    missing = [room for room in ROOMS if not (ROOT / room.replace("<game>", game)).is_file()]
+    assert missing == []
+
+
+@pytest.mark.parametrize("game", quanta.GAMES)
+def test_every_registry_names_every_registered_game(game):
+    named = re.compile(rf"\b{game}\b|{camel(game)}")
+    missing = [r for r in REGISTRIES if not named.search((ROOT / r).read_text())]
+    assert missing == []
+
+
+def test_a_game_folder_in_the_core_is_a_registered_game():
+    # No half-added game: a folder of the core with a mod.rs and notation.rs is a game, and
+    # every game is registered.
+    core = ROOT / "rust" / "quanta-core" / "src"
+    folders = {p.parent.name for p in core.glob("*/notation.rs")}
+    assert folders == set(quanta.GAMES)
