@@ -54,7 +54,10 @@ def wilson(successes: int, n: int, z: float = _Z95) -> tuple[float, float]:
     denominator = 1 + z * z / n
     center = (p + z * z / (2 * n)) / denominator
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
-    return (max(0.0, center - half), min(1.0, center + half))
+    # The bounds are 0 and 1 exactly for shares of 0 and 1 (rounding would leave them off).
+    low = 0.0 if successes == 0 else max(0.0, center - half)
+    high = 1.0 if successes == n else min(1.0, center + half)
+    return (min(low, p), max(high, p))
 
 
 @dataclass(frozen=True)
@@ -154,7 +157,7 @@ def _summary(bots: tuple[Bot, ...], returns: np.ndarray, seats: np.ndarray) -> t
         own_best = np.where(mine, returns, -np.inf).max(axis=1) if n else np.zeros(0)
         others = np.where(mine, -np.inf, returns).max(axis=1) if n else np.zeros(0)
         at_top = has & (own_best == top)
-        win = at_top & (others < top)
+        win = at_top & (others < top) & (~mine).any(axis=1)
         draw = at_top & ~win
         loss = has & ~at_top
         games = int(has.sum())

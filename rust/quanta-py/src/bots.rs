@@ -55,15 +55,32 @@ fn spec(kind: &str, params: Option<&Bound<'_, PyDict>>) -> PyResult<BotSpec> {
             .map(|(_, v)| v.clone())
             .filter(|v| !v.is_none())
     };
+    // A value of the wrong type is refused with the same words as the core's checks use for
+    // a bad value of the right type (`SearchSpec::checked`, `Request::checked`).
+    let expected = |name: &str| match name {
+        "iterations" => Some("a positive integer (at most 2**64 - 1), or None"),
+        "time" => Some("a positive number of seconds, or None"),
+        "exploration" => Some("a finite number >= 0"),
+        _ => None,
+    };
+    let refused = |name: &str, v: &Bound<'_, PyAny>, e: PyErr| match expected(name) {
+        Some(what) => InvalidOptionError::new_err(format!(
+            "{name} must be {what}, not {}",
+            errors::quote(v)
+        )),
+        None => e,
+    };
     let number = |name: &str| -> PyResult<Option<f64>> {
         match get(name) {
-            Some(v) => errors::seconds(&v, name),
+            Some(v) => errors::seconds(&v, name).map_err(|e| refused(name, &v, e)),
             None => Ok(None),
         }
     };
     let integer = |name: &str| -> PyResult<Option<i128>> {
         match get(name) {
-            Some(v) => errors::integer(&v, name).map(Some),
+            Some(v) => errors::integer(&v, name)
+                .map(Some)
+                .map_err(|e| refused(name, &v, e)),
             None => Ok(None),
         }
     };
