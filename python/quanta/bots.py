@@ -3,7 +3,8 @@
 >>> import quanta
 >>> from quanta import bots
 >>> s = quanta.game("einstein").new_state()
->>> s = s.play(s.chance_outcomes()[0][0])          # set the stones up
+>>> while s.is_chance:                              # set the stones up
+...     s = s.play(s.chance_outcomes()[0][0])
 >>> bot = bots.MCTS(iterations=200, seed=1)
 >>> bot.choose(s) in s.legal_actions()
 True

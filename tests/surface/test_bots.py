@@ -190,3 +190,11 @@ def test_mcts_beats_random_at_einstein():
     r = quanta.arena("einstein", [bots.MCTS(iterations=200), bots.Random()], 40, seed=0)
     assert r.summary[0].wins >= 24
     assert r.summary[0].rating > r.summary[1].rating
+
+
+@pytest.mark.parametrize("module", [quanta.bots, quanta.arenas], ids=lambda m: m.__name__)
+def test_the_module_examples_run(module):
+    import doctest
+
+    failed, tried = doctest.testmod(module)
+    assert tried > 0 and failed == 0
