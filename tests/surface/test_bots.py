@@ -198,3 +198,14 @@ def test_the_module_examples_run(module):
 
     failed, tried = doctest.testmod(module)
     assert tried > 0 and failed == 0
+
+
+def test_ctrl_c_stops_a_long_choice():
+    s = decisions("quantum_leap", 1, seed=1)[0]
+    timer = threading.Timer(0.3, _thread.interrupt_main)
+    start = time.perf_counter()
+    timer.start()
+    with pytest.raises(KeyboardInterrupt):
+        bots.MCTS(iterations=10**12).choose(s)
+    timer.join()
+    assert time.perf_counter() - start < 10
