@@ -64,10 +64,9 @@ fn spec(kind: &str, params: Option<&Bound<'_, PyDict>>) -> PyResult<BotSpec> {
         _ => None,
     };
     let refused = |name: &str, v: &Bound<'_, PyAny>, e: PyErr| match expected(name) {
-        Some(what) => InvalidOptionError::new_err(format!(
-            "{name} must be {what}, not {}",
-            errors::quote(v)
-        )),
+        Some(what) => {
+            InvalidOptionError::new_err(format!("{name} must be {what}, not {}", errors::quote(v)))
+        }
         None => e,
     };
     let number = |name: &str| -> PyResult<Option<f64>> {
@@ -301,7 +300,10 @@ fn arena<'py>(
         "returns",
         result.returns.into_pyarray(py).reshape([n, players])?,
     )?;
-    out.set_item("seats", result.seats.into_pyarray(py).reshape([n, players])?)?;
+    out.set_item(
+        "seats",
+        result.seats.into_pyarray(py).reshape([n, players])?,
+    )?;
     out.set_item("length", result.length.into_pyarray(py))?;
     Ok(out)
 }
