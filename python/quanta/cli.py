@@ -325,6 +325,46 @@ def job_playouts(game, games, options, seed, shard_size, **run) -> None:
                                         shard_size=shard_size), **run)
 
 
+def _bots(ctx, param, values: tuple[str, ...]) -> list:
+    """``KIND`` or ``KIND:KEY=VALUE,KEY=VALUE`` (e.g. ``mcts:iterations=100,seed=2``) as bots of
+    quanta.bots; the parameters are checked by the bot."""
+    made = []
+    for text in values:
+        kind, _, rest = text.partition(":")
+        params = {}
+        for item in filter(None, rest.split(",")):
+            key, eq, value = item.partition("=")
+            if not eq or not key:
+                raise click.BadParameter(f"must be KIND or KIND:KEY=VALUE,... (e.g. "
+                                         f"mcts:iterations=100), not "
+                                         f"{quanta.exceptions.quoted(text)}", ctx, param)
+            params[key] = _value(value)
+        try:
+            made.append(quanta.bots.make(kind, **params))
+        except quanta.QuantaError as e:
+            raise click.BadParameter(str(e), ctx, param) from None
+    return made
+
+
+@job.command("league")
+@click.argument("game", type=click.Choice(quanta.GAMES))
+@click.option("--bot", "players", multiple=True, callback=_bots, required=True,
+              metavar="KIND[:KEY=VALUE,...]",
+              help="A bot (repeatable, two or more), e.g. --bot mcts:iterations=100 --bot random.")
+@click.option("--games", "-n", type=_Integer(1, 2**40, "2**40"), required=True,
+              help="Games per pair of bots.")
+@_option
+@click.option("--seed", type=_Integer(0, 2**64 - 1, "2**64-1"), default=0, show_default=True)
+@click.option("--shard-size", type=_Integer(1, 2**40, "2**40"), default=1, show_default=True,
+              help="Pairs per shard.")
+@_executor_options
+def job_league(game, players, games, options, seed, shard_size, **run) -> None:
+    """Every pair of the --bots plays a match of --games games of GAME (quanta.arena, seats
+    rotated): one row per pair (wins, draws, mean returns)."""
+    _run_job(lambda jobs: jobs.league(game, players, games, options=options, seed=seed,
+                                      shard_size=shard_size), **run)
+
+
 @job.command("solve")
 @click.argument("game", type=click.Choice(quanta.GAMES))
 @click.argument("positions", type=click.Path(exists=True, dir_okay=False))

@@ -209,3 +209,37 @@ def test_ctrl_c_stops_a_long_choice():
         bots.MCTS(iterations=10**12).choose(s)
     timer.join()
     assert time.perf_counter() - start < 10
+
+
+def test_a_league_plays_every_pair_the_same_at_any_shard_size(tmp_path):
+    pytest.importorskip("pyarrow")
+    from quanta import jobs
+
+    players = [bots.MCTS(iterations=20), bots.Random(seed=1), bots.Greedy(seed=2)]
+    tables = []
+    for shard_size in (1, 2):
+        job = jobs.league("einstein", players, 12, seed=5, shard_size=shard_size)
+        jobs.run(job, tmp_path / str(shard_size))
+        tables.append(jobs.read(tmp_path / str(shard_size)).to_pandas())
+    assert tables[0].equals(tables[1])
+    rows = tables[0]
+    assert [(a, b) for a, b in zip(rows.bot_a, rows.bot_b)] == [(0, 1), (0, 2), (1, 2)]
+    for row in rows.itertuples():
+        # each row is the arena of its pair, seeded by (job seed, row)
+        r = quanta.arena("einstein", [players[row.bot_a], players[row.bot_b]], 12,
+                         seed=jobs._row_seed(5, row.Index))
+        assert (row.wins_a, row.draws, row.wins_b) == (
+            r.summary[0].wins, r.summary[0].draws, r.summary[1].wins)
+        assert row.wins_a + row.draws + row.wins_b == row.games == 12
+        assert row.name_a == repr(players[row.bot_a])
+
+
+def test_a_league_refuses_fewer_than_two_bots_and_bad_counts():
+    from quanta import jobs
+
+    with pytest.raises(quanta.InvalidOptionError, match="two or more bots"):
+        jobs.league("einstein", [bots.Random()], 3)
+    with pytest.raises(quanta.InvalidOptionError, match="two or more bots"):
+        jobs.league("einstein", ["random", "greedy"], 3)
+    with pytest.raises(quanta.InvalidOptionError, match="games must be"):
+        jobs.league("einstein", [bots.Random(), bots.Greedy()], 0)

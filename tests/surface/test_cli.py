@@ -379,3 +379,21 @@ def test_analyze_plays_mcts_against_random_as_the_arena_does():
     off = CliRunner().invoke(main, ["analyze", "einstein", "-q", "-n", "10", "--solves", "0",
                                     "--bot-games", "0", "--json"])
     assert json.loads(off.output)["bots"] == []
+
+
+def test_job_league_writes_the_rows_of_jobs_league(tmp_path):
+    pytest.importorskip("pyarrow")
+    from quanta import jobs
+
+    out = tmp_path / "league"
+    result = CliRunner().invoke(main, ["job", "league", "einstein", "--bot",
+                                       "mcts:iterations=30,seed=2", "--bot", "random",
+                                       "-n", "8", "--seed", "3", "--out", str(out), "-q"])
+    assert result.exit_code == 0, result.output
+    job = jobs.league("einstein", [quanta.bots.MCTS(iterations=30, seed=2),
+                                   quanta.bots.Random()], 8, seed=3)
+    jobs.run(job, tmp_path / "library")
+    assert jobs.read(out).equals(jobs.read(tmp_path / "library"))
+    bad = CliRunner().invoke(main, ["job", "league", "einstein", "--bot", "mcts",
+                                    "--bot", "random", "-n", "8", "--out", str(out)])
+    assert bad.exit_code == 2 and "needs iterations or time" in bad.output
