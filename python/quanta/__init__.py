@@ -46,7 +46,9 @@ def game(name: str, **options: Any) -> Game:
 from . import (  # noqa: E402
     a_quantum_leap,
     analysis,
+    arenas,
     batch,
+    bots,
     einstein,
     einstein_card,
     quantum_leap,
@@ -55,10 +57,14 @@ from . import (  # noqa: E402
     solvers,
     views,
 )
+from ._core import Bot  # noqa: E402
+from .arenas import ArenaResult, arena  # noqa: E402
 from .solvers import Answer, best_move, solve  # noqa: E402
 
 __all__ = [
     "Answer",
+    "ArenaResult",
+    "Bot",
     "CHANCE",
     "GAMES",
     "TERMINAL",
@@ -74,8 +80,11 @@ __all__ = [
     "SearchLimitError",
     "a_quantum_leap",
     "analysis",
+    "arena",
+    "arenas",
     "batch",
     "best_move",
+    "bots",
     "einstein",
     "einstein_card",
     "exceptions",

@@ -1,5 +1,6 @@
 """The analysis ``quanta analyze`` prints, as a library: random play of a game folded into its
-figures at constant memory, and a game's registered solver on late positions of random games.
+figures at constant memory, a game's registered solver on late positions of random games, and
+a bot against a random player (:func:`bot_figures`).
 
 >>> import quanta
 >>> from quanta import analysis
@@ -19,10 +20,12 @@ import numpy as np
 
 import quanta
 
+from . import bots as _bots
+from .arenas import arena
 from .batch import random_playouts
 from .solvers import SOLVERS, solve
 
-__all__ = ["Tally", "late_position", "playout_figures", "solver_figures"]
+__all__ = ["Tally", "bot_figures", "late_position", "playout_figures", "solver_figures"]
 
 #: Games per call of random_playouts: the progress bar's step, and all the memory a
 #: :func:`playout_figures` call needs at any number of games.
@@ -154,4 +157,30 @@ def solver_figures(name: str, n: int, *, seed: int = 0, limits: dict | None = No
         "median_seconds": float(np.median(seconds)) if seconds else None,
         "max_seconds": float(max(seconds)) if seconds else None,
         "mean_value": float(np.mean(values)) if values else None,
+    }
+
+
+def bot_figures(g: quanta.Game, n: int, *, seed: int = 0, threads: int | None = None,
+                bot: quanta.Bot | None = None) -> dict:
+    """``bot`` (default ``MCTS(iterations=100)``) against a random player over ``n`` games of
+    ``g`` in :func:`quanta.arena` (seats rotated): the ``bot``'s and ``opponent``'s names,
+    ``games``, the bot's ``wins``, ``draws`` and ``losses`` shares with the 95 % interval of its
+    wins, both ``mean_returns`` and ``games_per_second``."""
+    bot = _bots.MCTS(iterations=100, seed=seed) if bot is None else bot
+    opponent = _bots.Random(seed=seed)
+    start = time.perf_counter()
+    r = arena(g, [bot, opponent], n, seed=seed, threads=threads)
+    seconds = time.perf_counter() - start
+    mine, theirs = r.summary
+    return {
+        "game": g.name,
+        "bot": repr(bot),
+        "opponent": repr(opponent),
+        "games": n,
+        "wins": mine.shares[0],
+        "draws": mine.shares[1],
+        "losses": mine.shares[2],
+        "wins_interval": list(mine.win_interval),
+        "mean_returns": [mine.mean_return, theirs.mean_return],
+        "games_per_second": n / seconds if seconds > 0 else None,
     }

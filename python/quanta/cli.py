@@ -113,16 +113,24 @@ class _Integer(click.IntRange):
     default=None,
     help="Positions searched per solve [default: no limit].",
 )
+@click.option(
+    "--bot-games",
+    type=_Integer(0, 10**6),
+    default=20,
+    show_default=True,
+    help="Games of MCTS(iterations=100) against a random player per game (0: none).",
+)
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @click.option("--json", "as_json", is_flag=True, help="The figures as JSON, for machines.")
 @click.argument("names", nargs=-1, type=click.Choice(quanta.GAMES))
 def analyze(games: int, seed: int, threads: int | None, game_options: tuple[str, ...],
-            solves: int, solve_timeout: float, solve_max_nodes: int | None, quiet: bool,
-            as_json: bool, names: tuple[str, ...]) -> None:
+            solves: int, solve_timeout: float, solve_max_nodes: int | None, bot_games: int,
+            quiet: bool, as_json: bool, names: tuple[str, ...]) -> None:
     """Random play of every game (or of the GAMEs named): lengths, results and speed; then
     each solver on late positions of random games: how many it answers exactly, how many as
     an estimate, how many it leaves undecided within the limits (of those, how many by the
-    time limit), how fast, their mean value and what the value means."""
+    time limit), how fast, their mean value and what the value means; then MCTS against a
+    random player (quanta.arena): its win, draw and loss shares and both mean returns."""
     from quanta import analysis
     from quanta.solvers import SOLVERS
 
@@ -134,14 +142,32 @@ def analyze(games: int, seed: int, threads: int | None, game_options: tuple[str,
     solved = [analysis.solver_figures(name, solves, seed=seed, limits=limits, threads=threads,
                                       progress=progress)
               for name in chosen if solves and name in SOLVERS]
+    matched = [analysis.bot_figures(quanta.game(name), bot_games, seed=seed, threads=threads)
+               for name in chosen if bot_games]
     if as_json:
-        click.echo(json.dumps({"playouts": rows, "solvers": solved}, indent=1))
+        click.echo(json.dumps({"playouts": rows, "solvers": solved, "bots": matched},
+                              indent=1))
         return
     click.echo(_table([_summary(r) for r in rows]))
     if solved:
         click.echo("")
         click.echo(_table([_solver_summary(r) for r in solved]))
         click.echo(_value_notes(solved))
+    if matched:
+        click.echo("")
+        click.echo(_table([_bot_summary(r) for r in matched]))
+
+
+def _bot_summary(f: dict) -> dict:
+    low, high = f["wins_interval"]
+    return {
+        "bot vs random": f"{f['game']}: {f['bot']}",
+        "games": f["games"],
+        "wins": f"{100 * f['wins']:.0f}% [{100 * low:.0f}-{100 * high:.0f}%]",
+        "draws": f"{100 * f['draws']:.0f}%",
+        "losses": f"{100 * f['losses']:.0f}%",
+        "mean returns": " / ".join(f"{r:+.3f}" for r in f["mean_returns"]),
+    }
 
 
 def _solver_summary(f: dict) -> dict:
@@ -299,6 +325,46 @@ def job_playouts(game, games, options, seed, shard_size, **run) -> None:
                                         shard_size=shard_size), **run)
 
 
+def _bots(ctx, param, values: tuple[str, ...]) -> list:
+    """``KIND`` or ``KIND:KEY=VALUE,KEY=VALUE`` (e.g. ``mcts:iterations=100,seed=2``) as bots of
+    quanta.bots; the parameters are checked by the bot."""
+    made = []
+    for text in values:
+        kind, _, rest = text.partition(":")
+        params = {}
+        for item in filter(None, rest.split(",")):
+            key, eq, value = item.partition("=")
+            if not eq or not key:
+                raise click.BadParameter(f"must be KIND or KIND:KEY=VALUE,... (e.g. "
+                                         f"mcts:iterations=100), not "
+                                         f"{quanta.exceptions.quoted(text)}", ctx, param)
+            params[key] = _value(value)
+        try:
+            made.append(quanta.bots.make(kind, **params))
+        except quanta.QuantaError as e:
+            raise click.BadParameter(str(e), ctx, param) from None
+    return made
+
+
+@job.command("league")
+@click.argument("game", type=click.Choice(quanta.GAMES))
+@click.option("--bot", "players", multiple=True, callback=_bots, required=True,
+              metavar="KIND[:KEY=VALUE,...]",
+              help="A bot (repeatable, two or more), e.g. --bot mcts:iterations=100 --bot random.")
+@click.option("--games", "-n", type=_Integer(1, 2**40, "2**40"), required=True,
+              help="Games per pair of bots.")
+@_option
+@click.option("--seed", type=_Integer(0, 2**64 - 1, "2**64-1"), default=0, show_default=True)
+@click.option("--shard-size", type=_Integer(1, 2**40, "2**40"), default=1, show_default=True,
+              help="Pairs per shard.")
+@_executor_options
+def job_league(game, players, games, options, seed, shard_size, **run) -> None:
+    """Every pair of the --bots plays a match of --games games of GAME (quanta.arena, seats
+    rotated): one row per pair (wins, draws, mean returns)."""
+    _run_job(lambda jobs: jobs.league(game, players, games, options=options, seed=seed,
+                                      shard_size=shard_size), **run)
+
+
 @job.command("solve")
 @click.argument("game", type=click.Choice(quanta.GAMES))
 @click.argument("positions", type=click.Path(exists=True, dir_okay=False))
@@ -388,6 +454,19 @@ def _text(state, viewer: int | None = None) -> str:
     return importlib.import_module(f"quanta.{state.game.name}").text(state, viewer)
 
 
+def _computer(kind: str | None, seed: int, think: float):
+    """The computer's move as a function of the state and the game's generator: the bot of
+    ``kind`` (searching ``think`` seconds), or quanta's best player when ``kind`` is None."""
+    from quanta.solvers import computer_move
+
+    if kind is None:
+        return lambda state, rng: computer_move(state, seed=rng.getrandbits(64), timeout=think)
+    limits = {"mcts": {"time": think}, "ismcts": {"time": think},
+              "solver": {"timeout": think}}.get(kind, {})
+    bot = quanta.bots.make(kind, seed=seed, **limits)
+    return lambda state, rng: bot.choose(state)
+
+
 @main.command("play")
 @click.argument("game", type=click.Choice(quanta.GAMES))
 @click.option("--as", "seat", type=_Integer(0, 3), default=0, show_default=True,
@@ -399,14 +478,15 @@ def _text(state, viewer: int | None = None) -> str:
               help="Seed of chance and of the computer's choices.")
 @click.option("--think", type=click.FloatRange(min=0, min_open=True), default=2.0,
               show_default=True, help="Seconds the computer may search a move.")
-def play_command(game, seat, options, notation, seed, think) -> None:
+@click.option("--bot", type=click.Choice(quanta.bots.KINDS), default=None,
+              help="Play against this bot of quanta.bots (mcts, ismcts and solver search "
+                   "--think seconds a move) [default: quanta's best player for the game].")
+def play_command(game, seat, options, notation, seed, think, bot) -> None:
     """Play GAME in the terminal against quanta's best player for it (its solver or policy;
-    see quanta.solvers.PLAYERS).
+    see quanta.solvers.PLAYERS), or against the --bot named.
 
     Type a move in the game's notation; '?' lists your legal moves, 'hint' shows the move
     quanta's player would make in your place, 'quit' stops."""
-    from quanta.solvers import computer_move
-
     g = _game_named(game, options)
     if seat >= g.num_players:
         raise click.UsageError(f"--as must be a seat from 0 to {g.num_players - 1} for {g.name}")
@@ -415,6 +495,7 @@ def play_command(game, seat, options, notation, seed, think) -> None:
     except quanta.QuantaError as e:
         raise click.UsageError(str(e)) from None
     rng = random.Random(seed)
+    computer = _computer(bot, seed, think)
     while not state.is_terminal:
         if state.is_chance:
             outcomes = state.chance_outcomes()
@@ -423,7 +504,7 @@ def play_command(game, seat, options, notation, seed, think) -> None:
             state = state.play(action)
             continue
         if state.current_player != seat:
-            action = computer_move(state, seed=rng.getrandbits(64), timeout=think)
+            action = computer(state, rng)
             click.echo(f"  player {state.current_player}: "
                        f"{state.action_to_string(action, seat)}")
             state = state.play(action)
@@ -438,7 +519,7 @@ def play_command(game, seat, options, notation, seed, think) -> None:
                                             for a in state.legal_actions()))
                 continue
             if typed == "hint":
-                hint = computer_move(state, seed=rng.getrandbits(64), timeout=think)
+                hint = computer(state, rng)
                 click.echo(f"  hint: {state.action_to_string(hint)}")
                 continue
             try:

@@ -11,7 +11,9 @@ A :class:`Job` is a kind and its parameters, cut into shards of ``shard_size`` r
   ``quincunx_open`` (the solitaire's open-deck optimum), ``repair_unit_open`` (whether a deal
   can be won with the order known), ``quantum_leap`` (the exact value of a dealt board), one
   row per fresh deal, and ``quantum_leap_every_deal`` (every deal of a small board, up to
-  symmetry).
+  symmetry);
+- :func:`league`: every pair of bots (:mod:`quanta.bots`) playing a match of ``games`` games in
+  :func:`quanta.arena`, one row per pair (its wins, draws, mean returns).
 
 :func:`run` computes the shards that are not on disk yet and writes each as it comes, so the
 same call after a crash or ``kill -9`` finishes the job without losing or repeating a row, and
@@ -64,6 +66,7 @@ __all__ = [
     "TableKind",
     "dask_executor",
     "first_player_wins",
+    "league",
     "playouts",
     "read",
     "run",
@@ -73,7 +76,7 @@ __all__ = [
 ]
 
 #: The kinds of job.
-KINDS = ("playouts", "solve", "table")
+KINDS = ("playouts", "solve", "table", "league")
 
 #: The manifest's name in a job's directory (a leading ``_`` keeps Parquet readers off it).
 MANIFEST = "_manifest.json"
@@ -168,6 +171,66 @@ def playouts(game: str, games: int, *, options: dict | None = None, seed: int = 
               _count(games, "games"), _count(shard_size, "shard_size"), _seed(seed))
     _check_shard(job)
     return job
+
+
+def league(game: str, bots: list[quanta.Bot], games: int, *, options: dict | None = None,
+           seed: int = 0, shard_size: int = 1) -> Job:
+    """Every pair of ``bots`` (two or more, from :mod:`quanta.bots`) plays a match of ``games``
+    games of ``game`` (with ``options``) in :func:`quanta.arena`, seats rotated game by game,
+    the first bot of the pair in seat 0 of the match's first game.
+
+    Rows, one per pair ``(a, b)`` with ``a < b`` in the order of ``bots``: ``bot_a``, ``bot_b``
+    (indices), ``name_a``, ``name_b`` (the bots' reprs), ``games``, ``wins_a``, ``draws``,
+    ``wins_b`` (as :mod:`quanta.arenas` counts them), ``mean_return_a``, ``mean_return_b`` and
+    ``mean_length``. Row ``i``'s match is seeded by ``(seed, i)`` alone. A bot stopped by the
+    clock (``bot.timed``) makes the results depend on the machine."""
+    g = _game(game, options)
+    if (not isinstance(bots, (list, tuple)) or len(bots) < 2
+            or not all(isinstance(b, quanta.Bot) for b in bots)):
+        raise InvalidOptionError(f"bots must be a list of two or more bots from quanta.bots, "
+                                 f"not {quoted(bots)}")
+    specs = [{"kind": b.kind, "seed": b.seed, "params": b.params} for b in bots]
+    pairs = len(bots) * (len(bots) - 1) // 2
+    job = Job("league", {"game": g.name, "options": dict(g.options), "bots": specs,
+                         "games": _count(games, "games")},
+              pairs, _count(shard_size, "shard_size"), _seed(seed))
+    _check_shard(job)
+    return job
+
+
+#: The types of a league job's columns.
+_LEAGUE_COLUMNS = {"bot_a": "int32", "bot_b": "int32", "name_a": "string", "name_b": "string",
+                   "games": "int64", "wins_a": "int64", "draws": "int64", "wins_b": "int64",
+                   "mean_return_a": "float64", "mean_return_b": "float64",
+                   "mean_length": "float64"}
+
+
+def _row_seed(seed: int, row: int) -> int:
+    """The seed of row ``row`` of a job seeded ``seed`` (splitmix64 of the two)."""
+    mask = 2**64 - 1
+    z = (seed + (row + 1) * 0x9E3779B97F4A7C15) & mask
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+    return z ^ (z >> 31)
+
+
+def _league_rows(job: Job, index: int, threads: int | None) -> dict:
+    p = job.params
+    g = quanta.game(p["game"], **p["options"])
+    bots = [quanta.Bot(b["kind"], b["seed"], b["params"]) for b in p["bots"]]
+    pairs = [(a, b) for a in range(len(bots)) for b in range(a + 1, len(bots))]
+    rows: list[dict] = []
+    for row in job.shard_rows(index):
+        a, b = pairs[row]
+        r = quanta.arena(g, [bots[a], bots[b]], p["games"], seed=_row_seed(job.seed, row),
+                         threads=threads)
+        first, second = r.summary
+        rows.append({"bot_a": a, "bot_b": b, "name_a": repr(bots[a]), "name_b": repr(bots[b]),
+                     "games": p["games"], "wins_a": first.wins, "draws": first.draws,
+                     "wins_b": second.wins, "mean_return_a": first.mean_return,
+                     "mean_return_b": second.mean_return,
+                     "mean_length": float(r.lengths.mean())})
+    return _columns(rows) or {name: [] for name in _LEAGUE_COLUMNS}
 
 
 def _playout_shard_fits(job: Job, g: quanta.Game) -> None:
@@ -434,12 +497,17 @@ def _check_shard(job: Job) -> None:
             if rows != job.rows:
                 raise InvalidOptionError(f"table {name} has {rows:,} rows with these "
                                          f"parameters, not {job.rows:,}")
+        elif job.kind == "league":
+            _game(job.params["game"], job.params["options"])
+            _count(job.params["games"], "games")
+            _league_rows(empty, 0, None)
         elif not isinstance(job.params["positions"], list):
             raise InvalidOptionError("a solve job's positions are a list of notations")
     except (KeyError, TypeError) as e:
         raise InvalidOptionError(f"not a job that quanta.jobs makes (its parameters lack or "
                                  f"mistype {quoted(str(e))}); make one with "
-                                 f"jobs.playouts, jobs.solve or jobs.table") from None
+                                 f"jobs.playouts, jobs.solve, jobs.table or jobs.league"
+                                 ) from None
 
 
 def run_shard(job: Job | dict, index: int, threads: int | None = None):
@@ -451,6 +519,8 @@ def run_shard(job: Job | dict, index: int, threads: int | None = None):
         return pa.table(_playout_rows(job, index, threads))
     if job.kind == "solve":
         return _typed(pa, _solve_rows(job, index, threads), _SOLVE_COLUMNS)
+    if job.kind == "league":
+        return _typed(pa, _league_rows(job, index, threads), _LEAGUE_COLUMNS)
     return _table_rows(job, index, threads)
 
 

@@ -18,7 +18,7 @@ from quanta.cli import main
 
 
 def test_analyze_tabulates_every_game():
-    result = CliRunner().invoke(main, ["analyze", "--games", "3000", "--quiet", "--solves", "0"])
+    result = CliRunner().invoke(main, ["analyze", "--games", "3000", "--quiet", "--solves", "0", "--bot-games", "0"])
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     assert lines[0].split()[:3] == ["game", "games", "mean"]
@@ -28,7 +28,7 @@ def test_analyze_tabulates_every_game():
 
 
 def test_analyze_numbers_come_from_the_batch():
-    result = CliRunner().invoke(main, ["analyze", "--games", "2000", "--game", "einstein", "-q", "--seed", "4", "--solves", "0"])
+    result = CliRunner().invoke(main, ["analyze", "--games", "2000", "--game", "einstein", "-q", "--seed", "4", "--solves", "0", "--bot-games", "0"])
     out = quanta.batch.random_playouts(quanta.game("einstein"), 2000, seed=4)
     row = result.output.splitlines()[2].split()
     assert float(row[2]) == round(float(out["length"].mean()), 2)
@@ -95,7 +95,7 @@ def _expected_row(name: str, n: int, seed: int) -> list[str]:
 def test_analyze_folds_its_pieces_into_the_figures_of_one_call(monkeypatch):
     # Small pieces, so that 2,500 games are folded from four pieces of each game.
     monkeypatch.setattr(quanta.analysis, "PIECE", 700)
-    result = CliRunner().invoke(main, ["analyze", "--games", "2500", "--seed", "11", "-q", "--solves", "0"])
+    result = CliRunner().invoke(main, ["analyze", "--games", "2500", "--seed", "11", "-q", "--solves", "0", "--bot-games", "0"])
     assert result.exit_code == 0, result.output
     header, rule, *lines = result.output.splitlines()
     starts = [0] + [i + 2 for i in range(len(rule)) if rule[i : i + 2] == "  "]
@@ -132,7 +132,7 @@ def test_analyze_keeps_no_piece_it_has_counted(monkeypatch):
 
 def test_analyze_counts_a_repeated_game_once_in_the_order_first_given():
     games = ["--game", "quincunx", "--game", "einstein", "--game", "quincunx", "--game", "einstein"]
-    result = CliRunner().invoke(main, ["analyze", "-q", "-n", "50", "--solves", "0", *games])
+    result = CliRunner().invoke(main, ["analyze", "-q", "-n", "50", "--solves", "0", "--bot-games", "0", *games])
     assert result.exit_code == 0, result.output
     assert [line.split()[0] for line in result.output.splitlines()[2:]] == ["quincunx", "einstein"]
 
@@ -340,3 +340,60 @@ def test_a_refused_job_leaves_no_directory_and_the_corrected_command_runs(tmp_pa
     result = CliRunner().invoke(main, [*args, "-p", "excuse=false", "--json"])
     assert result.exit_code == 0, result.output
     assert json.loads(result.output)["ran"] == 2
+
+
+def _solitaire(name: str) -> bool:
+    return quanta.game(name).num_players == 1
+
+
+@pytest.mark.parametrize("name", quanta.GAMES)
+@pytest.mark.parametrize("kind", ["random", "greedy"])
+def test_play_against_a_named_bot_plays_that_bots_move(name, kind):
+    """`quanta play --bot KIND`: the computer's move is the bot's choice (seeded by --seed)."""
+    options = {"players": 2} if _solitaire(name) else {}  # someone to play against
+    g = quanta.game(name, **options)
+    s = _decision(g, 5, lambda s: True)
+    me = (s.current_player + 1) % g.num_players
+    args = ["play", name, "--as", str(me), "--position", s.notation(), "--seed", "3",
+            "--bot", kind]
+    args += [x for k, v in options.items() for x in ("-o", f"{k}={v}")]
+    result = CliRunner().invoke(main, args, input="quit\n")
+    assert result.exit_code == 0, result.output
+    said = next(line for line in result.output.splitlines()
+                if line.startswith(f"  player {s.current_player}: "))
+    expected = quanta.bots.make(kind, seed=3).choose(s)
+    assert said.split(": ", 1)[1] == s.action_to_string(expected, me)
+
+
+def test_analyze_plays_mcts_against_random_as_the_arena_does():
+    result = CliRunner().invoke(main, ["analyze", "einstein", "-q", "--games", "10",
+                                       "--solves", "0", "--bot-games", "12", "--seed", "2",
+                                       "--json"])
+    assert result.exit_code == 0, result.output
+    (row,) = json.loads(result.output)["bots"]
+    r = quanta.arena("einstein", [quanta.bots.MCTS(iterations=100, seed=2),
+                                  quanta.bots.Random(seed=2)], 12, seed=2)
+    assert row["wins"] == r.summary[0].wins / 12
+    assert row["mean_returns"] == [r.summary[0].mean_return, r.summary[1].mean_return]
+    assert row["bot"] == "MCTS(iterations=100, seed=2)"
+    off = CliRunner().invoke(main, ["analyze", "einstein", "-q", "-n", "10", "--solves", "0",
+                                    "--bot-games", "0", "--json"])
+    assert json.loads(off.output)["bots"] == []
+
+
+def test_job_league_writes_the_rows_of_jobs_league(tmp_path):
+    pytest.importorskip("pyarrow")
+    from quanta import jobs
+
+    out = tmp_path / "league"
+    result = CliRunner().invoke(main, ["job", "league", "einstein", "--bot",
+                                       "mcts:iterations=30,seed=2", "--bot", "random",
+                                       "-n", "8", "--seed", "3", "--out", str(out), "-q"])
+    assert result.exit_code == 0, result.output
+    job = jobs.league("einstein", [quanta.bots.MCTS(iterations=30, seed=2),
+                                   quanta.bots.Random()], 8, seed=3)
+    jobs.run(job, tmp_path / "library")
+    assert jobs.read(out).equals(jobs.read(tmp_path / "library"))
+    bad = CliRunner().invoke(main, ["job", "league", "einstein", "--bot", "mcts",
+                                    "--bot", "random", "-n", "8", "--out", str(out)])
+    assert bad.exit_code == 2 and "needs iterations or time" in bad.output

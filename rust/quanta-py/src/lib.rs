@@ -46,6 +46,7 @@ macro_rules! result_class {
 }
 
 mod batch;
+mod bots;
 mod detach;
 mod errors;
 mod game;
@@ -58,6 +59,7 @@ mod tables;
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     game::register(m)?;
     batch::register(m)?;
+    bots::register(m)?;
     games::register(m)?;
     solver::register(m)?;
     tables::register(m)?;
