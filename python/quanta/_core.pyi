@@ -22,6 +22,7 @@ __all__ = [
     "AQuantumLeapState",
     "Answer",
     "BestHiggs",
+    "BOT_KINDS",
     "Bot",
     "BestTurn",
     "CHANCE",
@@ -88,6 +89,8 @@ __all__ = [
     "restore_state",
 ]
 
+#: The kinds of bot the core plays (quanta.bots.KINDS).
+BOT_KINDS: list[str]
 CHANCE: int
 TERMINAL: int
 

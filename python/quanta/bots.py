@@ -31,12 +31,12 @@ may see; ``MCTS`` and ``Solver`` read the whole state (in a game with hidden car
 
 from __future__ import annotations
 
-from ._core import Bot
+from ._core import BOT_KINDS, Bot
 
 __all__ = ["Bot", "Greedy", "ISMCTS", "KINDS", "MCTS", "Random", "Solver", "make"]
 
 #: The kinds of bot by name, as :func:`make` and ``quanta play --bot`` take them.
-KINDS: tuple[str, ...] = ("random", "greedy", "mcts", "ismcts", "solver")
+KINDS: tuple[str, ...] = tuple(BOT_KINDS)
 
 
 def Random(seed: int = 0) -> Bot:

@@ -309,6 +309,7 @@ fn arena<'py>(
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("BOT_KINDS", BotSpec::KINDS.to_vec())?;
     m.add_class::<Bot>()?;
     m.add_function(wrap_pyfunction!(arena, m)?)
 }
