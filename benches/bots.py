@@ -1,0 +1,152 @@
+"""The bots: a league per game (every bot against every bot) and their speed.
+
+    python benches/bots.py [--games 200] [--iterations 200] [--seed 0] [--threads N]
+                           [--game NAME[:option=value,...]] ... [--speed-iterations 20000]
+                           [--no-league] [--no-speed]
+
+1. League: for each game (default: every registered game with its default options; repeat
+   ``--game`` to choose, e.g. ``--game quantum_leap:size=4``), every pair of the bots Random,
+   Greedy, MCTS and ISMCTS (``--iterations`` each) plays ``--games`` games through
+   ``quanta.arena`` (seats rotated, fixed ``--seed``), and the table gives the row bot's win share
+   against the column bot with its 95 % Wilson interval, and each bot's mean return over all its
+   games. A one-player game has no pairs: each bot plays ``--games`` games alone.
+2. Speed: MCTS and ISMCTS iterations per second at the first decision of EinStein and of Quantum
+   Leap side 5 (``--speed-iterations`` per choice, one thread); arena games per second of
+   EinStein MCTS(100) against Random on 1 and 2 threads; and, where ``open_spiel`` is installed,
+   OpenSpiel's Python ``MCTSBot`` (random rollouts) on its EinStein in the same run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import time
+
+import quanta
+from quanta import bots
+from quanta.arenas import wilson
+
+
+def parse_game(text: str) -> quanta.Game:
+    name, _, rest = text.partition(":")
+    options = {}
+    for item in filter(None, rest.split(",")):
+        key, _, value = item.partition("=")
+        options[key] = int(value) if value.lstrip("-").isdigit() else value
+    return quanta.game(name, **options)
+
+
+def label(game: quanta.Game) -> str:
+    shown = ", ".join(f"{k}={v}" for k, v in game.options.items())
+    return f"{game.name} ({shown})"
+
+
+def league(game: quanta.Game, players: dict[str, quanta.Bot], n: int, seed: int,
+           threads: int | None) -> None:
+    print(f"\n#### {label(game)}\n")
+    names = list(players)
+    if game.num_players == 1:
+        print("| bot | games | win share [95 %] | mean return |\n|---|---:|---:|---:|")
+        for name in names:
+            r = quanta.arena(game, [players[name]], n, seed=seed, threads=threads)
+            rec = r.summary[0]
+            lo, hi = rec.win_interval
+            print(f"| {name} | {rec.games} | {rec.shares[0]:.1%} [{lo:.0%}–{hi:.0%}] | "
+                  f"{rec.mean_return:+.3f} |")
+        return
+    share: dict[tuple[str, str], str] = {}
+    totals = {name: [0.0, 0] for name in names}
+    start = time.perf_counter()
+    for a, b in itertools.combinations(names, 2):
+        r = quanta.arena(game, [players[a], players[b]], n, seed=seed, threads=threads)
+        for x, y, rec in ((a, b, r.summary[0]), (b, a, r.summary[1])):
+            lo, hi = rec.win_interval
+            share[x, y] = f"{rec.shares[0]:.0%} [{lo:.0%}–{hi:.0%}]"
+            totals[x][0] += rec.mean_return * rec.games
+            totals[x][1] += rec.games
+    print("| row bot wins against → | " + " | ".join(names) + " | mean return |")
+    print("|---|" + "---:|" * (len(names) + 1))
+    for x in names:
+        cells = [share.get((x, y), "—") for y in names]
+        total, games = totals[x]
+        print(f"| {x} | " + " | ".join(cells) + f" | {total / games:+.3f} |")
+    print(f"\n({n} games a pair, {time.perf_counter() - start:.1f} s)")
+
+
+def first_decision(game: quanta.Game, seed: int = 0) -> quanta.State:
+    import random
+
+    rng = random.Random(seed)
+    s = game.new_state()
+    while s.is_chance:
+        actions, weights = zip(*s.chance_outcomes())
+        s = s.play(rng.choices(actions, weights)[0])
+    return s
+
+
+def rate(call, count: int) -> float:
+    start = time.perf_counter()
+    call()
+    return count / (time.perf_counter() - start)
+
+
+def speed(iterations: int, seed: int) -> None:
+    print("\n### Speed\n")
+    print("| what | where | per second |\n|---|---|---:|")
+    for game in (quanta.game("einstein"), quanta.game("quantum_leap", size=5)):
+        s = first_decision(game, seed)
+        for kind in ("MCTS", "ISMCTS"):
+            bot = getattr(bots, kind)(iterations=iterations, seed=seed)
+            print(f"| {kind} iterations | {label(game)}, first decision | "
+                  f"{rate(lambda: bot.choose(s), iterations):,.0f} |")
+    einstein = quanta.game("einstein")
+    pair = [bots.MCTS(iterations=100, seed=seed), bots.Random(seed)]
+    for threads in (1, 2):
+        n = 400 * threads
+        print(f"| arena games, MCTS(100) vs Random | einstein, {threads} thread(s) | "
+              f"{rate(lambda: quanta.arena(einstein, pair, n, seed=seed, threads=threads), n):,.0f} |")
+    try:
+        import numpy as np
+        import pyspiel
+        from open_spiel.python.algorithms import mcts
+    except ImportError:
+        print("\nOpenSpiel is not installed here (`pip install open_spiel`): its row is left out.")
+        return
+    game = pyspiel.load_game("einstein_wurfelt_nicht")
+    state = game.new_initial_state()
+    rng = np.random.RandomState(seed)
+    while state.is_chance_node():
+        actions, probs = zip(*state.chance_outcomes())
+        state.apply_action(int(rng.choice(actions, p=probs)))
+    sims = max(1, iterations // 10)
+    bot = mcts.MCTSBot(game, uct_c=2, max_simulations=sims,
+                       evaluator=mcts.RandomRolloutEvaluator(1, rng), random_state=rng)
+    print(f"| OpenSpiel MCTSBot iterations (Python) | einstein_wurfelt_nicht, first decision | "
+          f"{rate(lambda: bot.step(state), sims):,.0f} |")
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--games", type=int, default=200)
+    p.add_argument("--iterations", type=int, default=200)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--threads", type=int, default=None)
+    p.add_argument("--game", action="append", default=[])
+    p.add_argument("--speed-iterations", type=int, default=20_000)
+    p.add_argument("--no-league", action="store_true")
+    p.add_argument("--no-speed", action="store_true")
+    a = p.parse_args()
+    if not a.no_league:
+        players = {"Random": bots.Random(a.seed), "Greedy": bots.Greedy(a.seed),
+                   f"MCTS({a.iterations})": bots.MCTS(iterations=a.iterations, seed=a.seed),
+                   f"ISMCTS({a.iterations})": bots.ISMCTS(iterations=a.iterations, seed=a.seed)}
+        games = [parse_game(g) for g in a.game] or [quanta.game(n) for n in quanta.GAMES]
+        print("### League")
+        for game in games:
+            league(game, players, a.games, a.seed, a.threads)
+    if not a.no_speed:
+        speed(a.speed_iterations, a.seed)
+
+
+if __name__ == "__main__":
+    main()
