@@ -24,7 +24,6 @@ import time
 
 import quanta
 from quanta import bots
-from quanta.arenas import wilson
 
 
 def parse_game(text: str) -> quanta.Game:
