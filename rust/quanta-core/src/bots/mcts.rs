@@ -249,6 +249,7 @@ pub fn search<G: Game>(
                 Rollout::Random => {
                     game.random_playout(&mut state, rng, &mut returns);
                 }
+                Rollout::Greedy => greedy_playout(game, &mut state, rng, &mut returns),
             }
         } else {
             game.returns(&state, &mut returns);
@@ -281,4 +282,19 @@ pub fn search<G: Game>(
         iterations,
         visits,
     })
+}
+
+/// Plays `state` to its end with the greedy player's moves (chance by its odds) and writes the
+/// returns.
+fn greedy_playout<G: Game>(game: &G, state: &mut G::State, rng: &mut Rng, returns: &mut [f64]) {
+    loop {
+        let action = match game.to_move(state) {
+            ToMove::Terminal => break,
+            ToMove::Chance => game.sample_chance(state, rng),
+            ToMove::Player(_) => crate::greedy::greedy_action(game, state, rng)
+                .expect("a decision has a greedy action"),
+        };
+        game.apply(state, action);
+    }
+    game.returns(state, returns);
 }

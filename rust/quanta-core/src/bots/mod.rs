@@ -56,15 +56,20 @@ pub trait Bot<G: Game> {
 pub enum Rollout {
     /// Uniformly random legal moves (chance by its odds) to the end of the game.
     Random,
+    /// The greedy player's moves ([`crate::greedy::greedy_action`]: the best immediate return,
+    /// ties by the search's generator) to the end of the game: slower than random moves, but a
+    /// leaf of a scoring game is valued by play that scores.
+    Greedy,
 }
 
 impl Rollout {
     /// The rollouts by name, as a caller gives them.
-    pub const NAMES: &'static [&'static str] = &["random"];
+    pub const NAMES: &'static [&'static str] = &["random", "greedy"];
 
     pub fn name(self) -> &'static str {
         match self {
             Rollout::Random => "random",
+            Rollout::Greedy => "greedy",
         }
     }
 }
@@ -148,6 +153,7 @@ impl SearchSpec {
         };
         let rollout = match rollout {
             None | Some("random") => Rollout::Random,
+            Some("greedy") => Rollout::Greedy,
             Some(other) => {
                 return Err(bad(
                     "rollout",

@@ -23,6 +23,10 @@ fn every_bot() -> Vec<BotSpec> {
         BotSpec::Greedy,
         BotSpec::Mcts(search(40)),
         BotSpec::Ismcts(search(40)),
+        BotSpec::Ismcts(SearchSpec {
+            rollout: Rollout::Greedy,
+            ..search(10)
+        }),
         BotSpec::Solver(Limits {
             max_nodes: Some(2000),
             ..Limits::default()
@@ -304,10 +308,10 @@ fn search_parameters_are_checked_and_named() {
             Some(5),
             None,
             None,
-            Some("greedy"),
+            Some("heavy"),
             None
         )),
-        "rollout must be one of [\"random\"], not \"greedy\""
+        "rollout must be one of [\"random\", \"greedy\"], not \"heavy\""
     );
     let ok = SearchSpec::checked(Some(5), Some(0.5), None, None, None).unwrap();
     assert_eq!(ok.exploration, DEFAULT_EXPLORATION);
