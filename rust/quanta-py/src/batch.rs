@@ -3,8 +3,7 @@
 //! one way a message quotes a caller's input, for the Python modules too.
 
 use crate::detach::run_detached;
-use crate::errors::{self, InvalidOptionError};
-use crate::game::Game;
+use crate::errors;
 use numpy::{IntoPyArray, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -48,12 +47,7 @@ pub fn random_playouts<'py>(
     threads: &Bound<'py, PyAny>,
     first: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let game = game.cast::<Game>().map_err(|_| {
-        InvalidOptionError::new_err(format!(
-            "game must be a game made by quanta.game(name, ...), not {}",
-            errors::quote(game)
-        ))
-    })?;
+    let game = crate::game::game_arg(game)?;
     let (seed, n, first) = errors::rows(seed, n, first, "games")?;
     let threads = errors::threads(threads)?;
     let g = game.get().inner.clone();

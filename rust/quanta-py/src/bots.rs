@@ -3,7 +3,6 @@
 
 use crate::detach::run_detached;
 use crate::errors::{self, InvalidOptionError, to_py};
-use crate::game::Game;
 use numpy::{IntoPyArray, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
@@ -268,12 +267,7 @@ fn arena<'py>(
     seed: &Bound<'py, PyAny>,
     threads: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let game = game.cast::<Game>().map_err(|_| {
-        InvalidOptionError::new_err(format!(
-            "game must be a game made by quanta.game(name, ...), not {}",
-            errors::quote(game)
-        ))
-    })?;
+    let game = crate::game::game_arg(game)?;
     let refused = || {
         InvalidOptionError::new_err(format!(
             "bots must be a list of bots from quanta.bots (e.g. [quanta.bots.MCTS(iterations=100), \

@@ -628,3 +628,14 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(greedy_move, m)?)?;
     Ok(())
 }
+
+/// `game` as a game made by `quanta.game`, or the error that says so (for the functions that
+/// take a game: batches, the arena).
+pub fn game_arg<'a, 'py>(game: &'a Bound<'py, PyAny>) -> PyResult<&'a Bound<'py, Game>> {
+    game.cast::<Game>().map_err(|_| {
+        crate::errors::InvalidOptionError::new_err(format!(
+            "game must be a game made by quanta.game(name, ...), not {}",
+            crate::errors::quote(game)
+        ))
+    })
+}
