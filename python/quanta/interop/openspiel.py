@@ -22,11 +22,13 @@ bounds of the returns and the longest game. Chance outcomes are quanta's action 
 come at the end (OpenSpiel's terminal reward model).
 
 Observation strings and tensors are quanta's ``observation_string`` and ``observation_tensor``;
-information-state strings are quanta's ``information_state_string``. An information-state
-tensor is provided for perfect-information games only, where it is the observation tensor (the
-whole position): in an imperfect-information game quanta's observation tensor is what the player
-sees now, not all the player remembers, so no tensor would be an honest information state
-(``game.get_type().provides_information_state_tensor`` says which).
+information-state strings are quanta's ``information_state_string``. The information-state
+tensor is the observation tensor, and is provided only where that is the information state
+(``game.get_type().provides_information_state_tensor`` says where): in a perfect-information
+game, where it is the whole position, and in a game whose information state is its observation
+(quanta's two strings agree on every state of a few seeded random games, as EinStein a la Card's
+and Quincunx's rules say they always do). Where the observation forgets what a player has seen
+(A Quantum Leap's covered cards), no tensor would be an honest information state.
 
 A state's ``str`` is the quanta notation (exact, one line); ``state.quanta_state`` is the quanta
 state itself and ``game.quanta_game`` the quanta game. OpenSpiel serialises a state (and clones
@@ -37,6 +39,7 @@ Needs the ``openspiel`` extra: ``pip install 'quanta[openspiel]'``.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from typing import Any
 
@@ -120,6 +123,24 @@ def _player_counts(name: str) -> tuple[int, int]:
     return min(counts), max(counts)
 
 
+def _remembers_nothing_unseen(game: quanta.Game, games: int = 4, plies: int = 200) -> bool:
+    """Whether the game's information state is its observation: ``information_state_string``
+    equals ``observation_string`` for every player at every state of a few random games (seeded:
+    the answer depends on the game alone). The rules pages say so of EinStein a la Card and
+    Quincunx; A Quantum Leap's observation forgets the covered cards, and differs at once."""
+    for seed in range(games):
+        rng = random.Random(seed)
+        state = game.new_state()
+        for _ in range(plies):
+            for player in range(game.num_players):
+                if state.information_state_string(player) != state.observation_string(player):
+                    return False
+            if state.is_terminal:
+                break
+            state = state.play(rng.choice(state.legal_actions()))
+    return True
+
+
 def _game_type(name: str, game: quanta.Game, players: tuple[int, int]) -> Any:
     info = game.info
     perfect = info.information == "perfect"
@@ -142,7 +163,7 @@ def _game_type(name: str, game: quanta.Game, players: tuple[int, int]) -> Any:
         min_num_players=players[0],
         max_num_players=players[1],
         provides_information_state_string=True,
-        provides_information_state_tensor=perfect,
+        provides_information_state_tensor=perfect or _remembers_nothing_unseen(game),
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification=_parameters(quanta.game(name).options),
