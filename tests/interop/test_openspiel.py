@@ -20,6 +20,7 @@ openspiel = pytest.importorskip("quanta.interop.openspiel")
 mcts = pytest.importorskip("open_spiel.python.algorithms.mcts")
 evaluate_bots = pytest.importorskip("open_spiel.python.algorithms.evaluate_bots")
 outcome_sampling_mccfr = pytest.importorskip("open_spiel.python.algorithms.outcome_sampling_mccfr")
+ismcts = pytest.importorskip("open_spiel.python.algorithms.ismcts")
 
 
 def accepted(name: str, key: str, value: object) -> bool:
@@ -244,6 +245,38 @@ def test_openspiels_mcts_bot_plays_whole_games(name):
         assert state.is_terminal()
         assert all(info.min_return <= r <= info.max_return for r in returns)
         assert list(returns) == state.quanta_state.returns()
+
+
+IMPERFECT = [name for name in quanta.GAMES if quanta.game(name).info.information != "perfect"]
+
+
+@pytest.mark.parametrize("name", IMPERFECT)
+def test_openspiels_information_set_mcts_plays_whole_games(name):
+    # ISMCTS samples the states the player cannot tell apart through resample_from_infostate
+    # (quanta's resample) and checks each sample has the player's information state.
+    game = openspiel.load(name)
+    info = game.quanta_game.info
+    rng = np.random.RandomState(3)
+    bots = [ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rng), 2.0, 8, random_state=rng)
+            for _ in range(game.num_players())]
+    state = game.new_initial_state()
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    differed = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, probabilities = zip(*state.chance_outcomes())
+            state.apply_action(rng.choice(outcomes, p=probabilities))
+            continue
+        for player in range(game.num_players()):
+            sample = state.resample_from_infostate(player, sampler)
+            assert sample.information_state_string(player) == state.information_state_string(
+                player)
+            differed += str(sample) != str(state)
+            if player == state.current_player():
+                assert sample.legal_actions() == state.legal_actions()
+        state.apply_action(bots[state.current_player()].step(state))
+    assert all(info.min_return <= r <= info.max_return for r in state.returns())
+    assert differed > 0   # some samples are other states than the true one
 
 
 def test_outcome_sampling_mccfr_on_einstein_a_la_card():

@@ -32,7 +32,8 @@ and Quincunx's rules say they always do). Where the observation forgets what a p
 
 A state's ``str`` is the quanta notation (exact, one line); ``state.quanta_state`` is the quanta
 state itself and ``game.quanta_game`` the quanta game. OpenSpiel serialises a state (and clones
-and pickles it) through the quanta state, which is exact.
+and pickles it) through the quanta state, which is exact. ``state.resample_from_infostate(player,
+sampler)`` is quanta's ``resample`` (for information-set MCTS).
 
 Needs the ``openspiel`` extra: ``pip install 'quanta[openspiel]'``.
 """
@@ -264,6 +265,13 @@ class QuantaState(pyspiel.State):
         if not self.quanta_state.is_terminal:
             return [0.0] * self.quanta_state.game.num_players
         return self.quanta_state.returns()
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> QuantaState:
+        """A state ``player_id`` cannot tell from this one, drawn uniformly from all such states
+        by quanta's ``resample``, its seed drawn from ``probability_sampler`` (a callable giving
+        a number in [0, 1), as OpenSpiel's samplers are). Information-set MCTS uses it."""
+        seed = int(probability_sampler() * 2**53)
+        return QuantaState(self.get_game(), self.quanta_state.resample(player_id, seed))
 
     def __str__(self) -> str:
         return self.quanta_state.notation()
