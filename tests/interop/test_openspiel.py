@@ -8,6 +8,8 @@ import json
 import pickle
 import random
 import re
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -306,3 +308,10 @@ def test_outcome_sampling_mccfr_on_einstein_a_la_card():
         assert (values >= 0).all() and values.sum() == pytest.approx(1.0)
     regrets = [entry[0] for entry in solver._infostates.values() if len(entry[0]) > 1]
     assert sum(not np.allclose(r, r[0]) for r in regrets) >= 10
+
+
+def test_import_quanta_leaves_openspiel_alone():
+    # The core needs no framework: only quanta.interop.openspiel imports pyspiel.
+    code = "import sys, quanta, quanta.interop; print('pyspiel' in sys.modules)"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.stdout.strip() == "False", result.stderr
