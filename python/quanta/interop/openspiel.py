@@ -52,7 +52,9 @@ from quanta.exceptions import InvalidOptionError
 try:
     import pyspiel
 except ImportError:  # pragma: no cover - the extra is missing
-    raise ImportError("quanta.interop.openspiel needs OpenSpiel: pip install 'quanta[openspiel]'")
+    raise ModuleNotFoundError(
+        "quanta.interop.openspiel needs OpenSpiel: pip install 'quanta[openspiel]'", name="pyspiel"
+    )
 
 __all__ = ["GAME_CLASSES", "PREFIX", "QuantaGame", "QuantaState", "load", "short_name"]
 
