@@ -64,8 +64,10 @@ def ids(case: tuple[str, dict[str, object]]) -> str:
 
 
 def test_the_variants_cover_player_counts_and_text_options():
-    # The generic variants above do find what the games offer: more than the defaults alone.
+    # The generic variants above do find what the games offer: more than the defaults alone,
+    # other values of the text options (set-ups) and every player count.
     assert len(VARIANTS) > 2 * len(quanta.GAMES)
+    assert any(isinstance(value, str) for _, options in VARIANTS for value in options.values())
     with_players = [name for name in quanta.GAMES if "players" in quanta.game(name).options]
     for name in with_players:
         counts = {quanta.game(name, **o).num_players for n, o in VARIANTS if n == name}
