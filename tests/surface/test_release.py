@@ -1,0 +1,135 @@
+"""The release workflow (.github/workflows/release.yml) cannot run here, so its shape is checked:
+a wheel for each platform users are on, each installed and smoke-tested on its own runner, the
+sdist, and a publish job that only a version tag starts and that needs no stored token. The
+checks that CI runs locally (.ci/run, .ci/wheel) are held to the same script."""
+
+from __future__ import annotations
+
+import os
+import pathlib
+import platform
+import subprocess
+import sys
+import zipfile
+
+import pytest
+
+yaml = pytest.importorskip("yaml")
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+WORKFLOW = ROOT / ".github" / "workflows" / "release.yml"
+
+#: The wheels users need: (os, target) as the workflow's matrix names them.
+PLATFORMS = {("linux", "x86_64"), ("linux", "aarch64"), ("macos", "x86_64"),
+             ("macos", "aarch64"), ("windows", "x64")}
+
+
+def workflow() -> dict:
+    return yaml.safe_load(WORKFLOW.read_text())
+
+
+def steps(job: dict) -> list[dict]:
+    return job["steps"]
+
+
+def uses(job: dict, action: str) -> list[int]:
+    """The indices of ``job``'s steps that use ``action`` (any version)."""
+    return [i for i, step in enumerate(steps(job)) if step.get("uses", "").split("@")[0] == action]
+
+
+def runs(job: dict, text: str) -> list[int]:
+    return [i for i, step in enumerate(steps(job)) if text in step.get("run", "")]
+
+
+def test_a_wheel_for_every_platform():
+    matrix = workflow()["jobs"]["wheels"]["strategy"]["matrix"]["include"]
+    built = {(entry["os"], entry["target"]) for entry in matrix}
+    assert PLATFORMS <= built, f"missing: {sorted(PLATFORMS - built)}"
+    for entry in matrix:
+        # The wheel is smoke-tested where it was built: the runner is the platform itself.
+        assert entry["runner"].startswith({"linux": "ubuntu", "macos": "macos",
+                                           "windows": "windows"}[entry["os"]]), entry
+        if entry["os"] == "linux":
+            assert entry["manylinux"] == "2014", entry   # glibc 2.17: the oldest Rust supports
+            assert (entry["target"] == "aarch64") == entry["runner"].endswith("-arm"), entry
+
+
+def test_each_wheel_is_built_by_maturin_then_installed_and_run():
+    job = workflow()["jobs"]["wheels"]
+    [build] = uses(job, "PyO3/maturin-action")
+    assert "--release" in steps(job)[build]["with"]["args"]
+    assert "${{ matrix.target }}" in steps(job)[build]["with"]["target"]
+    [check] = runs(job, ".ci/wheel dist/")
+    assert check > build
+    [upload] = uses(job, "actions/upload-artifact")
+    assert upload > check
+
+
+def test_the_sdist_is_built_and_a_wheel_from_it_runs():
+    job = workflow()["jobs"]["sdist"]
+    [build] = uses(job, "PyO3/maturin-action")
+    assert steps(job)[build]["with"]["command"] == "sdist"
+    [check] = runs(job, ".ci/wheel ")
+    assert check > build and "maturin build --release" in steps(job)[check]["run"]
+
+
+def test_only_a_version_tag_publishes_and_no_token_is_stored():
+    flow = workflow()
+    triggers = flow.get("on", flow.get(True))   # YAML 1.1 reads a bare `on` as true
+    assert triggers["push"]["tags"] == ["v*"]
+    job = flow["jobs"]["publish"]
+    assert job["if"] == "startsWith(github.ref, 'refs/tags/v')"
+    assert set(job["needs"]) == {"wheels", "sdist"}
+    assert job["permissions"]["id-token"] == "write"   # trusted publishing
+    [publish] = uses(job, "pypa/gh-action-pypi-publish")
+    assert not {"password", "user"} & set(steps(job)[publish].get("with", {}))
+    assert "secrets." not in WORKFLOW.read_text()
+    [version] = runs(job, "GITHUB_REF_NAME#v")
+    assert version < publish
+
+
+def test_ci_runs_the_wheel_check_after_the_readme_test_command():
+    run = (ROOT / ".ci" / "run").read_text().splitlines()
+    readme = next(i for i, line in enumerate(run) if line.startswith("pip install '.[test]'"))
+    assert ".ci/wheel" in run[readme + 1:]
+    assert os.access(ROOT / ".ci" / "wheel", os.X_OK)
+
+
+def test_the_sdist_holds_the_build_settings_outside_the_crates():
+    # cargo reads .cargo/ from the directory it builds in; maturin's sdist packs only the
+    # crates, python/ and the README unless pyproject.toml includes more.
+    tomllib = pytest.importorskip("tomllib")   # Python 3.11
+    settings = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["maturin"]
+    included = {item["path"] for item in settings.get("include", [])
+                if item.get("format") in ("sdist", None, ["sdist"])}
+    needed = {p.relative_to(ROOT).as_posix() for p in (ROOT / ".cargo").rglob("*") if p.is_file()}
+    assert needed and needed <= included, sorted(needed - included)
+
+
+def wheel_check(wheel: pathlib.Path) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PATH=os.pathsep.join([os.path.dirname(sys.executable),
+                                                 os.environ.get("PATH", "")]))
+    return subprocess.run(["bash", str(ROOT / ".ci" / "wheel"), str(wheel)], env=env,
+                          capture_output=True, text=True, timeout=120)
+
+
+@pytest.mark.skipif(platform.system() != "Linux", reason="the manylinux tag is Linux's")
+def test_the_wheel_check_refuses_a_wheel_without_the_manylinux_tag(tmp_path):
+    # What a build without maturin's compliance check gives (`pip wheel .`): a plain linux tag.
+    wheel = tmp_path / f"quanta-0.1.0-cp310-abi3-linux_{platform.machine()}.whl"
+    wheel.write_bytes(b"")
+    done = wheel_check(wheel)
+    assert done.returncode == 1 and "not a wheel of the form" in done.stderr, done
+
+
+@pytest.mark.skipif(platform.system() != "Linux", reason="the manylinux tag is Linux's")
+def test_the_wheel_check_refuses_a_wheel_that_needs_more_than_the_core(tmp_path):
+    wheel = tmp_path / f"quanta-0.1.0-cp310-abi3-manylinux_2_17_{platform.machine()}.whl"
+    requires = ["numpy>=1.24", "click>=8.1", "tqdm>=4.60", "pyarrow>=15",
+                "pytest>=7 ; extra == 'test'"]
+    with zipfile.ZipFile(wheel, "w") as archive:
+        archive.writestr("quanta-0.1.0.dist-info/METADATA", "".join(
+            f"Requires-Dist: {r}\n" for r in requires))
+    done = wheel_check(wheel)
+    assert done.returncode == 1 and "the wheel requires ['click', 'numpy', 'pyarrow', 'tqdm']" \
+        in done.stderr, done
