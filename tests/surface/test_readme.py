@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import pathlib
 import re
+import subprocess
 
 import pytest
 
@@ -78,3 +79,51 @@ def test_the_values_the_readme_states_are_the_values_the_code_gives():
                 assert _matches(got, value), (index, code, got, value)
                 checked += 1
     assert checked >= 3
+
+
+def _commands() -> list[str]:
+    """The set-up commands the README opens with: its first block, a shell block."""
+    first = re.search(r"```(\w*)\n(.*?)```", README.read_text(), flags=re.S)
+    assert first.group(1) == "sh"
+    return first.group(2).splitlines()
+
+
+def test_the_readme_opens_with_two_commands_run_and_test():
+    run, test = _commands()
+    assert run.endswith("&& quanta analyze")
+    assert test.startswith("pip install '.[test]' && pytest")
+    # CI runs the test command as printed (with the lockfile enforced).
+    ci = (README.parent / ".ci" / "run").read_text().splitlines()
+    assert test.replace("cargo test", "cargo test --locked") in ci
+
+
+def test_the_first_command_installs_the_wheel_or_else_builds_from_the_clone(tmp_path):
+    """The first command's shell logic, with `pip` and `quanta` standing in: a wheel in
+    dist/ is installed and nothing is built; without one, `pip install .` builds it."""
+    run, _ = _commands()
+    fake = tmp_path / "bin"
+    fake.mkdir()
+    # pip installs a wheel that exists (and a directory: the source build) and fails otherwise.
+    (fake / "pip").write_text('#!/bin/sh\necho "pip $*" >>log\n'
+                              '[ "$1" = install ] && [ -e "$2" ] || { echo missing >&2; exit 1; }\n')
+    (fake / "quanta").write_text('#!/bin/sh\necho "quanta $*" >>log\n')
+    for script in fake.iterdir():
+        script.chmod(0o755)
+    env = {"PATH": f"{fake}:/usr/bin:/bin"}
+
+    def calls(clone: pathlib.Path) -> list[str]:
+        subprocess.run(["sh", "-c", run], cwd=clone, env=env, check=True)
+        return (clone / "log").read_text().splitlines()
+
+    bare = tmp_path / "clone"
+    bare.mkdir()
+    assert calls(bare) == ["pip install dist/quanta-*.whl", "pip install .", "quanta analyze"]
+
+    with_wheel = tmp_path / "with_wheel"
+    (with_wheel / "dist").mkdir(parents=True)
+    wheel = "quanta-0.1.0-cp310-abi3-manylinux_2_17_x86_64.whl"
+    (with_wheel / "dist" / wheel).write_bytes(b"")
+    assert calls(with_wheel) == [f"pip install dist/{wheel}", "quanta analyze"]
+
+    # The wheel is where .ci/wheel puts it.
+    assert re.search(r"--out dist\b", (README.parent / ".ci" / "wheel").read_text())
