@@ -86,8 +86,9 @@ def test_an_illegal_action_raises_and_changes_nothing():
     before = env.game_state
     with pytest.raises(quanta.IllegalMoveError):
         env.step(illegal)
-    with pytest.raises(quanta.IllegalMoveError):
-        env.step(None)
+    for bad in (None, 1.5, "x", 10**6):
+        with pytest.raises(quanta.IllegalMoveError):
+            env.step(bad)
     assert env.game_state == before
 
 

@@ -27,6 +27,7 @@ for ``gymnasium.make`` (keyword arguments become game options) and
 
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 import gymnasium
@@ -36,7 +37,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 
 import quanta
 from quanta._core import VectorGame
-from quanta.exceptions import InvalidOptionError, NotApplicableError
+from quanta.exceptions import IllegalMoveError, InvalidOptionError, NotApplicableError
 
 __all__ = ["ENVS", "QuantaEnv", "QuantaVectorEnv", "make_vec"]
 
@@ -123,10 +124,13 @@ class QuantaEnv(gymnasium.Env[np.ndarray, np.int64]):
         if self._done:
             raise NotApplicableError("the game is over: call reset() before step()")
         try:
-            a = int(action)
-        except (TypeError, ValueError):
-            raise InvalidOptionError(
-                f"an action must be an integer, not {quanta._core.quote(action)}"
+            if isinstance(action, (bool, np.bool_)):
+                raise TypeError
+            a = operator.index(action)
+        except TypeError:
+            raise IllegalMoveError(
+                f"{self.game.name}: an action is an integer from 0 to {self.game.num_actions - 1}, "
+                f"not {quanta._core.quote(action)}"
             ) from None
         legal = 0 <= a < self.game.num_actions and self._mask[a] == 1
         b = self._batch.step(np.array([a], dtype=np.int64))

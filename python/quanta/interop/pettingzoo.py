@@ -88,12 +88,19 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped class)
         return self.state_
 
     def _resolve_chance(self) -> None:
+        """Plays chance outcomes, each drawn by its probability with the environment's
+        generator, until a decision or the end."""
         s = self.state_
         while s.is_chance:
             outcomes = s.chance_outcomes()
-            probs = np.array([p for _, p in outcomes])
-            k = int(self.np_random.choice(len(outcomes), p=probs / probs.sum()))
-            s = s.play(outcomes[k][0])
+            x = float(self.np_random.random())
+            chosen = outcomes[-1][0]
+            for a, p in outcomes:
+                if x < p:
+                    chosen = a
+                    break
+                x -= p
+            s = s.play(chosen)
         self.state_ = s
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
@@ -102,7 +109,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped class)
             self.np_random, _ = seeding.np_random(seed)
         self.state_ = self.game.new_state()
         self._resolve_chance()
-        self._returns = np.array(self.state_.returns(), dtype=np.float64)
+        self._returns = self.state_.returns()
         self.agents = self.possible_agents[:]
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -132,20 +139,13 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped class)
             return
         if action is None:
             raise IllegalMoveError(f"{agent} is to act: step needs an action, not None")
-        try:
-            a = int(action)
-        except (TypeError, ValueError):
-            raise IllegalMoveError(
-                f"an action must be an integer, not {quanta._core.quote(action)}"
-            ) from None
-        self.state_ = self.state_.play(a)
+        self.state_ = self.state_.play(action)  # IllegalMoveError for anything but a legal action
         self._resolve_chance()
-        returns = np.array(self.state_.returns(), dtype=np.float64)
-        change = returns - self._returns
-        self._returns = returns
+        returns = self.state_.returns()
         self._cumulative_rewards[agent] = 0.0
-        for p, name in enumerate(self.possible_agents):
-            self.rewards[name] = float(change[p])
+        for name, now, before in zip(self.possible_agents, returns, self._returns):
+            self.rewards[name] = now - before
+        self._returns = returns
         if self.state_.is_terminal:
             for name in self.agents:
                 self.terminations[name] = True

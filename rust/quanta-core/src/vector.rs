@@ -253,7 +253,8 @@ impl<G: Game> VecGame<G> {
                 _ => 0,
             };
             let mut now = vec![0.0; players];
-            let ended = if legal(row, a) {
+            // (Refused steps were checked above: every action here is legal.)
+            let ended = if illegal == Illegal::Refuse || legal(row, a) {
                 game.apply(&mut row.state, a as Action);
                 Self::resolve(game, &mut row.state, &mut row.rng);
                 game.returns(&row.state, &mut now);
