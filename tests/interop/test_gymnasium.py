@@ -65,6 +65,8 @@ def test_other_games_are_refused():
         qgym.QuantaEnv("quincunx")
     with pytest.raises(quanta.InvalidOptionError):
         qgym.QuantaEnv(quanta.game("repair_unit"), illegal="ignore")
+    with pytest.raises(quanta.InvalidOptionError, match="render_mode"):
+        qgym.QuantaEnv(quanta.game("repair_unit"), render_mode="rgb_array")
 
 
 @pytest.mark.parametrize("variant", SOLO, ids=ident)

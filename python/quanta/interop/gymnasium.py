@@ -38,6 +38,8 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 import quanta
 from quanta._core import VectorGame
 from quanta.exceptions import IllegalMoveError, InvalidOptionError, NotApplicableError
+from quanta.interop._spaces import RENDER_MODES, observation_box
+from quanta.interop._spaces import render_mode as _render_mode
 
 __all__ = ["ENVS", "QuantaEnv", "QuantaVectorEnv", "make_vec"]
 
@@ -46,9 +48,6 @@ ENVS: dict[str, tuple[str, dict[str, Any]]] = {
     "quanta/QuincunxSolitaire-v0": ("quincunx", {"players": 1}),
     "quanta/RepairUnitSolo-v0": ("repair_unit", {"players": 1}),
 }
-
-#: Observation entries are flags, counts and scores; the space bounds them by float32's range.
-_BOUND = float(np.finfo(np.float32).max)
 
 
 def _one_player(game: Any) -> quanta.Game:
@@ -68,7 +67,7 @@ def _one_player(game: Any) -> quanta.Game:
 
 def _spaces(game: quanta.Game) -> tuple[spaces.Box, spaces.Discrete]:
     return (
-        spaces.Box(-_BOUND, _BOUND, game.observation_shape, np.float32),
+        observation_box(game),
         spaces.Discrete(game.num_actions),
     )
 
@@ -77,17 +76,13 @@ class QuantaEnv(gymnasium.Env[np.ndarray, np.int64]):
     """The Gymnasium environment of a one-player quanta game; see the module's documentation."""
 
     # render_fps: how fast a viewer should show the text frames (the games are turn-based).
-    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "render_fps": 4}
+    metadata: dict[str, Any] = {"render_modes": RENDER_MODES, "render_fps": 4}
 
     def __init__(
         self, game: quanta.Game, render_mode: str | None = None, illegal: str = "lose"
     ) -> None:
         self.game = _one_player(game)
-        if render_mode not in (None, *self.metadata["render_modes"]):
-            raise InvalidOptionError(
-                f"render_mode must be None, 'ansi' or 'human', not {quanta._core.quote(render_mode)}"
-            )
-        self.render_mode = render_mode
+        self.render_mode = _render_mode(render_mode)
         self.observation_space, self.action_space = _spaces(self.game)
         self._batch = VectorGame(self.game, 1, 0, 1, illegal)
         self._mask = np.zeros(self.game.num_actions, dtype=np.int8)
@@ -183,9 +178,7 @@ class QuantaVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         self._batch = VectorGame(self.game, num_envs, 0, threads, illegal)
         self.num_envs = self._batch.num_envs
         self.single_observation_space, self.single_action_space = _spaces(self.game)
-        self.observation_space = spaces.Box(
-            -_BOUND, _BOUND, (self.num_envs, *self.game.observation_shape), np.float32
-        )
+        self.observation_space = observation_box(self.game, (self.num_envs,))
         self.action_space = spaces.MultiDiscrete(
             np.full(self.num_envs, self.game.num_actions, dtype=np.int64)
         )

@@ -31,19 +31,18 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 import quanta
-from quanta.exceptions import IllegalMoveError, InvalidOptionError
+from quanta.exceptions import IllegalMoveError
+from quanta.interop._spaces import RENDER_MODES, observation_box
+from quanta.interop._spaces import render_mode as _render_mode
 
 __all__ = ["BatchEnv", "env", "raw_env", "vector_env"]
-
-#: Observation entries are flags, counts and scores; the spaces bound them by float32's range.
-_BOUND = float(np.finfo(np.float32).max)
 
 
 def observation_space(game: quanta.Game) -> spaces.Dict:
     """The observation space of an agent of ``game``."""
     return spaces.Dict(
         {
-            "observation": spaces.Box(-_BOUND, _BOUND, game.observation_shape, np.float32),
+            "observation": observation_box(game),
             "action_mask": spaces.Box(0, 1, (game.num_actions,), np.int8),
         }
     )
@@ -56,16 +55,12 @@ def _agent(player: int) -> str:
 class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped class)
     """The AEC environment of one quanta game; see the module's documentation."""
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "is_parallelizable": False}
+    metadata: dict[str, Any] = {"render_modes": RENDER_MODES, "is_parallelizable": False}
 
     def __init__(self, name: str, render_mode: str | None = None, **options: Any) -> None:
         super().__init__()
         self.game = quanta.game(name, **options)
-        if render_mode not in (None, *self.metadata["render_modes"]):
-            raise InvalidOptionError(
-                f"render_mode must be None, 'ansi' or 'human', not {quanta._core.quote(render_mode)}"
-            )
-        self.render_mode = render_mode
+        self.render_mode = _render_mode(render_mode)
         self.metadata = {**self.metadata, "name": f"quanta_{name}_v0"}
         self.possible_agents = [_agent(p) for p in range(self.game.num_players)]
         self._index = {a: p for p, a in enumerate(self.possible_agents)}
