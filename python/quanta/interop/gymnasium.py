@@ -163,9 +163,10 @@ class QuantaVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
     Autoreset is ``SAME_STEP``: a game that ends in a step starts again in that step; its
     last observation is ``infos["final_obs"]`` and its final return
     ``infos["final_return"]`` (rows where ``infos["_final_obs"]`` is True). ``infos
-    ["action_mask"]`` (num_envs, num_actions) int8 holds the legal actions. Game ``i`` reset
-    with seed ``s`` plays as a :class:`QuantaEnv` reset with the seed of row ``i``; game 0 as
-    one reset with ``s``. Results do not depend on ``threads``.
+    ["action_mask"]`` (num_envs, num_actions) int8 holds the legal actions. Each game draws
+    chance with its own generator, row ``i`` of the seed of ``reset``: game ``i`` plays the same
+    in a batch of any size and at any number of ``threads``, and game 0 plays as a
+    :class:`QuantaEnv` reset with the same seed.
     """
 
     metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.SAME_STEP}
