@@ -14,8 +14,9 @@ as skipped):
 * Gymnasium: ``QuantaEnv`` (``reset`` / ``step`` with a random legal action from
   ``info["action_mask"]``) against the bare loop, and the vector environment (``make_vec``,
   ``--num-envs`` games per ``step``), on Quincunx solitaire and solo Quantum Repair Unit;
-* OpenSpiel: when ``quanta.interop.openspiel`` can be imported, its Python game through
-  ``pyspiel`` against the bare loop.
+* OpenSpiel: quanta's game as an OpenSpiel Python game (``quanta.interop.openspiel.load``;
+  ``is_chance_node`` / ``legal_actions`` / ``apply_action``) against the bare loop, on
+  EinStein and Quincunx.
 
 A step is one decision (chance outcomes are not counted); a batch's rows are timed with the
 numpy draw of the actions and, "step calls alone", without it. The ways take turns within each of
@@ -216,19 +217,14 @@ def gymnasium_section(args: argparse.Namespace) -> None:
 
 
 def openspiel_section(args: argparse.Namespace) -> None:
-    if not (available("pyspiel") and available("quanta.interop.openspiel")):
-        print("quanta.interop.openspiel or OpenSpiel is not installed: the OpenSpiel section "
-              "is skipped.\n")
+    if not available("pyspiel"):
+        print("OpenSpiel is not installed (pip install quanta[openspiel]): skipped.\n")
         return
-    import quanta.interop.openspiel as qos
-
-    if not hasattr(qos, "load_game"):
-        print("quanta.interop.openspiel has no load_game(name): the OpenSpiel section is "
-              "skipped.\n")
-        return
+    from quanta.interop import openspiel
 
     def spiel_loop(name: str) -> Way:
-        game = qos.load_game(name)
+        """The same loop on quanta's game as an OpenSpiel Python game (in place)."""
+        game = openspiel.load(name)
 
         def run(seconds: float, seed: int) -> tuple[int, float]:
             rng = random.Random(seed)

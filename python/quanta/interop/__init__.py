@@ -1,3 +1,5 @@
-"""Bridges to other frameworks, each an optional extra: ``quanta.interop.pettingzoo``
-(``pip install quanta[pettingzoo]``) and ``quanta.interop.gymnasium``
-(``pip install quanta[gymnasium]``). Importing this package imports none of them."""
+"""Every quanta game in other frameworks' shapes, one module a framework, each needing its own
+optional extra (``pip install 'quanta[openspiel]'`` for :mod:`quanta.interop.openspiel`,
+``'quanta[pettingzoo]'`` for :mod:`quanta.interop.pettingzoo`, ``'quanta[gymnasium]'`` for
+:mod:`quanta.interop.gymnasium`). Importing ``quanta`` imports none of them; docs/interop.md
+shows each in use."""
