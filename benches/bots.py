@@ -2,11 +2,11 @@
 
     python benches/bots.py [--games 200] [--iterations 200] [--seed 0] [--threads N]
                            [--game NAME[:option=value,...]] ... [--speed-iterations 20000]
-                           [--no-league] [--no-speed]
+                           [--rollout random|greedy] [--no-league] [--no-speed]
 
 1. League: for each game (default: every registered game with its default options; repeat
    ``--game`` to choose, e.g. ``--game quantum_leap:size=4``), every pair of the bots Random,
-   Greedy, MCTS and ISMCTS (``--iterations`` each) plays ``--games`` games through
+   Greedy, MCTS and ISMCTS (``--iterations`` each, ``--rollout`` their rollouts) plays ``--games`` games through
    ``quanta.arena`` (seats rotated, fixed ``--seed``), and the table gives the row bot's win share
    against the column bot with its 95 % Wilson interval, and each bot's mean return over all its
    games. A one-player game has no pairs: each bot plays ``--games`` games alone.
@@ -132,13 +132,16 @@ def main() -> None:
     p.add_argument("--threads", type=int, default=None)
     p.add_argument("--game", action="append", default=[])
     p.add_argument("--speed-iterations", type=int, default=20_000)
+    p.add_argument("--rollout", choices=["random", "greedy"], default="random")
     p.add_argument("--no-league", action="store_true")
     p.add_argument("--no-speed", action="store_true")
     a = p.parse_args()
     if not a.no_league:
+        search = {"iterations": a.iterations, "seed": a.seed, "rollout": a.rollout}
+        shown = a.iterations if a.rollout == "random" else f"{a.iterations}, {a.rollout}"
         players = {"Random": bots.Random(a.seed), "Greedy": bots.Greedy(a.seed),
-                   f"MCTS({a.iterations})": bots.MCTS(iterations=a.iterations, seed=a.seed),
-                   f"ISMCTS({a.iterations})": bots.ISMCTS(iterations=a.iterations, seed=a.seed)}
+                   f"MCTS({shown})": bots.MCTS(**search),
+                   f"ISMCTS({shown})": bots.ISMCTS(**search)}
         games = [parse_game(g) for g in a.game] or [quanta.game(n) for n in quanta.GAMES]
         print("### League")
         for game in games:

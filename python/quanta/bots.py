@@ -64,7 +64,8 @@ def MCTS(iterations: int | None = None, time: float | None = None, seed: int = 0
     ``iterations`` (a positive integer) and/or ``time`` (seconds): the search stops at the first
     reached; at least one is needed. ``exploration`` is UCT's constant (default sqrt(2), on
     returns scaled to [0, 1]); ``rollout`` how a new leaf is valued (``"random"``, the default: random
-    moves to the end; ``"greedy"``: the greedy player's moves, slower, better in scoring games);
+    moves to the end; ``"greedy"``: the greedy player's moves, slower, better in scoring games, and the search
+    then widens progressively in the greedy player's order, best immediate return first);
     ``memory_mb`` caps the tree (default 1024)."""
     return _search("mcts", iterations, time, seed, exploration, rollout, memory_mb)
 

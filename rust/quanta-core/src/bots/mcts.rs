@@ -8,7 +8,8 @@
 //!
 //! **Iteration.** From the root state (the state itself for [`Mcts`]; a determinisation for
 //! ISMCTS): at a decision of player `p`, a legal action without a node yet is expanded (drawn
-//! uniformly among them), else the child maximising `mean_p + c * sqrt(ln(available) /
+//! uniformly among them; with greedy rollouts, see below, the one with the best immediate
+//! return for `p`, and only while the node is allowed another child), else the child maximising `mean_p + c * sqrt(ln(available) /
 //! visits)` is followed (the first, by action, on a tie), where `mean_p` is `p`'s mean return
 //! through the child scaled to [0, 1] by the lowest and highest return any rollout of this
 //! search has given; at a chance node an outcome is drawn by its odds
@@ -16,6 +17,13 @@
 //! a rollout ([`super::Rollout`]), a finished game by its returns, and the returns are added
 //! along the path. In a perfect-information game a child is legal at every visit of its
 //! parent, so `available` is the parent's visits since the child was made: plain UCT.
+//!
+//! **Progressive widening** (with [`Rollout::Greedy`]): a node of `v` visits keeps adding
+//! children while it has fewer than `sqrt(v + 1)` of them legal in the iteration's state (and
+//! always when none is), taking the untried actions best immediate return first. A root of
+//! hundreds of actions (a Quincunx hand times the empty cells) searched 200 times then weighs
+//! its dozen best placements instead of trying each placement once; uniform expansion stays
+//! the rule with random rollouts, where every action is tried before any is tried twice.
 //!
 //! **Limits.** The search stops at the first of its iterations, its time and its memory (the
 //! tree full: one node at most is made per iteration), after one iteration at least.
@@ -214,9 +222,27 @@ pub fn search<G: Game>(
                     for &c in &seen {
                         tree.nodes[c as usize].available += 1;
                     }
-                    if let Some(&a) =
-                        (!untried.is_empty()).then(|| &untried[rng.random_range(0..untried.len())])
-                    {
+                    // Greedy-guided search widens progressively: a node considers one more
+                    // action each time the square root of its visits passes its children.
+                    let widen = match spec.rollout {
+                        Rollout::Random => true,
+                        Rollout::Greedy => {
+                            seen.is_empty()
+                                || (seen.len() as f64)
+                                    < (tree.nodes[node as usize].visits as f64 + 1.0).sqrt()
+                        }
+                    };
+                    let expand = if untried.is_empty() || !widen {
+                        None
+                    } else {
+                        match spec.rollout {
+                            Rollout::Random => Some(untried[rng.random_range(0..untried.len())]),
+                            Rollout::Greedy => crate::greedy::best_immediate(
+                                game, &state, &untried, p as usize, rng,
+                            ),
+                        }
+                    };
+                    if let Some(a) = expand {
                         game.apply(&mut state, a);
                         let (c, _) = tree.child(node, a);
                         node = c;

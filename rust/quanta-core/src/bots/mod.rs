@@ -58,7 +58,10 @@ pub enum Rollout {
     Random,
     /// The greedy player's moves ([`crate::greedy::greedy_action`]: the best immediate return,
     /// ties by the search's generator) to the end of the game: slower than random moves, but a
-    /// leaf of a scoring game is valued by play that scores.
+    /// leaf of a scoring game is valued by play that scores. The search is guided by the same
+    /// player in the tree too: it widens progressively, in the greedy order (see
+    /// [`mcts`]'s docs), so that with many actions and few iterations it refines the greedy
+    /// choice instead of spreading one visit over each action.
     Greedy,
 }
 
