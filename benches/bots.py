@@ -9,7 +9,8 @@
    Greedy, MCTS and ISMCTS (``--iterations`` each, ``--rollout`` their rollouts) plays ``--games`` games through
    ``quanta.arena`` (seats rotated, fixed ``--seed``), and the table gives the row bot's win share
    against the column bot with its 95 % Wilson interval, and each bot's mean return over all its
-   games. A one-player game has no pairs: each bot plays ``--games`` games alone.
+   games. A one-player game has no pairs: each bot plays ``--games`` games alone, and the table
+   gives its mean return and how often it reached the game's highest return.
 2. Speed: MCTS and ISMCTS iterations per second at the first decision of EinStein and of Quantum
    Leap side 5 (``--speed-iterations`` per choice, one thread); arena games per second of
    EinStein MCTS(100) against Random on 1 and 2 threads; and, where ``open_spiel`` is installed,
@@ -24,6 +25,7 @@ import time
 
 import quanta
 from quanta import bots
+from quanta.arenas import wilson
 
 
 def parse_game(text: str) -> quanta.Game:
@@ -45,13 +47,19 @@ def league(game: quanta.Game, players: dict[str, quanta.Bot], n: int, seed: int,
     print(f"\n#### {label(game)}\n")
     names = list(players)
     if game.num_players == 1:
-        print("| bot | games | win share [95 %] | mean return |\n|---|---:|---:|---:|")
+        # Alone, a bot has no one to beat: the table gives its mean return and how often it
+        # reached the game's highest return (a win where returns are +1 and -1).
+        best = game.info.max_return
+        print(f"| bot | games | mean return [95 %] | return {best:g} reached [95 %] |\n"
+              "|---|---:|---:|---:|")
         for name in names:
             r = quanta.arena(game, [players[name]], n, seed=seed, threads=threads)
-            rec = r.summary[0]
-            lo, hi = rec.win_interval
-            print(f"| {name} | {rec.games} | {rec.shares[0]:.1%} [{lo:.0%}–{hi:.0%}] | "
-                  f"{rec.mean_return:+.3f} |")
+            mine = r.returns[:, 0]
+            half = 1.96 * mine.std(ddof=1) / len(mine) ** 0.5 if len(mine) > 1 else float("nan")
+            top = int((mine == best).sum())
+            lo, hi = wilson(top, len(mine))
+            print(f"| {name} | {len(mine)} | {mine.mean():+.1f} [{mine.mean() - half:+.1f}, "
+                  f"{mine.mean() + half:+.1f}] | {top / len(mine):.1%} [{lo:.0%}–{hi:.0%}] |")
         return
     share: dict[tuple[str, str], str] = {}
     totals = {name: [0.0, 0] for name in names}
