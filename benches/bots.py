@@ -2,15 +2,17 @@
 
     python benches/bots.py [--games 200] [--iterations 200] [--seed 0] [--threads N]
                            [--game NAME[:option=value,...]] ... [--speed-iterations 20000]
-                           [--rollout random|greedy] [--no-league] [--no-speed]
+                           [--rollout random|greedy] [--solver-nodes N]
+                           [--no-league] [--no-speed]
 
 1. League: for each game (default: every registered game with its default options; repeat
    ``--game`` to choose, e.g. ``--game quantum_leap:size=4``), every pair of the bots Random,
-   Greedy, MCTS and ISMCTS (``--iterations`` each, ``--rollout`` their rollouts) plays ``--games`` games through
-   ``quanta.arena`` (seats rotated, fixed ``--seed``), and the table gives the row bot's win share
-   against the column bot with its 95 % Wilson interval, and each bot's mean return over all its
-   games. A one-player game has no pairs: each bot plays ``--games`` games alone, and the table
-   gives its mean return and how often it reached the game's highest return.
+   Greedy, MCTS and ISMCTS (``--iterations`` each, ``--rollout`` their rollouts,
+   ``--solver-nodes`` their solver leaves) plays ``--games`` games through ``quanta.arena``
+   (seats rotated, fixed ``--seed``), and the table gives the row bot's win share against the
+   column bot with its 95 % Wilson interval, and each bot's mean return over all its games. A
+   one-player game has no pairs: each bot plays ``--games`` games alone, and the table gives
+   its mean return and how often it reached the game's highest return.
 2. Speed: MCTS and ISMCTS iterations per second at the first decision of EinStein and of Quantum
    Leap side 5 (``--speed-iterations`` per choice, one thread); arena games per second of
    EinStein MCTS(100) against Random on 1 and 2 threads; and, where ``open_spiel`` is installed,
@@ -141,12 +143,15 @@ def main() -> None:
     p.add_argument("--game", action="append", default=[])
     p.add_argument("--speed-iterations", type=int, default=20_000)
     p.add_argument("--rollout", choices=["random", "greedy"], default="random")
+    p.add_argument("--solver-nodes", type=int, default=None)
     p.add_argument("--no-league", action="store_true")
     p.add_argument("--no-speed", action="store_true")
     a = p.parse_args()
     if not a.no_league:
-        search = {"iterations": a.iterations, "seed": a.seed, "rollout": a.rollout}
-        shown = a.iterations if a.rollout == "random" else f"{a.iterations}, {a.rollout}"
+        search = {"iterations": a.iterations, "seed": a.seed, "rollout": a.rollout,
+                  "solver_nodes": a.solver_nodes}
+        shown = ", ".join([str(a.iterations)] + [a.rollout] * (a.rollout != "random")
+                          + [f"solver {a.solver_nodes}"] * (a.solver_nodes is not None))
         players = {"Random": bots.Random(a.seed), "Greedy": bots.Greedy(a.seed),
                    f"MCTS({shown})": bots.MCTS(**search),
                    f"ISMCTS({shown})": bots.ISMCTS(**search)}
