@@ -2,14 +2,17 @@
 
     python benches/bots.py [--games 200] [--iterations 200] [--seed 0] [--threads N]
                            [--game NAME[:option=value,...]] ... [--speed-iterations 20000]
+                           [--rollout random|greedy] [--solver-nodes N]
                            [--no-league] [--no-speed]
 
 1. League: for each game (default: every registered game with its default options; repeat
    ``--game`` to choose, e.g. ``--game quantum_leap:size=4``), every pair of the bots Random,
-   Greedy, MCTS and ISMCTS (``--iterations`` each) plays ``--games`` games through
-   ``quanta.arena`` (seats rotated, fixed ``--seed``), and the table gives the row bot's win share
-   against the column bot with its 95 % Wilson interval, and each bot's mean return over all its
-   games. A one-player game has no pairs: each bot plays ``--games`` games alone.
+   Greedy, MCTS and ISMCTS (``--iterations`` each, ``--rollout`` their rollouts,
+   ``--solver-nodes`` their solver leaves) plays ``--games`` games through ``quanta.arena``
+   (seats rotated, fixed ``--seed``), and the table gives the row bot's win share against the
+   column bot with its 95 % Wilson interval, and each bot's mean return over all its games. A
+   one-player game has no pairs: each bot plays ``--games`` games alone, and the table gives
+   its mean return and how often it reached the game's highest return.
 2. Speed: MCTS and ISMCTS iterations per second at the first decision of EinStein and of Quantum
    Leap side 5 (``--speed-iterations`` per choice, one thread); arena games per second of
    EinStein MCTS(100) against Random on 1 and 2 threads; and, where ``open_spiel`` is installed,
@@ -24,6 +27,7 @@ import time
 
 import quanta
 from quanta import bots
+from quanta.arenas import wilson
 
 
 def parse_game(text: str) -> quanta.Game:
@@ -45,13 +49,19 @@ def league(game: quanta.Game, players: dict[str, quanta.Bot], n: int, seed: int,
     print(f"\n#### {label(game)}\n")
     names = list(players)
     if game.num_players == 1:
-        print("| bot | games | win share [95 %] | mean return |\n|---|---:|---:|---:|")
+        # Alone, a bot has no one to beat: the table gives its mean return and how often it
+        # reached the game's highest return (a win where returns are +1 and -1).
+        best = game.info.max_return
+        print(f"| bot | games | mean return [95 %] | return {best:g} reached [95 %] |\n"
+              "|---|---:|---:|---:|")
         for name in names:
             r = quanta.arena(game, [players[name]], n, seed=seed, threads=threads)
-            rec = r.summary[0]
-            lo, hi = rec.win_interval
-            print(f"| {name} | {rec.games} | {rec.shares[0]:.1%} [{lo:.0%}–{hi:.0%}] | "
-                  f"{rec.mean_return:+.3f} |")
+            mine = r.returns[:, 0]
+            half = 1.96 * mine.std(ddof=1) / len(mine) ** 0.5 if len(mine) > 1 else float("nan")
+            top = int((mine == best).sum())
+            lo, hi = wilson(top, len(mine))
+            print(f"| {name} | {len(mine)} | {mine.mean():+.1f} [{mine.mean() - half:+.1f}, "
+                  f"{mine.mean() + half:+.1f}] | {top / len(mine):.1%} [{lo:.0%}–{hi:.0%}] |")
         return
     share: dict[tuple[str, str], str] = {}
     totals = {name: [0.0, 0] for name in names}
@@ -132,13 +142,19 @@ def main() -> None:
     p.add_argument("--threads", type=int, default=None)
     p.add_argument("--game", action="append", default=[])
     p.add_argument("--speed-iterations", type=int, default=20_000)
+    p.add_argument("--rollout", choices=["random", "greedy"], default="random")
+    p.add_argument("--solver-nodes", type=int, default=None)
     p.add_argument("--no-league", action="store_true")
     p.add_argument("--no-speed", action="store_true")
     a = p.parse_args()
     if not a.no_league:
+        search = {"iterations": a.iterations, "seed": a.seed, "rollout": a.rollout,
+                  "solver_nodes": a.solver_nodes}
+        shown = ", ".join([str(a.iterations)] + [a.rollout] * (a.rollout != "random")
+                          + [f"solver {a.solver_nodes}"] * (a.solver_nodes is not None))
         players = {"Random": bots.Random(a.seed), "Greedy": bots.Greedy(a.seed),
-                   f"MCTS({a.iterations})": bots.MCTS(iterations=a.iterations, seed=a.seed),
-                   f"ISMCTS({a.iterations})": bots.ISMCTS(iterations=a.iterations, seed=a.seed)}
+                   f"MCTS({shown})": bots.MCTS(**search),
+                   f"ISMCTS({shown})": bots.ISMCTS(**search)}
         games = [parse_game(g) for g in a.game] or [quanta.game(n) for n in quanta.GAMES]
         print("### League")
         for game in games:

@@ -50,32 +50,40 @@ def Greedy(seed: int = 0) -> Bot:
     return Bot("greedy", seed)
 
 
-def _search(kind: str, iterations, time, seed, exploration, rollout, memory_mb) -> Bot:
+def _search(kind: str, iterations, time, seed, exploration, rollout, memory_mb,
+            solver_nodes) -> Bot:
     params = {"iterations": iterations, "time": time, "exploration": exploration,
-              "rollout": rollout, "memory_mb": memory_mb}
+              "rollout": rollout, "memory_mb": memory_mb, "solver_nodes": solver_nodes}
     return Bot(kind, seed, {k: v for k, v in params.items() if v is not None})
 
 
 def MCTS(iterations: int | None = None, time: float | None = None, seed: int = 0, *,
          exploration: float | None = None, rollout: str | None = None,
-         memory_mb: int | None = None) -> Bot:
+         memory_mb: int | None = None, solver_nodes: int | None = None) -> Bot:
     """UCT Monte Carlo tree search on the whole state (hidden cards included).
 
     ``iterations`` (a positive integer) and/or ``time`` (seconds): the search stops at the first
     reached; at least one is needed. ``exploration`` is UCT's constant (default sqrt(2), on
-    returns scaled to [0, 1]); ``rollout`` how a new leaf is valued (``"random"``, the default: random
-    moves to the end; ``"greedy"``: the greedy player's moves, slower, better in scoring games);
-    ``memory_mb`` caps the tree (default 1024)."""
-    return _search("mcts", iterations, time, seed, exploration, rollout, memory_mb)
+    returns scaled to [0, 1]). ``rollout`` is how a new leaf is valued: ``"random"`` (the
+    default) plays random moves to the end; ``"greedy"`` plays the greedy player's moves,
+    slower and better in scoring games, and the search then widens progressively in the greedy
+    player's order, best immediate return first. ``solver_nodes`` (a positive integer) puts
+    each new leaf to the game's registered solver (:data:`quanta.solvers.SOLVERS`) within that
+    many nodes, and takes its value instead of a rollout where it answers; only games whose
+    solver values positions as returns take it (a clear error says which). ``memory_mb`` caps
+    the tree (default 1024)."""
+    return _search("mcts", iterations, time, seed, exploration, rollout, memory_mb, solver_nodes)
 
 
 def ISMCTS(iterations: int | None = None, time: float | None = None, seed: int = 0, *,
            exploration: float | None = None, rollout: str | None = None,
-           memory_mb: int | None = None) -> Bot:
+           memory_mb: int | None = None, solver_nodes: int | None = None) -> Bot:
     """Information-set MCTS: :func:`MCTS` with each iteration on a state drawn from those the
     acting player cannot tell apart, so that its choice depends only on what that player knows.
-    In a game of perfect information it is MCTS. Parameters as :func:`MCTS`."""
-    return _search("ismcts", iterations, time, seed, exploration, rollout, memory_mb)
+    In a game of perfect information it is MCTS. Parameters as :func:`MCTS` (a leaf's solver
+    reads the drawn state, as the rollout does)."""
+    return _search("ismcts", iterations, time, seed, exploration, rollout, memory_mb,
+                   solver_nodes)
 
 
 def Solver(timeout: float | None = None, max_nodes: int | None = None,

@@ -4,10 +4,8 @@ read from quanta.GAMES and each game's options, never listed by hand."""
 
 from __future__ import annotations
 
-import json
 import pickle
 import random
-import re
 import subprocess
 import sys
 
@@ -17,6 +15,8 @@ import pytest
 import quanta
 from quanta.exceptions import InvalidOptionError
 
+from variants import accepted, ident, options_of, variants
+
 pyspiel = pytest.importorskip("pyspiel")
 openspiel = pytest.importorskip("quanta.interop.openspiel")
 mcts = pytest.importorskip("open_spiel.python.algorithms.mcts")
@@ -25,42 +25,7 @@ outcome_sampling_mccfr = pytest.importorskip("open_spiel.python.algorithms.outco
 ismcts = pytest.importorskip("open_spiel.python.algorithms.ismcts")
 
 
-def accepted(name: str, key: str, value: object) -> bool:
-    try:
-        quanta.game(name, **{key: value})
-    except InvalidOptionError:
-        return False
-    return True
-
-
-def variants(name: str) -> list[dict[str, object]]:
-    """The default game, then each option changed alone to each other value it takes: a flag
-    flipped, small integers (0 to 8; a per-player option given one value for everyone), and the
-    values a text option's error message lists."""
-    found: list[dict[str, object]] = [{}]
-    for key, default in quanta.game(name).options.items():
-        first = default[0] if isinstance(default, tuple) else default
-        if isinstance(first, bool):
-            candidates: list[object] = [not first]
-        elif isinstance(first, int):
-            candidates = [value for value in range(9) if value != first]
-        else:
-            try:
-                quanta.game(name, **{key: "?"})
-                candidates = []
-            except InvalidOptionError as error:
-                listed = re.search(r"one of (\[.*?\])", str(error))
-                candidates = [v for v in json.loads(listed.group(1)) if v != first] if listed else []
-        found += [{key: value} for value in candidates if accepted(name, key, value)]
-    return found
-
-
-VARIANTS = [(name, options) for name in quanta.GAMES for options in variants(name)]
-
-
-def ids(case: tuple[str, dict[str, object]]) -> str:
-    name, options = case
-    return name + "".join(f"-{key}={value}" for key, value in options.items())
+VARIANTS = variants()
 
 
 def test_the_variants_cover_player_counts_and_text_options():
@@ -74,7 +39,7 @@ def test_the_variants_cover_player_counts_and_text_options():
         assert len(counts) >= 3, (name, counts)
 
 
-@pytest.mark.parametrize("case", VARIANTS, ids=[ids(c) for c in VARIANTS])
+@pytest.mark.parametrize("case", VARIANTS, ids=ident)
 def test_openspiel_random_simulation_with_serialisation(case):
     name, options = case
     game = openspiel.load(name, **options)
@@ -125,7 +90,7 @@ def test_the_game_type_and_info_say_what_quanta_says(name):
 
 @pytest.mark.parametrize("name", quanta.GAMES)
 def test_a_game_string_and_pickle_give_back_the_same_game(name):
-    for options in variants(name)[:4]:
+    for options in options_of(name)[:4]:
         game = openspiel.load(name, **options)
         again = pyspiel.load_game(str(game))
         assert again.quanta_game == game.quanta_game == quanta.game(name, **options)
@@ -168,7 +133,7 @@ def test_a_random_game_plays_as_the_bare_quanta_api(name, seed):
     assert str(again) == str(state) and again.history() == state.history()
 
 
-@pytest.mark.parametrize("case", VARIANTS, ids=[ids(c) for c in VARIANTS])
+@pytest.mark.parametrize("case", VARIANTS, ids=ident)
 def test_an_information_state_tensor_is_given_only_where_it_is_the_information_state(case):
     # Where the type says it provides one, a player's equal information-state strings give equal
     # tensors and different strings different tensors, over random play.

@@ -17,6 +17,7 @@ import pytest
 import quanta
 from quanta import bots
 from quanta.arenas import wilson
+from quanta.solvers import SOLVERS
 
 from helpers import random_step
 
@@ -87,7 +88,7 @@ def test_a_bot_shows_and_round_trips_its_parameters():
     assert repr(b) == "MCTS(iterations=100, time=2.5, exploration=0.5, memory_mb=64, seed=7)"
     assert b.kind == "mcts" and b.seed == 7 and b.timed
     assert b.params == {"iterations": 100, "time": 2.5, "exploration": 0.5,
-                        "rollout": "random", "memory_mb": 64}
+                        "rollout": "random", "memory_mb": 64, "solver_nodes": None}
     assert bots.make("mcts", seed=7, **b.params) == b
     assert pickle.loads(pickle.dumps(b)) == b
     assert repr(bots.Solver(timeout=1)) == "Solver(timeout=1.0, seed=0)"
@@ -103,6 +104,8 @@ def test_a_bot_shows_and_round_trips_its_parameters():
     (lambda: bots.MCTS(iterations=9, exploration=float("nan")), "exploration must be a finite"),
     (lambda: bots.MCTS(iterations=9, rollout="heavy"), "rollout must be one of"),
     (lambda: bots.MCTS(iterations=9, memory_mb=0), "memory_mb must be"),
+    (lambda: bots.MCTS(iterations=9, solver_nodes=0), "solver_nodes must be a positive integer"),
+    (lambda: bots.ISMCTS(iterations=9, solver_nodes="many"), "solver_nodes must be"),
     (lambda: bots.Solver(max_nodes=-1), "max_nodes must be"),
     (lambda: bots.Solver(timeout=-1), "timeout must be"),
     (lambda: bots.Random(seed=-1), "seed must be"),
@@ -243,3 +246,26 @@ def test_a_league_refuses_fewer_than_two_bots_and_bad_counts():
         jobs.league("einstein", ["random", "greedy"], 3)
     with pytest.raises(quanta.InvalidOptionError, match="games must be"):
         jobs.league("einstein", [bots.Random(), bots.Greedy()], 0)
+
+
+def test_solver_leaves_round_trip_and_are_refused_where_the_solver_gives_no_game_value():
+    b = bots.MCTS(iterations=20, solver_nodes=500, seed=3)
+    assert repr(b) == "MCTS(iterations=20, solver_nodes=500, seed=3)"
+    assert pickle.loads(pickle.dumps(b)) == b and b.params["solver_nodes"] == 500
+    refused, taken = [], []
+    for name in quanta.GAMES:
+        s = quanta.game(name, **SOLVERS[name].options).new_state()
+        while s.is_chance:
+            s = s.play(s.chance_outcomes()[0][0])
+        try:
+            a = b.choose(s)
+        except quanta.InvalidOptionError as e:
+            assert str(e).startswith("solver_nodes needs a game whose solver values a position")
+            refused.append((name, str(e)))
+        else:
+            assert a in s.legal_actions()
+            taken.append(name)
+    # Each refusal names itself and every game that takes solver leaves.
+    assert refused and taken
+    for name, message in refused:
+        assert all(t in message for t in taken + [name]), message

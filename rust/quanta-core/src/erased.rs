@@ -6,6 +6,7 @@ use crate::bots::{ArenaResult, Bot, BotSpec};
 use crate::error::Result;
 use crate::game::{Action, Game, GameInfo, Rng, ToMove};
 use crate::options::Options;
+use crate::vector::{DynVecGame, VecGame};
 use rand::SeedableRng;
 use std::any::Any;
 use std::fmt::Debug;
@@ -41,6 +42,8 @@ pub trait DynGame: Send + Sync + Debug {
         threads: Option<usize>,
         cancel: &AtomicBool,
     ) -> Result<ArenaResult>;
+    /// `n` games stepped together ([`crate::vector`]), reset with `seed`.
+    fn vec_game(&self, n: usize, seed: u64, threads: Option<usize>) -> Result<Box<dyn DynVecGame>>;
     fn as_any(&self) -> &dyn Any;
 }
 
@@ -50,6 +53,9 @@ pub trait DynState: Send + Sync + Debug {
     fn to_move(&self) -> ToMove;
     fn legal_actions(&self) -> Vec<Action>;
     fn chance_outcomes(&self) -> Vec<(Action, f64)>;
+    /// A chance outcome drawn with `rng` by its probability, as every batch draws them
+    /// ([`Game::sample_chance`]).
+    fn sample_chance(&self, rng: &mut Rng) -> Action;
     fn play(&self, action: Action) -> Result<Box<dyn DynState>>;
     /// The state after `action`, which the caller has found among `legal_actions` (no second
     /// check). An illegal action is a logic error, as in [`Game::apply`].
@@ -151,6 +157,9 @@ impl<G: Game + Debug> DynGame for Erased<G> {
     ) -> Result<ArenaResult> {
         crate::bots::arena(&self.0, bots, n, seed, threads, cancel)
     }
+    fn vec_game(&self, n: usize, seed: u64, threads: Option<usize>) -> Result<Box<dyn DynVecGame>> {
+        Ok(Box::new(VecGame::new(&self.0, n, seed, threads)?))
+    }
     fn as_any(&self) -> &dyn Any {
         self
     }
@@ -172,6 +181,9 @@ impl<G: Game + Debug> DynState for Position<G> {
         let mut out = Vec::new();
         self.game.0.chance_outcomes(&self.state, &mut out);
         out
+    }
+    fn sample_chance(&self, rng: &mut Rng) -> Action {
+        self.game.0.sample_chance(&self.state, rng)
     }
     fn play(&self, action: Action) -> Result<Box<dyn DynState>> {
         let state = self.game.0.play(&self.state, action)?;

@@ -13,13 +13,25 @@ pub fn greedy_action<G: Game>(game: &G, state: &G::State, rng: &mut Rng) -> Opti
     };
     let mut actions = Vec::new();
     game.legal_actions(state, &mut actions);
+    best_immediate(game, state, &actions, player as usize, rng)
+}
+
+/// Of `actions` (legal in `state`), the one whose return for `player` right after it is
+/// highest, ties broken uniformly at random by `rng`; `None` when `actions` is empty.
+pub fn best_immediate<G: Game>(
+    game: &G,
+    state: &G::State,
+    actions: &[Action],
+    player: usize,
+    rng: &mut Rng,
+) -> Option<Action> {
     let mut returns = vec![0.0; game.num_players()];
     let (mut best, mut best_value, mut ties) = (None, f64::NEG_INFINITY, 0u32);
-    for a in actions {
+    for &a in actions {
         let mut child = state.clone();
         game.apply(&mut child, a);
         game.returns(&child, &mut returns);
-        let value = returns[player as usize];
+        let value = returns[player];
         if value > best_value {
             (best, best_value, ties) = (Some(a), value, 1);
         } else if value == best_value {

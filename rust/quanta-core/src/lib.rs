@@ -21,6 +21,7 @@ pub mod repair_unit;
 pub mod search;
 pub mod solver;
 pub mod table;
+pub mod vector;
 
 pub use error::{Error, Result};
 pub use game::{Action, CHANCE, Game, GameInfo, Information, Rng, TERMINAL, ToMove, Utility};

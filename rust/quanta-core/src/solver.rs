@@ -74,6 +74,31 @@ pub struct SolverEntry {
     /// The answer for a decision (or, where the solver takes them, a chance node before a die
     /// roll). `Error::SearchLimit` is turned into an undecided answer by [`solve`].
     pub solve: fn(&dyn DynState, &Context) -> Result<Answer>,
+    /// A value at a decision as every player's return, `(value, mover, returns)`, where the
+    /// value is a value of the game (a win probability, an expected return): what a tree
+    /// search takes as a leaf's value ([`crate::bots::SearchSpec::solver_nodes`]). `None`
+    /// where it is not (the points of one turn, the chance of filling a grid).
+    pub returns: Option<fn(f64, usize, &mut [f64])>,
+}
+
+/// [`SolverEntry::returns`] of a two-player game won (+1) or lost (-1) whose value is the
+/// mover's probability of winning.
+pub fn win_probability_returns(p: f64, mover: usize, returns: &mut [f64]) {
+    expected_return_returns(2.0 * p - 1.0, mover, returns);
+}
+
+/// [`SolverEntry::returns`] of a two-player zero-sum game whose value is the mover's expected
+/// return.
+pub fn expected_return_returns(v: f64, mover: usize, returns: &mut [f64]) {
+    for (player, r) in returns.iter_mut().enumerate() {
+        *r = if player == mover { v } else { -v };
+    }
+}
+
+/// [`SolverEntry::returns`] of a cooperative game won (+1 to everyone) or lost (-1) whose value
+/// is the team's probability of winning.
+pub fn team_win_probability_returns(p: f64, _mover: usize, returns: &mut [f64]) {
+    returns.fill(2.0 * p - 1.0);
 }
 
 /// The answer of `state`'s game's solver (`entry`) within `ctx`'s limits: a search stopped by

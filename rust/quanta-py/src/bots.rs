@@ -13,7 +13,14 @@ use quanta_core::error::quoted;
 /// The parameters each kind of bot takes, by name (besides `seed`).
 fn parameters(kind: &str) -> &'static [&'static str] {
     match kind {
-        "mcts" | "ismcts" => &["iterations", "time", "exploration", "rollout", "memory_mb"],
+        "mcts" | "ismcts" => &[
+            "iterations",
+            "time",
+            "exploration",
+            "rollout",
+            "memory_mb",
+            "solver_nodes",
+        ],
         "solver" => &["timeout", "max_nodes", "memory_mb"],
         _ => &[],
     }
@@ -88,7 +95,10 @@ fn spec(kind: &str, params: Option<&Bound<'_, PyDict>>) -> PyResult<BotSpec> {
         "mcts" | "ismcts" => {
             let rollout = match get("rollout") {
                 Some(v) => Some(errors::text(&v, |m| {
-                    InvalidOptionError::new_err(format!("rollout must be one of [\"random\"]: {m}"))
+                    InvalidOptionError::new_err(format!(
+                        "rollout must be one of {:?}: {m}",
+                        quanta_core::bots::Rollout::NAMES
+                    ))
                 })?),
                 None => None,
             };
@@ -98,6 +108,7 @@ fn spec(kind: &str, params: Option<&Bound<'_, PyDict>>) -> PyResult<BotSpec> {
                 number("exploration")?,
                 rollout.as_deref(),
                 integer("memory_mb")?,
+                integer("solver_nodes")?,
             )
             .map_err(to_py)?;
             Ok(if kind == "mcts" {
@@ -127,6 +138,7 @@ fn params_of<'py>(py: Python<'py>, spec: &BotSpec) -> PyResult<Bound<'py, PyDict
             out.set_item("exploration", s.exploration)?;
             out.set_item("rollout", s.rollout.name())?;
             out.set_item("memory_mb", s.memory_mb)?;
+            out.set_item("solver_nodes", s.solver_nodes)?;
         }
         BotSpec::Solver(l) => {
             out.set_item("timeout", l.timeout.map(|t| t.as_secs_f64()))?;

@@ -54,6 +54,7 @@ mod games;
 mod result;
 mod solver;
 mod tables;
+mod vector;
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -63,5 +64,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     games::register(m)?;
     solver::register(m)?;
     tables::register(m)?;
+    vector::register(m)?;
     Ok(())
 }

@@ -23,7 +23,7 @@ use std::sync::atomic::AtomicBool;
 #[derive(Debug, Clone, PartialEq)]
 pub struct Ismcts(pub SearchSpec);
 
-impl<G: Game> Bot<G> for Ismcts {
+impl<G: Game + std::fmt::Debug> Bot<G> for Ismcts {
     fn act(
         &self,
         game: &G,

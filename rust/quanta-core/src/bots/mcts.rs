@@ -8,14 +8,27 @@
 //!
 //! **Iteration.** From the root state (the state itself for [`Mcts`]; a determinisation for
 //! ISMCTS): at a decision of player `p`, a legal action without a node yet is expanded (drawn
-//! uniformly among them), else the child maximising `mean_p + c * sqrt(ln(available) /
+//! uniformly among them; with greedy rollouts, see below, the one with the best immediate
+//! return for `p`, and only while the node is allowed another child), else the child maximising `mean_p + c * sqrt(ln(available) /
 //! visits)` is followed (the first, by action, on a tie), where `mean_p` is `p`'s mean return
 //! through the child scaled to [0, 1] by the lowest and highest return any rollout of this
 //! search has given; at a chance node an outcome is drawn by its odds
 //! ([`Game::sample_chance`]) and its node followed, or made when new. A new node is valued by
 //! a rollout ([`super::Rollout`]), a finished game by its returns, and the returns are added
-//! along the path. In a perfect-information game a child is legal at every visit of its
+//! along the path. With [`SearchSpec::solver_nodes`], a new node that is a decision is first
+//! put to the game's registered solver within that many nodes (one thread,
+//! [`super::LEAF_SOLVER_MEMORY_MB`] of tables), and its value, read as every player's return
+//! ([`crate::solver::SolverEntry::returns`]), replaces the rollout where it answers; a game
+//! whose solver's value is not a game value (A Quantum Leap's turn points, Quincunx's chance
+//! of filling the grid) refuses the option. In a perfect-information game a child is legal at every visit of its
 //! parent, so `available` is the parent's visits since the child was made: plain UCT.
+//!
+//! **Progressive widening** (with [`Rollout::Greedy`]): a node of `v` visits keeps adding
+//! children while it has fewer than `sqrt(v + 1)` of them legal in the iteration's state (and
+//! always when none is), taking the untried actions best immediate return first. A root of
+//! hundreds of actions (a Quincunx hand times the empty cells) searched 200 times then weighs
+//! its dozen best placements instead of trying each placement once; uniform expansion stays
+//! the rule with random rollouts, where every action is tried before any is tried twice.
 //!
 //! **Limits.** The search stops at the first of its iterations, its time and its memory (the
 //! tree full: one node at most is made per iteration), after one iteration at least.
@@ -27,9 +40,13 @@
 //! bot, and in a game with hidden information it sees what its seat may not.
 
 use super::{Bot, Rollout, SearchSpec, not_a_decision};
+use crate::erased::{Erased, Position};
 use crate::error::{Error, Result};
 use crate::game::{Action, Game, Rng, ToMove};
+use crate::search::{Context, Limits};
+use crate::solver::Answer;
 use rand::Rng as _;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
@@ -37,7 +54,7 @@ use std::time::Instant;
 #[derive(Debug, Clone, PartialEq)]
 pub struct Mcts(pub SearchSpec);
 
-impl<G: Game> Bot<G> for Mcts {
+impl<G: Game + std::fmt::Debug> Bot<G> for Mcts {
     fn act(
         &self,
         game: &G,
@@ -127,7 +144,7 @@ fn node_bytes(players: usize) -> usize {
 /// `None` ([`Mcts`]), else each iteration on `game.resample(root, observer, rng)`
 /// ([`super::ismcts::Ismcts`]). Stops at the first of `spec`'s iterations, time and memory
 /// (at least one iteration), or with `Interrupted` once `cancel` is set.
-pub fn search<G: Game>(
+pub fn search<G: Game + std::fmt::Debug>(
     game: &G,
     root: &G::State,
     spec: &SearchSpec,
@@ -147,6 +164,10 @@ pub fn search<G: Game>(
             visits: vec![(only, 0)],
         });
     }
+    let leaf_solver = match spec.solver_nodes {
+        Some(nodes) => Some(LeafSolver::new(game, nodes)?),
+        None => None,
+    };
     let start = Instant::now();
     let players = game.num_players();
     let mut tree = Tree::new(players);
@@ -214,9 +235,27 @@ pub fn search<G: Game>(
                     for &c in &seen {
                         tree.nodes[c as usize].available += 1;
                     }
-                    if let Some(&a) =
-                        (!untried.is_empty()).then(|| &untried[rng.random_range(0..untried.len())])
-                    {
+                    // Greedy-guided search widens progressively: a node considers one more
+                    // action each time the square root of its visits passes its children.
+                    let widen = match spec.rollout {
+                        Rollout::Random => true,
+                        Rollout::Greedy => {
+                            seen.is_empty()
+                                || (seen.len() as f64)
+                                    < (tree.nodes[node as usize].visits as f64 + 1.0).sqrt()
+                        }
+                    };
+                    let expand = if untried.is_empty() || !widen {
+                        None
+                    } else {
+                        match spec.rollout {
+                            Rollout::Random => Some(untried[rng.random_range(0..untried.len())]),
+                            Rollout::Greedy => crate::greedy::best_immediate(
+                                game, &state, &untried, p as usize, rng,
+                            ),
+                        }
+                    };
+                    if let Some(a) = expand {
                         game.apply(&mut state, a);
                         let (c, _) = tree.child(node, a);
                         node = c;
@@ -244,7 +283,15 @@ pub fn search<G: Game>(
                 }
             }
         };
-        if leaf_is_new {
+        // A new leaf: the solver's value where it answers, else a rollout.
+        let solved = leaf_is_new
+            && match &leaf_solver {
+                Some(solver) => solver.value(&state, &mut returns, cancel)?,
+                None => false,
+            };
+        if solved {
+            // `returns` holds the solver's value.
+        } else if leaf_is_new {
             match spec.rollout {
                 Rollout::Random => {
                     game.random_playout(&mut state, rng, &mut returns);
@@ -282,6 +329,67 @@ pub fn search<G: Game>(
         iterations,
         visits,
     })
+}
+
+/// The game's registered solver as a leaf's value ([`SearchSpec::solver_nodes`]).
+struct LeafSolver<G: Game> {
+    entry: &'static crate::solver::SolverEntry,
+    as_returns: fn(f64, usize, &mut [f64]),
+    game: Arc<Erased<G>>,
+    limits: Limits,
+}
+
+impl<G: Game + std::fmt::Debug> LeafSolver<G> {
+    /// The leaf solver of `game`, or the error saying why its solver gives no leaf values.
+    fn new(game: &G, nodes: u64) -> Result<Self> {
+        let entry = crate::registry::solver(G::NAME)?;
+        let Some(as_returns) = entry.returns else {
+            let usable: Vec<&str> = crate::registry::solvers()
+                .into_iter()
+                .filter(|e| e.returns.is_some())
+                .map(|e| e.game)
+                .collect();
+            return Err(Error::InvalidOption(format!(
+                "solver_nodes needs a game whose solver values a position as the players' \
+                 returns ({}); {}'s solver gives {}: leave solver_nodes None",
+                usable.join(", "),
+                G::NAME,
+                entry.value
+            )));
+        };
+        Ok(LeafSolver {
+            entry,
+            as_returns,
+            game: Arc::new(Erased(game.clone())),
+            limits: Limits {
+                timeout: None,
+                max_nodes: Some(nodes),
+                memory_mb: super::LEAF_SOLVER_MEMORY_MB,
+            },
+        })
+    }
+
+    /// Writes the solver's value of `state` as every player's return and says so, where
+    /// `state` is a decision the solver answers within the nodes; false otherwise (a chance
+    /// node or a finished game, a position it does not take, a search stopped by its limit).
+    fn value(&self, state: &G::State, returns: &mut [f64], cancel: &AtomicBool) -> Result<bool> {
+        let ToMove::Player(mover) = self.game.0.to_move(state) else {
+            return Ok(false);
+        };
+        let position = Position {
+            game: self.game.clone(),
+            state: state.clone(),
+        };
+        let ctx = Context::new(self.limits.clone(), Some(1), cancel);
+        match crate::solver::solve(self.entry, &position, &ctx) {
+            Ok(Answer { value: Some(v), .. }) => {
+                (self.as_returns)(v, mover as usize, returns);
+                Ok(true)
+            }
+            Ok(_) | Err(Error::NotApplicable(_)) => Ok(false),
+            Err(e) => Err(e),
+        }
+    }
 }
 
 /// Plays `state` to its end with the greedy player's moves (chance by its odds) and writes the

@@ -58,7 +58,10 @@ pub enum Rollout {
     Random,
     /// The greedy player's moves ([`crate::greedy::greedy_action`]: the best immediate return,
     /// ties by the search's generator) to the end of the game: slower than random moves, but a
-    /// leaf of a scoring game is valued by play that scores.
+    /// leaf of a scoring game is valued by play that scores. The search is guided by the same
+    /// player in the tree too: it widens progressively, in the greedy order (see
+    /// [`mcts`]'s docs), so that with many actions and few iterations it refines the greedy
+    /// choice instead of spreading one visit over each action.
     Greedy,
 }
 
@@ -90,7 +93,16 @@ pub struct SearchSpec {
     /// Memory for the tree: a search whose tree reaches it stops there, as at its last
     /// iteration (so that a long `time` cannot exhaust the machine).
     pub memory_mb: usize,
+    /// Nodes the game's registered solver may spend on a new leaf that is a decision: where it
+    /// answers within them, its value (as every player's return,
+    /// [`crate::solver::SolverEntry::returns`]) replaces the rollout; where it does not, the
+    /// rollout values the leaf. `None`: rollouts only.
+    pub solver_nodes: Option<u64>,
 }
+
+/// The memory a leaf's solve may take for its tables, in megabytes: small, since a leaf's
+/// search is cut at [`SearchSpec::solver_nodes`] nodes.
+pub const LEAF_SOLVER_MEMORY_MB: usize = 16;
 
 /// The exploration constant when none is given: sqrt(2), UCB1's.
 pub const DEFAULT_EXPLORATION: f64 = std::f64::consts::SQRT_2;
@@ -101,13 +113,15 @@ pub const DEFAULT_MEMORY_MB: usize = 1024;
 impl SearchSpec {
     /// Checks a tree search's parameters as the caller gave them (integers wide enough to hold
     /// any bad value) and names the first that is wrong. `exploration` defaults to
-    /// [`DEFAULT_EXPLORATION`], `rollout` to "random", `memory_mb` to [`DEFAULT_MEMORY_MB`].
+    /// [`DEFAULT_EXPLORATION`], `rollout` to "random", `memory_mb` to [`DEFAULT_MEMORY_MB`],
+    /// `solver_nodes` to none (rollouts only).
     pub fn checked(
         iterations: Option<i128>,
         time: Option<f64>,
         exploration: Option<f64>,
         rollout: Option<&str>,
         memory_mb: Option<i128>,
+        solver_nodes: Option<i128>,
     ) -> Result<SearchSpec> {
         let bad = |what: &str, expected: &str, given: String| {
             Error::InvalidOption(format!("{what} must be {expected}, not {given}"))
@@ -167,18 +181,30 @@ impl SearchSpec {
             Some(m) if (1..=crate::search::MAX_MEMORY_MB).contains(&m) => m as usize,
             Some(m) => return Err(crate::search::bad_argument("memory_mb", &m.to_string())),
         };
+        let solver_nodes = match solver_nodes {
+            None => None,
+            Some(n) if (1..=u64::MAX as i128).contains(&n) => Some(n as u64),
+            Some(n) => {
+                return Err(bad(
+                    "solver_nodes",
+                    "a positive integer (at most 2**64 - 1), or None for rollouts only",
+                    n.to_string(),
+                ));
+            }
+        };
         Ok(SearchSpec {
             iterations,
             time,
             exploration,
             rollout,
             memory_mb,
+            solver_nodes,
         })
     }
 
     /// A search of `iterations` iterations with the default exploration and random rollouts.
     pub fn iterations(iterations: u64) -> Result<SearchSpec> {
-        Self::checked(Some(iterations as i128), None, None, None, None)
+        Self::checked(Some(iterations as i128), None, None, None, None, None)
     }
 }
 

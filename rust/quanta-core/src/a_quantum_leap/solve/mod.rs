@@ -649,6 +649,7 @@ pub const SOLVER: crate::solver::SolverEntry = crate::solver::SolverEntry {
             t.seconds,
         ))
     },
+    returns: None,
 };
 
 #[cfg(test)]

@@ -736,4 +736,5 @@ pub const SOLVER: crate::solver::SolverEntry = crate::solver::SolverEntry {
             sol.seconds,
         ))
     },
+    returns: Some(crate::solver::win_probability_returns),
 };

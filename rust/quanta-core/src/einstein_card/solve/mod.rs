@@ -571,6 +571,7 @@ pub const SOLVER: crate::solver::SolverEntry = crate::solver::SolverEntry {
             sol.seconds,
         ))
     },
+    returns: Some(crate::solver::expected_return_returns),
 };
 
 /// Every legal action of a decision node with its value for the player to act (the expected

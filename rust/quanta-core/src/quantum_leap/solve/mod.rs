@@ -254,4 +254,5 @@ pub const SOLVER: crate::solver::SolverEntry = crate::solver::SolverEntry {
             sol.seconds,
         ))
     },
+    returns: Some(crate::solver::win_probability_returns),
 };

@@ -165,4 +165,5 @@ pub const SOLVER: crate::solver::SolverEntry = crate::solver::SolverEntry {
             e.seconds,
         ))
     },
+    returns: None,
 };

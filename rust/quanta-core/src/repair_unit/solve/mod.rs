@@ -779,4 +779,5 @@ pub const SOLVER: crate::solver::SolverEntry = crate::solver::SolverEntry {
         }
         Ok(answer)
     },
+    returns: Some(crate::solver::team_win_probability_returns),
 };
