@@ -44,27 +44,38 @@ import quanta
 Way = Callable[[float, int], tuple[int, float]]
 
 
-def bare_loop(name: str, **options) -> Way:
-    """The loop a program writes on the bare API: a new state per step."""
-    game = quanta.game(name, **options)
+def games_for(one_game: Callable[[random.Random], int]) -> Way:
+    """The way that plays ``one_game(rng)`` (which returns its decisions) again and again
+    until the time is up."""
 
     def run(seconds: float, seed: int) -> tuple[int, float]:
         rng = random.Random(seed)
         steps = 0
         start = time.perf_counter()
-        end = start + seconds
-        while time.perf_counter() < end:
-            s = game.new_state()
-            while not s.is_terminal:
-                if s.is_chance:
-                    actions, weights = zip(*s.chance_outcomes())
-                    s = s.play(rng.choices(actions, weights)[0])
-                else:
-                    s = s.play(rng.choice(s.legal_actions()))
-                    steps += 1
+        while time.perf_counter() < start + seconds:
+            steps += one_game(rng)
         return steps, time.perf_counter() - start
 
     return run
+
+
+def bare_loop(name: str, **options) -> Way:
+    """The loop a program writes on the bare API: a new state per step."""
+    game = quanta.game(name, **options)
+
+    def one_game(rng: random.Random) -> int:
+        steps = 0
+        s = game.new_state()
+        while not s.is_terminal:
+            if s.is_chance:
+                actions, weights = zip(*s.chance_outcomes())
+                s = s.play(rng.choices(actions, weights)[0])
+            else:
+                s = s.play(rng.choice(s.legal_actions()))
+                steps += 1
+        return steps
+
+    return games_for(one_game)
 
 
 def aec_loop(name: str, **options) -> Way:
@@ -72,23 +83,19 @@ def aec_loop(name: str, **options) -> Way:
 
     env = qpz.env(name, **options)
 
-    def run(seconds: float, seed: int) -> tuple[int, float]:
-        rng = random.Random(seed)
+    def one_game(rng: random.Random) -> int:
         steps = 0
-        start = time.perf_counter()
-        end = start + seconds
-        while time.perf_counter() < end:
-            env.reset(seed=rng.randrange(2**32))
-            for _ in env.agent_iter():
-                observation, _, termination, truncation, _ = env.last()
-                if termination or truncation:
-                    env.step(None)
-                    continue
-                env.step(rng.choice(np.flatnonzero(observation["action_mask"])))
-                steps += 1
-        return steps, time.perf_counter() - start
+        env.reset(seed=rng.randrange(2**32))
+        for _ in env.agent_iter():
+            observation, _, termination, truncation, _ = env.last()
+            if termination or truncation:
+                env.step(None)
+                continue
+            env.step(rng.choice(np.flatnonzero(observation["action_mask"])))
+            steps += 1
+        return steps
 
-    return run
+    return games_for(one_game)
 
 
 def gym_loop(name: str, **options) -> Way:
@@ -96,21 +103,17 @@ def gym_loop(name: str, **options) -> Way:
 
     env = qgym.QuantaEnv(quanta.game(name, **options))
 
-    def run(seconds: float, seed: int) -> tuple[int, float]:
-        rng = random.Random(seed)
+    def one_game(rng: random.Random) -> int:
         steps = 0
-        start = time.perf_counter()
-        end = start + seconds
-        while time.perf_counter() < end:
-            _, info = env.reset(seed=rng.randrange(2**32))
-            terminated = False
-            while not terminated:
-                a = rng.choice(np.flatnonzero(info["action_mask"]))
-                _, _, terminated, _, info = env.step(a)
-                steps += 1
-        return steps, time.perf_counter() - start
+        _, info = env.reset(seed=rng.randrange(2**32))
+        terminated = False
+        while not terminated:
+            a = rng.choice(np.flatnonzero(info["action_mask"]))
+            _, _, terminated, _, info = env.step(a)
+            steps += 1
+        return steps
 
-    return run
+    return games_for(one_game)
 
 
 def random_legal(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -226,22 +229,19 @@ def openspiel_section(args: argparse.Namespace) -> None:
         """The same loop on quanta's game as an OpenSpiel Python game (in place)."""
         game = openspiel.load(name)
 
-        def run(seconds: float, seed: int) -> tuple[int, float]:
-            rng = random.Random(seed)
+        def one_game(rng: random.Random) -> int:
             steps = 0
-            start = time.perf_counter()
-            while time.perf_counter() < start + seconds:
-                s = game.new_initial_state()
-                while not s.is_terminal():
-                    if s.is_chance_node():
-                        actions, weights = zip(*s.chance_outcomes())
-                        s.apply_action(rng.choices(actions, weights)[0])
-                    else:
-                        s.apply_action(rng.choice(s.legal_actions()))
-                        steps += 1
-            return steps, time.perf_counter() - start
+            s = game.new_initial_state()
+            while not s.is_terminal():
+                if s.is_chance_node():
+                    actions, weights = zip(*s.chance_outcomes())
+                    s.apply_action(rng.choices(actions, weights)[0])
+                else:
+                    s.apply_action(rng.choice(s.legal_actions()))
+                    steps += 1
+            return steps
 
-        return run
+        return games_for(one_game)
 
     for name in ("einstein", "quincunx"):
         measure(f"OpenSpiel, {name}", {
