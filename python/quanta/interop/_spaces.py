@@ -1,5 +1,5 @@
-"""What the PettingZoo and Gymnasium modules share: the observation space of a game and the
-check of a render mode."""
+"""What the PettingZoo and Gymnasium modules share: the observation space of a game, the
+check of a render mode and the rendering."""
 
 from __future__ import annotations
 
@@ -28,3 +28,12 @@ def render_mode(value: object) -> str | None:
     raise InvalidOptionError(
         f"render_mode must be None, 'ansi' or 'human', not {quanta._core.quote(value)}"
     )
+
+
+def render_text(state: quanta.State, mode: str | None) -> str | None:
+    """The game as text: returned for ``"ansi"``, printed for ``"human"``."""
+    text = str(state)
+    if mode == "human":
+        print(text)
+        return None
+    return text

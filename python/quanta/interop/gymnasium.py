@@ -38,7 +38,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 import quanta
 from quanta._core import VectorGame
 from quanta.exceptions import IllegalMoveError, InvalidOptionError, NotApplicableError
-from quanta.interop._spaces import RENDER_MODES, observation_box
+from quanta.interop._spaces import RENDER_MODES, observation_box, render_text
 from quanta.interop._spaces import render_mode as _render_mode
 
 __all__ = ["ENVS", "QuantaEnv", "QuantaVectorEnv", "make_vec"]
@@ -150,11 +150,7 @@ class QuantaEnv(gymnasium.Env[np.ndarray, np.int64]):
 
     def render(self) -> str | None:
         """The game as text (``"ansi"``), printed for ``"human"``."""
-        text = str(self.game_state)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render_text(self.game_state, self.render_mode)
 
 
 class QuantaVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):

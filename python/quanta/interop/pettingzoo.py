@@ -32,7 +32,7 @@ from pettingzoo.utils import wrappers
 
 import quanta
 from quanta.exceptions import IllegalMoveError
-from quanta.interop._spaces import RENDER_MODES, observation_box
+from quanta.interop._spaces import RENDER_MODES, observation_box, render_text
 from quanta.interop._spaces import render_mode as _render_mode
 
 __all__ = ["BatchEnv", "env", "raw_env", "vector_env"]
@@ -151,11 +151,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped class)
 
     def render(self) -> str | None:
         """The game as text (``"ansi"``), printed for ``"human"``."""
-        text = str(self.state_)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render_text(self.state_, self.render_mode)
 
     def close(self) -> None:
         pass
