@@ -165,22 +165,24 @@ def bot_figures(g: quanta.Game, n: int, *, seed: int = 0, threads: int | None = 
     """``bot`` (default ``MCTS(iterations=100)``) against a random player over ``n`` games of
     ``g`` in :func:`quanta.arena` (seats rotated): the ``bot``'s and ``opponent``'s names,
     ``games``, the bot's ``wins``, ``draws`` and ``losses`` shares with the 95 % interval of its
-    wins, both ``mean_returns`` and ``games_per_second``."""
+    wins (all None in a game of one player that is not cooperative: each game has one bot
+    alone, with no one to beat), both ``mean_returns`` and ``games_per_second``."""
     bot = _bots.MCTS(iterations=100, seed=seed) if bot is None else bot
     opponent = _bots.Random(seed=seed)
     start = time.perf_counter()
     r = arena(g, [bot, opponent], n, seed=seed, threads=threads)
     seconds = time.perf_counter() - start
     mine, theirs = r.summary
+    shares = mine.shares or (None, None, None)  # None: no game with a result (one player)
     return {
         "game": g.name,
         "bot": repr(bot),
         "opponent": repr(opponent),
         "games": n,
-        "wins": mine.shares[0],
-        "draws": mine.shares[1],
-        "losses": mine.shares[2],
-        "wins_interval": list(mine.win_interval),
+        "wins": shares[0],
+        "draws": shares[1],
+        "losses": shares[2],
+        "wins_interval": list(mine.win_interval) if mine.decided else None,
         "mean_returns": [mine.mean_return, theirs.mean_return],
         "games_per_second": n / seconds if seconds > 0 else None,
     }

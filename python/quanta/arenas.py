@@ -14,8 +14,12 @@ game; more bots than seats: some sit a game out.
 
 **Win, draw, loss.** In each game a bot takes part in, its result is the best return among the
 seats it holds. It *wins* when that is the game's highest return and no other bot's seat
-reached it; it *draws* when another bot's seat reached it too (or no other bot played the
-game); it *loses* otherwise. In a two-player game this is the usual win/draw/loss.
+reached it; it *draws* when another bot's seat reached it too; it *loses* otherwise. In a
+two-player game this is the usual win/draw/loss. A game with no other bot in it (a game of one
+player, say) has no one to beat and gives no result: the bot's record counts it in ``games``
+and its mean return, not in ``decided``. A cooperative game (``g.info.utility ==
+"cooperative"``: one team, one return) is won by every bot in it when the return is positive
+and lost otherwise, never drawn.
 
 **Ratings.** With two bots or more, each bot gets an Elo-style rating: a Bradley-Terry model
 fitted (by its minorization-maximization iteration) to every pair of bots' results in the games
@@ -72,6 +76,9 @@ class BotRecord:
     wins: int
     draws: int
     losses: int
+    #: Games with a result (``wins + draws + losses``): all but those it played with no other
+    #: bot in a game that is not cooperative.
+    decided: int
     #: 95 % Wilson intervals of the win, draw and loss shares.
     win_interval: tuple[float, float]
     draw_interval: tuple[float, float]
@@ -80,10 +87,11 @@ class BotRecord:
     rating: float | None
 
     @property
-    def shares(self) -> tuple[float, float, float]:
-        """The win, draw and loss shares of its games (each 0 when it played none)."""
-        n = self.games
-        return (self.wins / n, self.draws / n, self.losses / n) if n else (0.0, 0.0, 0.0)
+    def shares(self) -> tuple[float, float, float] | None:
+        """The win, draw and loss shares of its games with a result (``decided``); None when
+        it has none."""
+        n = self.decided
+        return (self.wins / n, self.draws / n, self.losses / n) if n else None
 
 
 @dataclass(frozen=True)
@@ -112,10 +120,11 @@ class ArenaResult:
             name = repr(r.bot)
             if len(name) > 38:
                 name = name[:37] + "…"
-            cells = [
+            shares = r.shares
+            cells = ["—"] * 3 if shares is None else [
                 f"{share:5.1%} [{lo:4.0%},{hi:4.0%}]"
-                for share, (lo, hi) in zip(r.shares, (r.win_interval, r.draw_interval,
-                                                      r.loss_interval))
+                for share, (lo, hi) in zip(shares, (r.win_interval, r.draw_interval,
+                                                    r.loss_interval))
             ]
             line = (f"  {name:<38} {r.games:>6} {r.mean_return:>+7.3f} "
                     + " ".join(f"{c:>17}" for c in cells))
@@ -145,7 +154,8 @@ def _bradley_terry(wins: np.ndarray, iterations: int = 1000) -> np.ndarray:
     return ratings - ratings.mean()
 
 
-def _summary(bots: tuple[Bot, ...], returns: np.ndarray, seats: np.ndarray) -> tuple[BotRecord, ...]:
+def _summary(bots: tuple[Bot, ...], returns: np.ndarray, seats: np.ndarray,
+             cooperative: bool) -> tuple[BotRecord, ...]:
     k = len(bots)
     n = len(returns)
     top = returns.max(axis=1) if n else np.zeros(0)
@@ -156,21 +166,28 @@ def _summary(bots: tuple[Bot, ...], returns: np.ndarray, seats: np.ndarray) -> t
         has = mine.any(axis=1)
         own_best = np.where(mine, returns, -np.inf).max(axis=1) if n else np.zeros(0)
         others = np.where(mine, -np.inf, returns).max(axis=1) if n else np.zeros(0)
-        at_top = has & (own_best == top)
-        win = at_top & (others < top) & (~mine).any(axis=1)
-        draw = at_top & ~win
-        loss = has & ~at_top
+        if cooperative:
+            win = has & (own_best > 0)
+            draw = np.zeros_like(has)
+            loss = has & ~win
+        else:
+            with_others = has & (~mine).any(axis=1)
+            at_top = with_others & (own_best == top)
+            win = at_top & (others < top)
+            draw = at_top & ~win
+            loss = with_others & ~at_top
         games = int(has.sum())
+        decided = int((win | draw | loss).sum())
         held = returns[mine]
         best.append(own_best)
         present.append(has)
         records.append(BotRecord(
             bot=bots[b], games=games,
             mean_return=float(held.mean()) if held.size else float("nan"),
-            wins=int(win.sum()), draws=int(draw.sum()), losses=int(loss.sum()),
-            win_interval=wilson(int(win.sum()), games),
-            draw_interval=wilson(int(draw.sum()), games),
-            loss_interval=wilson(int(loss.sum()), games),
+            wins=int(win.sum()), draws=int(draw.sum()), losses=int(loss.sum()), decided=decided,
+            win_interval=wilson(int(win.sum()), decided),
+            draw_interval=wilson(int(draw.sum()), decided),
+            loss_interval=wilson(int(loss.sum()), decided),
             rating=None,
         ))
     if k > 1:
@@ -197,4 +214,6 @@ def arena(game: quanta.Game | str, bots: Sequence[Bot], n: int, *, seed: int = 0
     returns, seats = columns["returns"], columns["seats"]
     players = tuple(bots)
     return ArenaResult(game=game.name, bots=players, returns=returns, seats=seats,
-                       lengths=columns["length"], summary=_summary(players, returns, seats))
+                       lengths=columns["length"],
+                       summary=_summary(players, returns, seats,
+                                        game.info.utility == "cooperative"))

@@ -159,13 +159,18 @@ def analyze(games: int, seed: int, threads: int | None, game_options: tuple[str,
 
 
 def _bot_summary(f: dict) -> dict:
-    low, high = f["wins_interval"]
+    if f["wins"] is None:  # one player: each game had one bot alone, no one to beat
+        wins = draws = losses = "—"
+    else:
+        low, high = f["wins_interval"]
+        wins = f"{100 * f['wins']:.0f}% [{100 * low:.0f}-{100 * high:.0f}%]"
+        draws, losses = f"{100 * f['draws']:.0f}%", f"{100 * f['losses']:.0f}%"
     return {
         "bot vs random": f"{f['game']}: {f['bot']}",
         "games": f["games"],
-        "wins": f"{100 * f['wins']:.0f}% [{100 * low:.0f}-{100 * high:.0f}%]",
-        "draws": f"{100 * f['draws']:.0f}%",
-        "losses": f"{100 * f['losses']:.0f}%",
+        "wins": wins,
+        "draws": draws,
+        "losses": losses,
         "mean returns": " / ".join(f"{r:+.3f}" for r in f["mean_returns"]),
     }
 

@@ -183,8 +183,10 @@ def league(game: str, bots: list[quanta.Bot], games: int, *, options: dict | Non
     (indices), ``name_a``, ``name_b`` (the bots' reprs), ``games``, ``wins_a``, ``draws``,
     ``wins_b`` (as :mod:`quanta.arenas` counts them), ``mean_return_a``, ``mean_return_b`` and
     ``mean_length``. Row ``i``'s match is seeded by ``(seed, i)`` alone. A bot stopped by the
-    clock (``bot.timed``) makes the results depend on the machine."""
-    g = _game(game, options)
+    clock (``bot.timed``) makes the results depend on the machine. A game where bots do not
+    play against each other (one player, or a cooperative game) is refused: run
+    :func:`quanta.arena` for its bots' mean returns."""
+    g = _league_game(game, options)
     if (not isinstance(bots, (list, tuple)) or len(bots) < 2
             or not all(isinstance(b, quanta.Bot) for b in bots)):
         raise InvalidOptionError(f"bots must be a list of two or more bots from quanta.bots, "
@@ -196,6 +198,17 @@ def league(game: str, bots: list[quanta.Bot], games: int, *, options: dict | Non
               pairs, _count(shard_size, "shard_size"), _seed(seed))
     _check_shard(job)
     return job
+
+
+def _league_game(game: str, options: dict | None) -> quanta.Game:
+    """The game of a league, refused where bots do not play against each other."""
+    g = _game(game, options)
+    if g.num_players == 1 or g.info.utility == "cooperative":
+        raise InvalidOptionError(
+            f"a league pits bots against each other, and {g.name} with these options has "
+            f"{'one player' if g.num_players == 1 else 'one team'}: run quanta.arena for "
+            f"each bot's mean return instead")
+    return g
 
 
 #: The types of a league job's columns.
@@ -498,7 +511,7 @@ def _check_shard(job: Job) -> None:
                 raise InvalidOptionError(f"table {name} has {rows:,} rows with these "
                                          f"parameters, not {job.rows:,}")
         elif job.kind == "league":
-            _game(job.params["game"], job.params["options"])
+            _league_game(job.params["game"], job.params["options"])
             _count(job.params["games"], "games")
             _league_rows(empty, 0, None)
         elif not isinstance(job.params["positions"], list):

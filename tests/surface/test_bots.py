@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 import quanta
-from quanta import bots
+from quanta import analysis, bots
 from quanta.arenas import wilson
 from quanta.solvers import SOLVERS
 
@@ -145,7 +145,7 @@ def test_summary_shares_sum_to_one_and_lie_in_their_intervals():
     assert [rec.bot for rec in r.summary] == list(r.bots)
     for rec in r.summary:
         assert rec.games == 20  # 30 games, two seats, three bots in turn
-        assert rec.wins + rec.draws + rec.losses == rec.games
+        assert rec.wins + rec.draws + rec.losses == rec.decided == rec.games
         assert sum(rec.shares) == pytest.approx(1.0)
         for share, (lo, hi) in zip(rec.shares, (rec.win_interval, rec.draw_interval,
                                                 rec.loss_interval)):
@@ -157,6 +157,29 @@ def test_summary_shares_sum_to_one_and_lie_in_their_intervals():
     # the bot with the most wins is rated highest
     assert max(r.summary, key=lambda rec: rec.wins).rating == max(ratings)
     assert "rating" in str(r) and "MCTS(iterations=30, seed=0)" in str(r)
+
+
+def test_a_bot_alone_has_no_result_and_a_team_wins_or_loses_together():
+    # A game of one player that is not cooperative: each game has one bot, no one to beat.
+    solitaire = quanta.game("quincunx", players=1)
+    r = quanta.arena(solitaire, [bots.Greedy(), bots.Random()], 6, seed=2)
+    for rec in r.summary:
+        assert (rec.games, rec.decided, rec.shares) == (3, 0, None)
+        assert rec.mean_return == pytest.approx(r.returns[r.seats == r.bots.index(rec.bot)].mean())
+    assert "—" in str(r) and "draw" in str(r)
+    figures = analysis.bot_figures(solitaire, 4, seed=1)
+    assert (figures["wins"], figures["draws"], figures["losses"]) == (None, None, None)
+    # A cooperative game: won by everyone in it when the return is positive, never drawn.
+    for name in quanta.GAMES:
+        g = quanta.game(name)
+        if g.info.utility != "cooperative":
+            continue
+        r = quanta.arena(g, [bots.Greedy(), bots.Random()], 8, seed=3)
+        for b, rec in enumerate(r.summary):
+            mine = (r.seats == b).any(axis=1)
+            won = (r.returns[:, 0] > 0) & mine
+            assert (rec.wins, rec.draws, rec.losses) == (won.sum(), 0, (mine & ~won).sum())
+            assert rec.decided == rec.games == mine.sum()
 
 
 def test_wilson_interval():
@@ -246,6 +269,20 @@ def test_a_league_refuses_fewer_than_two_bots_and_bad_counts():
         jobs.league("einstein", ["random", "greedy"], 3)
     with pytest.raises(quanta.InvalidOptionError, match="games must be"):
         jobs.league("einstein", [bots.Random(), bots.Greedy()], 0)
+    # Bots that never meet in a game (one player, one team) have no league.
+    apart = []
+    for name in quanta.GAMES:
+        for options in ({}, {"players": 1}):
+            try:
+                g = quanta.game(name, **options)
+            except quanta.InvalidOptionError:
+                continue
+            if g.num_players == 1 or g.info.utility == "cooperative":
+                apart.append((name, options))
+    assert apart
+    for name, options in apart:
+        with pytest.raises(quanta.InvalidOptionError, match="pits bots against each other"):
+            jobs.league(name, [bots.Random(), bots.Greedy()], 3, options=options)
 
 
 def test_solver_leaves_round_trip_and_are_refused_where_the_solver_gives_no_game_value():
