@@ -126,17 +126,17 @@ impl SearchSpec {
         let bad = |what: &str, expected: &str, given: String| {
             Error::InvalidOption(format!("{what} must be {expected}, not {given}"))
         };
-        let iterations = match iterations {
-            Some(n) if (1..=u64::MAX as i128).contains(&n) => Some(n as u64),
-            Some(n) => {
-                return Err(bad(
-                    "iterations",
-                    "a positive integer (at most 2**64 - 1), or None",
-                    n.to_string(),
-                ));
-            }
-            None => None,
+        // A count of at least one, or None (`or_none` says what None means).
+        let positive = |what: &str, n: Option<i128>, or_none: &str| match n {
+            Some(n) if (1..=u64::MAX as i128).contains(&n) => Ok(Some(n as u64)),
+            Some(n) => Err(bad(
+                what,
+                &format!("a positive integer (at most 2**64 - 1), or None{or_none}"),
+                n.to_string(),
+            )),
+            None => Ok(None),
         };
+        let iterations = positive("iterations", iterations, "")?;
         let time = match time {
             Some(t) if t > 0.0 && t.is_finite() => {
                 // A time too long for a Duration (centuries) is no limit at all.
@@ -181,17 +181,7 @@ impl SearchSpec {
             Some(m) if (1..=crate::search::MAX_MEMORY_MB).contains(&m) => m as usize,
             Some(m) => return Err(crate::search::bad_argument("memory_mb", &m.to_string())),
         };
-        let solver_nodes = match solver_nodes {
-            None => None,
-            Some(n) if (1..=u64::MAX as i128).contains(&n) => Some(n as u64),
-            Some(n) => {
-                return Err(bad(
-                    "solver_nodes",
-                    "a positive integer (at most 2**64 - 1), or None for rollouts only",
-                    n.to_string(),
-                ));
-            }
-        };
+        let solver_nodes = positive("solver_nodes", solver_nodes, " for rollouts only")?;
         Ok(SearchSpec {
             iterations,
             time,
