@@ -95,6 +95,27 @@ def test_ci_runs_the_wheel_check_after_the_readme_test_command():
     assert os.access(ROOT / ".ci" / "wheel", os.X_OK)
 
 
+@pytest.mark.parametrize("failing", ["pip", "pytest", "cargo"])
+def test_ci_stops_red_when_a_step_of_the_test_command_fails(tmp_path, failing):
+    # .ci/run with the test command's tools standing in, one of them failing: CI must end with
+    # that failure and never reach the wheel check (whose success would turn it green).
+    ci = tmp_path / ".ci"
+    ci.mkdir()
+    (ci / "run").write_text((ROOT / ".ci" / "run").read_text())
+    (ci / "wheel").write_text("#!/bin/sh\necho wheel >>log\n")
+    fake = tmp_path / "bin"
+    fake.mkdir()
+    for tool in ("pip", "pytest", "cargo"):
+        (fake / tool).write_text(f"#!/bin/sh\necho {tool} >>log\n"
+                                 + ("exit 3\n" if tool == failing else ""))
+    for script in [ci / "wheel", *fake.iterdir()]:
+        script.chmod(0o755)
+    done = subprocess.run(["bash", str(ci / "run")], cwd=tmp_path, capture_output=True,
+                          env={"PATH": f"{fake}:/usr/bin:/bin"}, timeout=60)
+    calls = (tmp_path / "log").read_text().split()
+    assert done.returncode == 3 and calls[-1] == failing and "wheel" not in calls, (done, calls)
+
+
 def test_the_sdist_holds_the_build_settings_outside_the_crates():
     # cargo reads .cargo/ from the directory it builds in; maturin's sdist packs only the
     # crates, python/ and the README unless pyproject.toml includes more.
