@@ -165,6 +165,11 @@ def test_the_vector_env_refuses_bad_input():
         vec.step(actions)
     with pytest.raises(quanta.InvalidOptionError, match="one integer"):
         vec.reset(seed=[1, 2, 3])
+    env = qgym.QuantaEnv(quanta.game("repair_unit", players=1))
+    for reset in (vec.reset, env.reset):
+        for bad in (-1, 2**64, 1.5, "7", True):
+            with pytest.raises(quanta.InvalidOptionError, match="seed must be an integer"):
+                reset(seed=bad)
     with pytest.raises(quanta.NotApplicableError):
         qgym.make_vec("einstein", 2)
 

@@ -152,3 +152,7 @@ def test_the_batch_refuses_bad_actions():
             batch.step(bad)
     with pytest.raises(quanta.InvalidOptionError, match="num_envs"):
         qpz.vector_env("einstein", 0)
+    for reset in (batch.reset, qpz.env("einstein").reset):
+        for bad in (-1, 2**64, 1.5, "7", True):
+            with pytest.raises(quanta.InvalidOptionError, match="seed must be an integer"):
+                reset(seed=bad)

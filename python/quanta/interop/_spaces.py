@@ -1,5 +1,5 @@
 """What the PettingZoo and Gymnasium modules share: the observation space of a game, the
-check of a render mode and the rendering."""
+checks of a render mode and of a seed, and the rendering."""
 
 from __future__ import annotations
 
@@ -37,3 +37,14 @@ def render_text(state: quanta.State, mode: str | None) -> str | None:
         print(text)
         return None
     return text
+
+
+def check_seed(value: object) -> int | None:
+    """``value`` if it is a seed (an integer from 0 to 2**64 - 1) or None, else the typed
+    error (before the frameworks' own seeding sees it)."""
+    if value is None or (isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+                         and 0 <= value < 2**64):
+        return None if value is None else int(value)
+    raise InvalidOptionError(
+        f"seed must be an integer from 0 to 2**64 - 1, or None, not {quanta._core.quote(value)}"
+    )

@@ -39,6 +39,7 @@ import quanta
 from quanta._core import VectorGame
 from quanta.exceptions import IllegalMoveError, InvalidOptionError, NotApplicableError
 from quanta.interop._spaces import RENDER_MODES, observation_box, render_text
+from quanta.interop._spaces import check_seed
 from quanta.interop._spaces import render_mode as _render_mode
 
 __all__ = ["ENVS", "QuantaEnv", "QuantaVectorEnv", "make_vec"]
@@ -107,6 +108,7 @@ class QuantaEnv(gymnasium.Env[np.ndarray, np.int64]):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
         """Starts a new game; ``seed`` seeds the chance outcomes (``options`` is not used)."""
+        seed = check_seed(seed)
         super().reset(seed=seed)
         core_seed = seed if seed is not None else int(self.np_random.integers(2**63))
         b = self._batch.reset(core_seed)
@@ -191,6 +193,7 @@ class QuantaVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
             raise InvalidOptionError(
                 "seed must be one integer for the whole batch (game i draws from row i of it)"
             )
+        seed = check_seed(seed)
         super().reset(seed=seed)
         core_seed = seed if seed is not None else int(self.np_random.integers(2**63))
         b = self._batch.reset(core_seed)

@@ -33,6 +33,7 @@ from pettingzoo.utils import wrappers
 import quanta
 from quanta.exceptions import IllegalMoveError
 from quanta.interop._spaces import RENDER_MODES, observation_box, render_text
+from quanta.interop._spaces import check_seed
 from quanta.interop._spaces import render_mode as _render_mode
 
 __all__ = ["BatchEnv", "env", "raw_env", "vector_env"]
@@ -100,6 +101,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped class)
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Starts a new game; ``seed`` seeds the chance outcomes (``options`` is not used)."""
+        seed = check_seed(seed)
         if seed is not None:
             self.np_random, _ = seeding.np_random(seed)
         self.state_ = self.game.new_state()
@@ -206,6 +208,7 @@ class BatchEnv:
         self, seed: int | None = None
     ) -> tuple[dict[str, np.ndarray], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """Starts every game again (``seed``: the seed the batch was made with)."""
+        seed = check_seed(seed)
         return self._out(self.batch.reset(self._seed if seed is None else seed))
 
     def step(
