@@ -92,9 +92,10 @@ def test_the_readme_opens_with_two_commands_run_and_test():
     run, test = _commands()
     assert run.endswith("&& quanta analyze")
     assert test.startswith("pip install '.[test]' && pytest")
-    # CI runs the test command as printed (with the lockfile enforced).
+    # CI runs the test command as printed (with the lockfile enforced), and stops with its
+    # status when it fails (tests/surface/test_release.py runs that).
     ci = (README.parent / ".ci" / "run").read_text().splitlines()
-    assert test.replace("cargo test", "cargo test --locked") in ci
+    assert test.replace("cargo test", "cargo test --locked") + " || exit $?" in ci
 
 
 def test_the_first_command_installs_the_wheel_or_else_builds_from_the_clone(tmp_path):
