@@ -81,6 +81,27 @@ pub struct SolverEntry {
     pub returns: Option<fn(f64, usize, &mut [f64])>,
 }
 
+impl SolverEntry {
+    /// The game options of the solver's solvable form ([`SolverEntry::options`]), as a game
+    /// takes them.
+    pub fn solvable_options(&self) -> crate::options::Options {
+        use crate::options::OptionValue;
+        self.options
+            .iter()
+            .map(|&(name, json)| {
+                let value = match json {
+                    "true" | "false" => OptionValue::Bool(json == "true"),
+                    _ => json
+                        .parse()
+                        .map(OptionValue::Int)
+                        .unwrap_or_else(|_| OptionValue::Str(json.trim_matches('"').into())),
+                };
+                (name.to_string(), value)
+            })
+            .collect()
+    }
+}
+
 /// [`SolverEntry::returns`] of a two-player game won (+1) or lost (-1) whose value is the
 /// mover's probability of winning.
 pub fn win_probability_returns(p: f64, mover: usize, returns: &mut [f64]) {
@@ -147,25 +168,13 @@ pub fn line_text<G: Game>(game: &G, state: &G::State, line: &[Action]) -> Result
 mod tests {
     use super::*;
     use crate::game::{Rng, ToMove};
-    use crate::options::{OptionValue, Options};
     use crate::registry;
     use crate::search::Limits;
     use rand::{Rng as _, SeedableRng};
     use std::sync::atomic::AtomicBool;
 
     fn solvable_game(entry: &SolverEntry) -> std::sync::Arc<dyn crate::erased::DynGame> {
-        let options: Options = entry
-            .options
-            .iter()
-            .map(|(k, v)| {
-                let value = match *v {
-                    "true" | "false" => OptionValue::Bool(*v == "true"),
-                    _ => OptionValue::Int(v.parse().unwrap()),
-                };
-                (k.to_string(), value)
-            })
-            .collect();
-        registry::make_game(entry.game, &options).unwrap()
+        registry::make_game(entry.game, &entry.solvable_options()).unwrap()
     }
 
     /// Every registered solver, on every decision of a random game of its solvable form with no

@@ -7,7 +7,7 @@ use quanta_core::erased::{DynGame, DynState};
 use quanta_core::game::row_rng;
 use quanta_core::registry::{game_names, make_game, solver};
 use quanta_core::search::{Context, Limits};
-use quanta_core::{Action, Error, Information, OptionValue, Options, ToMove, Utility};
+use quanta_core::{Action, Error, Information, Options, ToMove, Utility};
 use rand::Rng as _;
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -266,17 +266,6 @@ fn resample_keeps_what_the_player_knows() {
     }
 }
 
-/// A solver's option, written as JSON: an integer, `true`/`false` or a string.
-fn option_value(json: &str) -> OptionValue {
-    match json {
-        "true" | "false" => OptionValue::Bool(json == "true"),
-        _ => json
-            .parse()
-            .map(OptionValue::Int)
-            .unwrap_or_else(|_| OptionValue::Str(json.trim_matches('"').into())),
-    }
-}
-
 /// Every game's registered solver, on its solvable form, answers within a small node limit
 /// either exactly or with the reason it is not exact: never an unproved value called exact.
 #[test]
@@ -284,12 +273,7 @@ fn each_registered_solver_answers_or_says_undecided() {
     let cancel = AtomicBool::new(false);
     for name in game_names() {
         let Ok(entry) = solver(name) else { continue };
-        let options: Options = entry
-            .options
-            .iter()
-            .map(|&(k, v)| (k.to_string(), option_value(v)))
-            .collect();
-        let game = make_game(name, &options).unwrap();
+        let game = make_game(name, &entry.solvable_options()).unwrap();
         let limits = Limits {
             max_nodes: Some(2_000),
             ..Limits::default()

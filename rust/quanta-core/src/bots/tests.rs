@@ -41,21 +41,6 @@ fn games() -> Vec<Arc<dyn DynGame>> {
         .collect()
 }
 
-/// The options of a solver's solvable form, as a game takes them.
-fn solvable_options(entry: &crate::solver::SolverEntry) -> Options {
-    entry
-        .options
-        .iter()
-        .map(|(k, v)| {
-            let value = match *v {
-                "true" | "false" => OptionValue::Bool(*v == "true"),
-                _ => OptionValue::Int(v.parse().unwrap()),
-            };
-            (k.to_string(), value)
-        })
-        .collect()
-}
-
 /// The decisions along `count` seeded random games of `game` (chance by its odds).
 fn decisions(game: &dyn DynGame, count: u64, seed: u64) -> Vec<Box<dyn DynState>> {
     let mut out = Vec::new();
@@ -249,7 +234,7 @@ fn the_solver_bot_plays_the_solvers_best_action_and_else_the_greedy_one() {
         ..Limits::default()
     };
     for entry in registry::solvers() {
-        let game = make_game(entry.game, &solvable_options(entry)).unwrap();
+        let game = make_game(entry.game, &entry.solvable_options()).unwrap();
         let mut compared = 0;
         for s in spread(decisions(&*game, 2, 41), 20) {
             let ctx = crate::search::Context::new(limits.clone(), None, &cancel);
