@@ -76,15 +76,18 @@ class BotRecord:
     wins: int
     draws: int
     losses: int
-    #: Games with a result (``wins + draws + losses``): all but those it played with no other
-    #: bot in a game that is not cooperative.
-    decided: int
     #: 95 % Wilson intervals of the win, draw and loss shares.
     win_interval: tuple[float, float]
     draw_interval: tuple[float, float]
     loss_interval: tuple[float, float]
     #: Elo-style rating (mean 0 over the bots); None with a single bot.
     rating: float | None
+
+    @property
+    def decided(self) -> int:
+        """Games with a result (``wins + draws + losses``): all but those it played with no
+        other bot in a game that is not cooperative."""
+        return self.wins + self.draws + self.losses
 
     @property
     def shares(self) -> tuple[float, float, float] | None:
@@ -184,7 +187,7 @@ def _summary(bots: tuple[Bot, ...], returns: np.ndarray, seats: np.ndarray,
         records.append(BotRecord(
             bot=bots[b], games=games,
             mean_return=float(held.mean()) if held.size else float("nan"),
-            wins=int(win.sum()), draws=int(draw.sum()), losses=int(loss.sum()), decided=decided,
+            wins=int(win.sum()), draws=int(draw.sum()), losses=int(loss.sum()),
             win_interval=wilson(int(win.sum()), decided),
             draw_interval=wilson(int(draw.sum()), decided),
             loss_interval=wilson(int(loss.sum()), decided),
