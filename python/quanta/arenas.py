@@ -111,6 +111,9 @@ class ArenaResult:
     lengths: np.ndarray = field(repr=False)
     #: One record per bot, in the order of ``bots``.
     summary: tuple[BotRecord, ...]
+    #: With ``record=True``: each game's actions from its start, chance outcomes included, so
+    #: that any game can be replayed (``state = state.play(a)`` for each); otherwise None.
+    actions: tuple[tuple[int, ...], ...] | None = field(default=None, repr=False)
 
     def __str__(self) -> str:
         n = len(self.lengths)
@@ -206,17 +209,21 @@ def _summary(bots: tuple[Bot, ...], returns: np.ndarray, seats: np.ndarray,
 
 
 def arena(game: quanta.Game | str, bots: Sequence[Bot], n: int, *, seed: int = 0,
-          threads: int | None = None) -> ArenaResult:
+          threads: int | None = None, record: bool = False) -> ArenaResult:
     """Plays ``n`` games of ``game`` (a game or its name) from the start between ``bots``
     (from :mod:`quanta.bots`), seats rotated game by game, on ``threads`` Rust threads (None:
-    every core) with the GIL released; Ctrl-C interrupts it. See the module's docs for the
-    seats, the results and the ratings."""
+    every core) with the GIL released; Ctrl-C interrupts it. Each decision is the acting bot's
+    ``choose`` in that state, exactly as a caller gets it; the chance outcomes are drawn from
+    ``seed``. With ``record`` the result keeps every game's actions. See the module's docs
+    for the seats, the results and the ratings."""
     if isinstance(game, str):
         game = quanta.game(game)
-    columns = _arena(game, bots, n, seed, threads)  # refuses anything but a list of bots
+    columns = _arena(game, bots, n, seed, threads, record)  # refuses anything but a list of bots
+    recorded = columns.get("actions")
     returns, seats = columns["returns"], columns["seats"]
     players = tuple(bots)
     return ArenaResult(game=game.name, bots=players, returns=returns, seats=seats,
                        lengths=columns["length"],
                        summary=_summary(players, returns, seats,
-                                        game.info.utility == "cooperative"))
+                                        game.info.utility == "cooperative"),
+                       actions=None if recorded is None else tuple(map(tuple, recorded)))

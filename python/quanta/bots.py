@@ -14,29 +14,90 @@ True
 Each function returns a :class:`quanta.Bot` (immutable, compared by value, picklable) whose
 ``choose(state)`` gives the action of the player to act at a decision of any game, with the GIL
 released (Ctrl-C interrupts it). At a chance node or in a finished game ``choose`` raises
-:class:`quanta.NotApplicableError`. Parameters are checked once, when the bot is made: a bad one
-raises :class:`quanta.InvalidOptionError` saying what was expected.
+:class:`quanta.NotApplicableError`. Parameters are checked once, by the core, when the bot is
+made: a bad one raises :class:`quanta.InvalidOptionError` saying what was expected. Each
+kind's parameters are declared once, in the core (:func:`parameters`).
 
-**Determinism.** A bot has no state that changes: its action depends only on the bot (its seed
-included) and the state it is given — each ``choose`` draws from a generator seeded with the
-bot's seed mixed with the state's hash. The one exception is a search stopped by the clock
-(``MCTS(time=...)``, ``Solver(timeout=...)``; ``bot.timed`` is True), which stops after however
-many iterations the machine managed.
+**The best player.** :func:`Best` is the strongest player quanta has for each game, as the
+game declares it (:data:`BEST_PLAYERS` describes each): its own policy, its solver, or a search
+with its evaluator. ``quanta play`` and ``quanta hint`` use it.
 
-What a bot may see: ``Random``, ``Greedy`` and ``ISMCTS`` act only on what the acting player
-may see; ``MCTS`` and ``Solver`` read the whole state (in a game with hidden cards they cheat).
+**Defaults are the strongest setting.** :func:`MCTS` and :func:`ISMCTS` with no options run
+1000 iterations and value new leaves the way the game declares (for Quincunx and A Quantum
+Leap, greedy-guided search; see each game's rules page).
+
+**Limits.** Every search takes its limits by name, as the solvers do: ``timeout`` (seconds),
+``max_nodes`` and ``memory_mb``. ``time=`` is the old name of ``timeout``: it still works and
+warns.
+
+**Blind bots.** ``Random``, ``Greedy``, ``ISMCTS`` and ``Best`` act only on what the acting
+player may see (``bot.blind``): each ``choose`` draws from a generator seeded with the bot's
+seed and the acting player's information state, so two states that player cannot tell apart
+(a state and its ``resample``) get the same action, from ``choose``, from
+:func:`quanta.arena` and from the OpenSpiel adapter alike. ``MCTS`` and ``Solver`` read the
+whole state (in a game with hidden cards they cheat), and are seeded by it. The one exception
+to determinism is a search stopped by the clock (``timeout``; ``bot.timed`` is True), which
+stops after however much work the machine managed.
 
 :func:`quanta.arena` plays bots against each other.
 """
 
 from __future__ import annotations
 
-from ._core import BOT_KINDS, Bot
+import inspect
+from typing import Any, Callable
 
-__all__ = ["Bot", "Greedy", "ISMCTS", "KINDS", "MCTS", "Random", "Solver", "make"]
+from . import _core
+from ._core import BOT_KINDS, Bot
+from .exceptions import InvalidOptionError
+
+__all__ = ["BEST_PLAYERS", "Best", "Bot", "Greedy", "ISMCTS", "KINDS", "MCTS", "Random",
+           "Solver", "make", "parameters"]
 
 #: The kinds of bot by name, as :func:`make` and ``quanta play --bot`` take them.
 KINDS: tuple[str, ...] = tuple(BOT_KINDS)
+
+#: The best player each game declares, described, by game name (from the core's registry).
+BEST_PLAYERS: dict[str, str] = dict(_core.best_players())
+
+
+def parameters(kind: str) -> dict[str, str]:
+    """The parameters a kind of bot takes besides its seed, each with what it must be, in the
+    order the core declares them."""
+    return dict(_core.bot_parameters(kind))
+
+
+def make(kind: str, seed: int = 0, **params: Any) -> Bot:
+    """A bot of ``kind`` (one of :data:`KINDS`) with its parameters by name, e.g.
+    ``make("mcts", iterations=100)`` or ``make("best")``."""
+    return Bot(kind, seed, params)
+
+
+def _maker(kind: str, positional: int, doc: str) -> Callable[..., Bot]:
+    """The function that makes a ``kind`` bot: its signature is the core's parameters of that
+    kind (the first ``positional`` of them also by position), then ``seed``."""
+    declared = parameters(kind)
+    names = list(declared)
+
+    def make_bot(*args: Any, seed: int = 0, **params: Any) -> Bot:
+        if len(args) > positional:
+            raise InvalidOptionError(
+                f"{kind} bot: at most {positional} parameters by position "
+                f"({', '.join(names[:positional]) or 'none'}), not {len(args)}; name the rest")
+        for name, value in zip(names, args):
+            if name in params:
+                raise InvalidOptionError(f"{kind} bot: {name} given twice")
+            params[name] = value
+        return Bot(kind, seed, params)
+
+    kinds = inspect.Parameter
+    make_bot.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+        [kinds(n, kinds.POSITIONAL_OR_KEYWORD if i < positional else kinds.KEYWORD_ONLY,
+               default=None) for i, n in enumerate(names)]
+        + [kinds("seed", kinds.KEYWORD_ONLY, default=0)])
+    described = "\n".join(f"- ``{n}``: {what}." for n, what in declared.items())
+    make_bot.__doc__ = f"{doc}\n\nParameters (each None for its default):\n\n{described}\n"
+    return make_bot
 
 
 def Random(seed: int = 0) -> Bot:
@@ -50,52 +111,26 @@ def Greedy(seed: int = 0) -> Bot:
     return Bot("greedy", seed)
 
 
-def _search(kind: str, iterations, time, seed, exploration, rollout, memory_mb,
-            solver_nodes) -> Bot:
-    params = {"iterations": iterations, "time": time, "exploration": exploration,
-              "rollout": rollout, "memory_mb": memory_mb, "solver_nodes": solver_nodes}
-    return Bot(kind, seed, {k: v for k, v in params.items() if v is not None})
+MCTS = _maker("mcts", 2, """UCT Monte Carlo tree search on the whole state (hidden cards
+included): it sees what its seat may not.
 
+The search runs ``iterations`` iterations (1000 when no limit is given) and stops earlier at
+its ``timeout``, ``max_nodes`` (nodes of its tree) or ``memory_mb`` (its tree's memory), after
+one iteration at least. ``exploration`` is UCT's constant (default sqrt(2), on returns scaled to
+[0, 1]). ``rollout`` is how a new leaf is valued: ``"random"`` plays random moves to the end;
+``"greedy"`` plays the greedy player's moves and widens the tree progressively in the greedy
+order; ``"evaluator"`` takes the game's position evaluator; None (the default) takes what the
+game declares. ``solver_nodes`` puts each new leaf to the game's solver within that many nodes
+and takes its value where it answers (only games whose solver values positions as returns).""")
 
-def MCTS(iterations: int | None = None, time: float | None = None, seed: int = 0, *,
-         exploration: float | None = None, rollout: str | None = None,
-         memory_mb: int | None = None, solver_nodes: int | None = None) -> Bot:
-    """UCT Monte Carlo tree search on the whole state (hidden cards included).
+ISMCTS = _maker("ismcts", 2, """Information-set MCTS: :func:`MCTS` with each iteration on a
+state drawn from those the acting player cannot tell apart, so that its choice depends only on
+what that player knows. In a game of perfect information it is MCTS.""")
 
-    ``iterations`` (a positive integer) and/or ``time`` (seconds): the search stops at the first
-    reached; at least one is needed. ``exploration`` is UCT's constant (default sqrt(2), on
-    returns scaled to [0, 1]). ``rollout`` is how a new leaf is valued: ``"random"`` (the
-    default) plays random moves to the end; ``"greedy"`` plays the greedy player's moves,
-    slower and better in scoring games, and the search then widens progressively in the greedy
-    player's order, best immediate return first. ``solver_nodes`` (a positive integer) puts
-    each new leaf to the game's registered solver (:data:`quanta.solvers.SOLVERS`) within that
-    many nodes, and takes its value instead of a rollout where it answers; only games whose
-    solver values positions as returns take it (a clear error says which). ``memory_mb`` caps
-    the tree (default 1024)."""
-    return _search("mcts", iterations, time, seed, exploration, rollout, memory_mb, solver_nodes)
+Solver = _maker("solver", 1, """The game's solver's best action within the limits (as
+:func:`quanta.solve` takes them), the greedy action where the solver gives none (undecided, or
+no single best action). A game without a solver refuses it when it is asked to act.""")
 
-
-def ISMCTS(iterations: int | None = None, time: float | None = None, seed: int = 0, *,
-           exploration: float | None = None, rollout: str | None = None,
-           memory_mb: int | None = None, solver_nodes: int | None = None) -> Bot:
-    """Information-set MCTS: :func:`MCTS` with each iteration on a state drawn from those the
-    acting player cannot tell apart, so that its choice depends only on what that player knows.
-    In a game of perfect information it is MCTS. Parameters as :func:`MCTS` (a leaf's solver
-    reads the drawn state, as the rollout does)."""
-    return _search("ismcts", iterations, time, seed, exploration, rollout, memory_mb,
-                   solver_nodes)
-
-
-def Solver(timeout: float | None = None, max_nodes: int | None = None,
-           memory_mb: int = 1024, seed: int = 0) -> Bot:
-    """The game's registered solver's best action within the limits (as :func:`quanta.solve`
-    takes them), the greedy action where the solver gives none (undecided, or no single best
-    action). A game without a solver refuses it when it is asked to act."""
-    params = {"timeout": timeout, "max_nodes": max_nodes, "memory_mb": memory_mb}
-    return Bot("solver", seed, {k: v for k, v in params.items() if v is not None})
-
-
-def make(kind: str, seed: int = 0, **params) -> Bot:
-    """A bot of ``kind`` (one of :data:`KINDS`) with its parameters by name, e.g.
-    ``make("mcts", iterations=100)``."""
-    return Bot(kind, seed, params)
+Best = _maker("best", 1, """The strongest player quanta has for the game it is asked to play
+(:data:`BEST_PLAYERS` says what it is per game), within ``timeout`` seconds a move (default 1)
+and the other limits. It acts only on what its seat may see.""")

@@ -459,17 +459,11 @@ def _text(state, viewer: int | None = None) -> str:
     return importlib.import_module(f"quanta.{state.game.name}").text(state, viewer)
 
 
-def _computer(kind: str | None, seed: int, think: float):
-    """The computer's move as a function of the state and the game's generator: the bot of
-    ``kind`` (searching ``think`` seconds), or quanta's best player when ``kind`` is None."""
-    from quanta.solvers import computer_move
-
-    if kind is None:
-        return lambda state, rng: computer_move(state, seed=rng.getrandbits(64), timeout=think)
-    limits = {"mcts": {"time": think}, "ismcts": {"time": think},
-              "solver": {"timeout": think}}.get(kind, {})
-    bot = quanta.bots.make(kind, seed=seed, **limits)
-    return lambda state, rng: bot.choose(state)
+def _computer(kind: str, seed: int, think: float) -> quanta.Bot:
+    """The computer player: the bot of ``kind`` (a search or the best player searching
+    ``think`` seconds a move)."""
+    takes_timeout = "timeout" in quanta.bots.parameters(kind)
+    return quanta.bots.make(kind, seed=seed, **({"timeout": think} if takes_timeout else {}))
 
 
 @main.command("play")
@@ -483,15 +477,15 @@ def _computer(kind: str | None, seed: int, think: float):
               help="Seed of chance and of the computer's choices.")
 @click.option("--think", type=click.FloatRange(min=0, min_open=True), default=2.0,
               show_default=True, help="Seconds the computer may search a move.")
-@click.option("--bot", type=click.Choice(quanta.bots.KINDS), default=None,
-              help="Play against this bot of quanta.bots (mcts, ismcts and solver search "
-                   "--think seconds a move) [default: quanta's best player for the game].")
+@click.option("--bot", type=click.Choice(quanta.bots.KINDS), default="best", show_default=True,
+              help="Play against this bot of quanta.bots (best, mcts, ismcts and solver search "
+                   "--think seconds a move); best is quanta's best player for the game.")
 def play_command(game, seat, options, notation, seed, think, bot) -> None:
-    """Play GAME in the terminal against quanta's best player for it (its solver or policy;
-    see quanta.solvers.PLAYERS), or against the --bot named.
+    """Play GAME in the terminal against quanta's best player for it (quanta.bots.Best: what
+    each game declares, listed in quanta.bots.BEST_PLAYERS), or against the --bot named.
 
     Type a move in the game's notation; '?' lists your legal moves, 'hint' shows the move
-    quanta's player would make in your place, 'quit' stops."""
+    quanta's best player would make in your place, 'quit' stops."""
     g = _game_named(game, options)
     if seat >= g.num_players:
         raise click.UsageError(f"--as must be a seat from 0 to {g.num_players - 1} for {g.name}")
@@ -501,6 +495,7 @@ def play_command(game, seat, options, notation, seed, think, bot) -> None:
         raise click.UsageError(str(e)) from None
     rng = random.Random(seed)
     computer = _computer(bot, seed, think)
+    adviser = _computer("best", seed, think)
     while not state.is_terminal:
         if state.is_chance:
             outcomes = state.chance_outcomes()
@@ -509,7 +504,7 @@ def play_command(game, seat, options, notation, seed, think, bot) -> None:
             state = state.play(action)
             continue
         if state.current_player != seat:
-            action = computer(state, rng)
+            action = computer.choose(state)
             click.echo(f"  player {state.current_player}: "
                        f"{state.action_to_string(action, seat)}")
             state = state.play(action)
@@ -524,7 +519,7 @@ def play_command(game, seat, options, notation, seed, think, bot) -> None:
                                             for a in state.legal_actions()))
                 continue
             if typed == "hint":
-                hint = computer(state, rng)
+                hint = adviser.choose(state)
                 click.echo(f"  hint: {state.action_to_string(hint)}")
                 continue
             try:

@@ -225,7 +225,7 @@ def solve(state: State, *, timeout: float | None = None, max_nodes: int | None =
     A finished game is answered (``value`` the return of the player the notation names,
     ``best_action`` None). A position in which a hand is hidden raises
     :class:`quanta.NotApplicableError` (with hidden hands use a bot:
-    :func:`quanta.solvers.computer_move`, or an information-set search over
+    :func:`quanta.bots.Best`, or an information-set search over
     ``state.resample``), as do a chance node (a draw or a roll: solve each outcome's position),
     the setup, the deal and another game's state; a bad limit raises
     :class:`quanta.InvalidOptionError`, and a search past ``timeout`` (seconds) or

@@ -11,12 +11,13 @@ import quanta
 import quanta.einstein_card as ec
 from quanta import NotApplicableError, SearchLimitError
 from quanta.reference import einstein_card as reference
-from quanta.solvers import SOLVERS, computer_move, greedy_move
+from quanta.bots import Best
+from quanta.solvers import SOLVERS, greedy_move
 
 CODES = "123456LFCDHS"
 FULL = "112233445566LFCDHS"
 HIDDEN = ("the a la Card solver needs both hands open (open_hands=True): with hidden hands use "
-          "a bot (quanta.solvers.computer_move, or information-set search)")
+          "a bot (quanta.bots.Best, or information-set search)")
 
 
 def notation(rows: str, player: int, phase: str, hands: tuple[str, str],
@@ -209,20 +210,21 @@ def test_murphy_light_is_valued_for_the_opponent_who_names_the_stone():
     assert named == {"stone a1": 0.0, "stone d4": -1.0}
     sol = ec.solve(s)
     assert (sol.value, sol.best_move) == (0.0, "stone a1")
-    # The computer player names a1 too, where the greedy player sees no difference.
+    # The best player names a1 too, where the greedy player sees no difference.
     for seed in range(4):
-        assert computer_move(s, seed=seed) == sol.best_action
+        assert Best(seed=seed).choose(s) == sol.best_action
     assert {greedy_move(s, seed) for seed in range(16)} == set(s.legal_actions())
 
 
-def test_the_computer_player_solves_open_hands_and_plays_greedily_with_hidden_ones():
+def test_the_best_player_solves_open_hands_and_searches_blind_with_hidden_ones():
     rng = random.Random(8)
     for _ in range(4):
         text = random_endgame(rng, 2, 1)
         s = at(text)
-        assert computer_move(s) == ec.solve(s).best_action
+        assert Best().choose(s) == ec.solve(s).best_action
         hidden = at(text, open_hands=False)
-        assert computer_move(hidden, seed=3) == greedy_move(hidden, 3)
+        search = quanta.bots.ISMCTS(timeout=None, max_nodes=500, seed=3)
+        assert Best(timeout=None, max_nodes=500, seed=3).choose(hidden) == search.choose(hidden)
 
 
 def test_the_solver_is_registered_for_open_hands():

@@ -84,11 +84,11 @@ def test_the_seed_matters_and_is_part_of_the_bot():
 
 
 def test_a_bot_shows_and_round_trips_its_parameters():
-    b = bots.MCTS(iterations=100, time=2.5, seed=7, exploration=0.5, memory_mb=64)
-    assert repr(b) == "MCTS(iterations=100, time=2.5, exploration=0.5, memory_mb=64, seed=7)"
+    b = bots.MCTS(iterations=100, timeout=2.5, seed=7, exploration=0.5, memory_mb=64)
+    assert repr(b) == "MCTS(iterations=100, timeout=2.5, memory_mb=64, exploration=0.5, seed=7)"
     assert b.kind == "mcts" and b.seed == 7 and b.timed
-    assert b.params == {"iterations": 100, "time": 2.5, "exploration": 0.5,
-                        "rollout": "random", "memory_mb": 64, "solver_nodes": None}
+    assert b.params == {"iterations": 100, "timeout": 2.5, "max_nodes": None, "memory_mb": 64,
+                        "exploration": 0.5, "rollout": None, "solver_nodes": None}
     assert bots.make("mcts", seed=7, **b.params) == b
     assert pickle.loads(pickle.dumps(b)) == b
     assert repr(bots.Solver(timeout=1)) == "Solver(timeout=1.0, seed=0)"
@@ -96,11 +96,14 @@ def test_a_bot_shows_and_round_trips_its_parameters():
 
 
 @pytest.mark.parametrize("make, message", [
-    (lambda: bots.MCTS(), "needs iterations or time"),
     (lambda: bots.ISMCTS(iterations=0), "iterations must be a positive integer"),
     (lambda: bots.MCTS(iterations=2.5), "iterations must be a positive integer"),
-    (lambda: bots.MCTS(time=-1), "time must be a positive number of seconds"),
-    (lambda: bots.MCTS(time="1"), "time must be a positive number of seconds"),
+    (lambda: bots.MCTS(timeout=-1), "timeout must be a number of seconds >= 0"),
+    (lambda: bots.MCTS(timeout="1"), "timeout must be a number of seconds >= 0"),
+    (lambda: bots.MCTS(max_nodes=-1), "max_nodes must be an integer >= 0"),
+    (lambda: bots.MCTS(timeout=1, time=2), "give the time limit once"),
+    (lambda: bots.Best(timeout=-1), "timeout must be"),
+    (lambda: bots.MCTS(1, 2, 3), "at most 2 parameters by position"),
     (lambda: bots.MCTS(iterations=9, exploration=float("nan")), "exploration must be a finite"),
     (lambda: bots.MCTS(iterations=9, rollout="heavy"), "rollout must be one of"),
     (lambda: bots.MCTS(iterations=9, memory_mb=0), "memory_mb must be"),

@@ -55,3 +55,41 @@ def test_a_game_folder_in_the_core_is_a_registered_game():
     core = ROOT / "rust" / "quanta-core" / "src"
     folders = {p.parent.name for p in core.glob("*/notation.rs")}
     assert folders == set(quanta.GAMES)
+
+
+# ---- the core's layers ----
+
+CORE = ROOT / "rust" / "quanta-core" / "src"
+
+
+def core_code() -> dict[str, str]:
+    """Every core source file's code (what comes before its test module, comments left out), by
+    its path from ``src/``; ``tests.rs`` files are test code and left out."""
+    def code(text: str) -> str:
+        lines = text.split("#[cfg(test)]\nmod tests {")[0].splitlines()
+        return "\n".join(line for line in lines if not line.lstrip().startswith("//"))
+    return {str(p.relative_to(CORE)): code(p.read_text())
+            for p in sorted(CORE.rglob("*.rs")) if p.name != "tests.rs"}
+
+
+def test_nothing_in_the_core_imports_the_registry_and_only_the_registry_the_erased_layer():
+    """The registry is the top of the core; the erased layer serves only it (and the bindings):
+    no game or bot module looks a game up by name or erases a type. The same check runs in
+    cargo test (rust/quanta-core/tests/layers.rs)."""
+    code = core_code()
+    assert [f for f, c in code.items() if "crate::registry" in c] == []
+    assert [f for f, c in code.items() if "crate::erased" in c] == ["registry.rs"]
+    typed = [f for f in code if f.split("/")[0] in quanta.GAMES or f.startswith("bots/")]
+    assert len(typed) > 20
+    assert [f for f in code if "downcast" in code[f]] == ["erased.rs"]
+
+
+def test_every_game_declares_its_knowledge_on_its_type():
+    """Each game's module implements the Knowledge trait (its solver, evaluator and best
+    player), and the bindings' list of best players names every registered game."""
+    code = core_code()
+    for game in quanta.GAMES:
+        impls = [f for f, c in code.items() if f.startswith(f"{game}/") and "Knowledge for" in c]
+        assert impls, f"{game} implements no Knowledge"
+    assert set(quanta.bots.BEST_PLAYERS) == set(quanta.GAMES)
+    assert all(quanta.bots.BEST_PLAYERS.values())

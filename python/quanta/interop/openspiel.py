@@ -35,6 +35,10 @@ state itself and ``game.quanta_game`` the quanta game. OpenSpiel serialises a st
 and pickles it) through the quanta state, which is exact. ``state.resample_from_infostate(player,
 sampler)`` is quanta's ``resample`` (for information-set MCTS).
 
+:func:`bot` hands any quanta bot (:mod:`quanta.bots`) to OpenSpiel as a ``pyspiel.Bot``, so
+that ``pyspiel.evaluate_bots`` and OpenSpiel's own tools can play quanta's players: each step is
+the bot's ``choose``, as blind as it is everywhere else.
+
 Needs the ``openspiel`` extra: ``pip install 'quanta[openspiel]'``.
 """
 
@@ -56,7 +60,8 @@ except ImportError:  # pragma: no cover - the extra is missing
         "quanta.interop.openspiel needs OpenSpiel: pip install 'quanta[openspiel]'", name="pyspiel"
     )
 
-__all__ = ["GAME_CLASSES", "PREFIX", "QuantaGame", "QuantaState", "load", "short_name"]
+__all__ = ["GAME_CLASSES", "PREFIX", "QuantaBot", "QuantaGame", "QuantaState", "bot", "load",
+           "short_name"]
 
 #: What every registered game's short name starts with.
 PREFIX = "python_quanta_"
@@ -300,6 +305,36 @@ class _Observer:
         if self.recall:
             return state.quanta_state.information_state_string(player)
         return state.quanta_state.observation_string(player)
+
+
+class QuantaBot(pyspiel.Bot):
+    """A quanta bot as a ``pyspiel.Bot`` on a quanta game's OpenSpiel states: its step is the
+    bot's :meth:`~quanta.Bot.choose` of the quanta state."""
+
+    def __init__(self, bot: quanta.Bot, game: QuantaGame) -> None:
+        pyspiel.Bot.__init__(self)
+        self.bot = bot
+        self.game = game
+
+    def step(self, state: QuantaState) -> int:
+        return self.bot.choose(state.quanta_state)
+
+    def restart_at(self, state: QuantaState) -> None:
+        """Nothing to forget: a quanta bot keeps no state between moves."""
+
+    def __repr__(self) -> str:
+        return f"QuantaBot({self.bot!r})"
+
+
+def bot(player: quanta.Bot, game: QuantaGame) -> QuantaBot:
+    """``player`` (a bot of :mod:`quanta.bots`) as a ``pyspiel.Bot`` playing ``game`` (a game
+    of this module, e.g. from :func:`load`)."""
+    if not isinstance(player, quanta.Bot):
+        raise InvalidOptionError(f"bot needs a bot of quanta.bots, not {type(player).__name__}")
+    if not isinstance(game, QuantaGame):
+        raise InvalidOptionError(f"bot needs a quanta game from quanta.interop.openspiel.load, "
+                                 f"not {type(game).__name__}")
+    return QuantaBot(player, game)
 
 
 def _register(name: str) -> type[QuantaGame]:

@@ -4,7 +4,7 @@
 //! number of iterations, at the first decision of a seeded game and at a later one; the rate is
 //! iterations over wall time. A measurement, not a test: no result is checked.
 
-use quanta_core::bots::{BotSpec, SearchSpec};
+use quanta_core::bots::{Bot, BotSpec, SearchSpec};
 use quanta_core::erased::DynState;
 use quanta_core::game::row_rng;
 use quanta_core::registry::make_game;
@@ -61,15 +61,15 @@ fn main() {
             for (kind, bot) in [
                 (
                     "mcts",
-                    BotSpec::Mcts(SearchSpec::iterations(iterations).unwrap()),
+                    BotSpec::Mcts(SearchSpec::iterations(iterations)),
                 ),
                 (
                     "ismcts",
-                    BotSpec::Ismcts(SearchSpec::iterations(iterations).unwrap()),
+                    BotSpec::Ismcts(SearchSpec::iterations(iterations)),
                 ),
             ] {
                 let start = Instant::now();
-                s.bot_action(&bot, 7, &cancel).unwrap();
+                s.bot_action(&Bot { spec: bot, seed: 7 }, &cancel).unwrap();
                 let seconds = start.elapsed().as_secs_f64();
                 println!(
                     "{name} {options:?} {label} decision ({} actions): {kind} {:.0} iterations/s",

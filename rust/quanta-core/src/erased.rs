@@ -1,11 +1,18 @@
 //! Games and states behind trait objects, so that the bindings (and anything else that picks a
 //! game by name at run time) handle every game through one type. Written once for all games.
+//!
+//! This is the one place that erases a game's type and the one place that gets it back
+//! ([`position`]): below it, every game, solver and bot is typed, and reaches the game's
+//! knowledge ([`Knowledge`]) through its type.
 
 use crate::batch::{self, Playouts};
-use crate::bots::{ArenaResult, Bot, BotSpec};
-use crate::error::Result;
+use crate::bots::{ArenaResult, Bot};
+use crate::error::{Error, Result};
 use crate::game::{Action, Game, GameInfo, Rng, ToMove};
+use crate::knowledge::{Knowledge, Rollout};
 use crate::options::Options;
+use crate::search::Context;
+use crate::solver::{Answer, SolverInfo};
 use crate::vector::{DynVecGame, VecGame};
 use rand::SeedableRng;
 use std::any::Any;
@@ -22,6 +29,14 @@ pub trait DynGame: Send + Sync + Debug {
     fn num_actions(&self) -> usize;
     fn info(&self) -> GameInfo;
     fn observation_shape(&self) -> Vec<usize>;
+    /// The game's solver, described; `None` when it has none.
+    fn solver(&self) -> Option<SolverInfo>;
+    /// The game's position evaluator, described; `None` when it has none.
+    fn evaluator(&self) -> Option<&'static str>;
+    /// How a tree search values new leaves unless told otherwise.
+    fn rollout(&self) -> Rollout;
+    /// The game's best player, described.
+    fn best_player(&self) -> &'static str;
     fn new_state(&self) -> Box<dyn DynState>;
     fn from_notation(&self, text: &str) -> Result<Box<dyn DynState>>;
     fn random_playouts(
@@ -34,12 +49,14 @@ pub trait DynGame: Send + Sync + Debug {
     ) -> Result<Playouts>;
     /// `n` games from the start between `bots`, seats rotated game by game
     /// ([`crate::bots::arena`]).
+    #[allow(clippy::too_many_arguments)]
     fn arena(
         &self,
-        bots: &[BotSpec],
+        bots: &[Bot],
         n: usize,
         seed: u64,
         threads: Option<usize>,
+        record: bool,
         cancel: &AtomicBool,
     ) -> Result<ArenaResult>;
     /// `n` games stepped together ([`crate::vector`]), reset with `seed`.
@@ -73,9 +90,13 @@ pub trait DynState: Send + Sync + Debug {
     /// The greedy player's action ([`crate::greedy`]), ties broken by `seed`; `None` when
     /// nobody is to decide.
     fn greedy_action(&self, seed: u64) -> Option<Action>;
-    /// The action `bot` plays here with a generator seeded by `seed` ([`crate::bots`]);
-    /// `NotApplicable` when nobody is to decide.
-    fn bot_action(&self, bot: &BotSpec, seed: u64, cancel: &AtomicBool) -> Result<Action>;
+    /// The action `bot` plays here ([`Bot::choose`]); `NotApplicable` when nobody is to
+    /// decide.
+    fn bot_action(&self, bot: &Bot, cancel: &AtomicBool) -> Result<Action>;
+    /// The game's solver's answer within `ctx`'s limits ([`Knowledge::answer`]): undecided
+    /// past a limit; a finished game, a state the solver does not take and a game without a
+    /// solver are `NotApplicable`.
+    fn solve(&self, ctx: &Context) -> Result<Answer>;
     fn clone_box(&self) -> Box<dyn DynState>;
     /// Leaves `depth` actions (chance outcomes included) below this state.
     fn perft(&self, depth: u32, cancel: &AtomicBool) -> Result<u64>;
@@ -91,7 +112,7 @@ pub trait DynState: Send + Sync + Debug {
 #[derive(Debug)]
 pub struct Erased<G: Game>(pub G);
 
-impl<G: Game + Debug> Erased<G> {
+impl<G: Knowledge> Erased<G> {
     /// Makes the game from options: the one function a registry entry names.
     pub fn make(options: &Options) -> Result<Arc<dyn DynGame>> {
         Ok(Arc::new(Erased(G::from_options(options)?)))
@@ -105,7 +126,7 @@ pub struct Position<G: Game> {
     pub state: G::State,
 }
 
-impl<G: Game + Debug> DynGame for Erased<G> {
+impl<G: Knowledge> DynGame for Erased<G> {
     fn name(&self) -> &'static str {
         G::NAME
     }
@@ -123,6 +144,18 @@ impl<G: Game + Debug> DynGame for Erased<G> {
     }
     fn observation_shape(&self) -> Vec<usize> {
         self.0.observation_shape()
+    }
+    fn solver(&self) -> Option<SolverInfo> {
+        G::SOLVER
+    }
+    fn evaluator(&self) -> Option<&'static str> {
+        G::EVALUATOR
+    }
+    fn rollout(&self) -> Rollout {
+        G::ROLLOUT
+    }
+    fn best_player(&self) -> &'static str {
+        G::BEST_PLAYER
     }
     fn new_state(&self) -> Box<dyn DynState> {
         Box::new(Position {
@@ -149,13 +182,14 @@ impl<G: Game + Debug> DynGame for Erased<G> {
     }
     fn arena(
         &self,
-        bots: &[BotSpec],
+        bots: &[Bot],
         n: usize,
         seed: u64,
         threads: Option<usize>,
+        record: bool,
         cancel: &AtomicBool,
     ) -> Result<ArenaResult> {
-        crate::bots::arena(&self.0, bots, n, seed, threads, cancel)
+        crate::bots::arena(&self.0, bots, n, seed, threads, record, cancel)
     }
     fn vec_game(&self, n: usize, seed: u64, threads: Option<usize>) -> Result<Box<dyn DynVecGame>> {
         Ok(Box::new(VecGame::new(&self.0, n, seed, threads)?))
@@ -165,7 +199,7 @@ impl<G: Game + Debug> DynGame for Erased<G> {
     }
 }
 
-impl<G: Game + Debug> DynState for Position<G> {
+impl<G: Knowledge> DynState for Position<G> {
     fn game(&self) -> &dyn DynGame {
         &*self.game
     }
@@ -242,13 +276,11 @@ impl<G: Game + Debug> DynState for Position<G> {
     fn greedy_action(&self, seed: u64) -> Option<Action> {
         crate::greedy::greedy_action(&self.game.0, &self.state, &mut Rng::seed_from_u64(seed))
     }
-    fn bot_action(&self, bot: &BotSpec, seed: u64, cancel: &AtomicBool) -> Result<Action> {
-        bot.act(
-            &self.game.0,
-            &self.state,
-            &mut Rng::seed_from_u64(seed),
-            cancel,
-        )
+    fn bot_action(&self, bot: &Bot, cancel: &AtomicBool) -> Result<Action> {
+        bot.choose(&self.game.0, &self.state, cancel)
+    }
+    fn solve(&self, ctx: &Context) -> Result<Answer> {
+        self.game.0.answer(&self.state, ctx)
     }
     fn clone_box(&self) -> Box<dyn DynState> {
         Box::new(self.clone())
@@ -274,4 +306,21 @@ impl<G: Game + Debug> DynState for Position<G> {
     fn as_any(&self) -> &dyn Any {
         self
     }
+}
+
+/// The state of game `G` behind `state`, or the error naming what needed it (`what`, e.g.
+/// "einstein.solve"): the one downcast of a state, for the bindings' game-specific functions.
+pub fn position<'s, G: Knowledge>(state: &'s dyn DynState, what: &str) -> Result<&'s Position<G>> {
+    state.as_any().downcast_ref::<Position<G>>().ok_or_else(|| {
+        Error::NotApplicable(format!(
+            "{what} needs a state of the game {}, not of {}",
+            G::NAME,
+            state.game().name()
+        ))
+    })
+}
+
+/// Whether `state` is a state of game `G`.
+pub fn is<G: Knowledge>(state: &dyn DynState) -> bool {
+    state.as_any().is::<Position<G>>()
 }

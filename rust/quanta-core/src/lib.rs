@@ -12,6 +12,7 @@ pub mod einstein_card;
 pub mod erased;
 pub mod error;
 pub mod game;
+pub mod knowledge;
 pub mod greedy;
 pub mod options;
 pub mod quantum_leap;

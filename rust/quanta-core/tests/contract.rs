@@ -281,7 +281,7 @@ fn each_registered_solver_answers_or_says_undecided() {
         let ctx = Context::new(limits, Some(1), &cancel);
         let mut answered = 0;
         for s in states(&*game) {
-            let Ok(answer) = quanta_core::solver::solve(entry, &*s, &ctx) else {
+            let Ok(answer) = s.solve(&ctx) else {
                 continue;
             };
             answered += 1;

@@ -76,14 +76,13 @@ impl Answer {
     }
 }
 
-/// The state's game's registered solver within the limits.
+/// The state's game's solver within the limits.
 #[pyfunction]
 fn solve(py: Python<'_>, state: &Bound<'_, PyAny>, request: Limits) -> PyResult<Answer> {
     let s = &*self::state(state, "quanta.solve")?.inner;
-    let entry = registry::solver(s.game().name()).map_err(to_py)?;
-    let inner = run_detached(py, |cancel| {
-        solver::solve(entry, s, &request.context(cancel))
-    })?;
+    // A game without a solver is refused before any work, naming the games with one.
+    registry::solver(s.game().name()).map_err(to_py)?;
+    let inner = run_detached(py, |cancel| s.solve(&request.context(cancel)))?;
     Ok(Answer { inner })
 }
 
@@ -97,7 +96,7 @@ fn solvers() -> Vec<(
 )> {
     registry::solvers()
         .into_iter()
-        .map(|s| (s.game, s.function, s.value, s.options.to_vec()))
+        .map(|(game, s)| (game, s.function, s.value, s.options.to_vec()))
         .collect()
 }
 

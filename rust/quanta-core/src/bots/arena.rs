@@ -5,19 +5,22 @@
 //! game). Fewer bots than seats means a bot plays several seats of a game; more bots than
 //! seats means some sit a game out.
 //!
-//! **Seeds.** Game `g` draws everything from its own generator, `row_rng(seed, g)`
-//! ([`crate::game::row_rng`], through [`crate::batch::map_rows`]): its chance outcomes (one
-//! number each, read against the outcomes' odds: [`draw`]), and a fresh seed for each
-//! decision's bot, so that one bot's draws never shift another's or the dice, and a game can
-//! be replayed through the erased layer (`chance_outcomes`, `bot_action`). The results depend only on the bots, `n` and `seed`, never on `threads`, except with
-//! a bot stopped by the clock ([`BotSpec::timed`]).
+//! **Seeds.** Game `g` draws its chance outcomes from its own generator, `row_rng(seed, g)`
+//! ([`crate::game::row_rng`], through [`crate::batch::map_rows`]), one number each, read
+//! against the outcomes' odds ([`draw`]). Each decision is the acting bot's
+//! [`Bot::choose`], exactly as a caller asking that bot in that state gets it: a blind bot's
+//! generator is seeded by its seed and the acting seat's information state, so its play
+//! never depends on what its seat cannot see, and one bot's draws never shift another's or
+//! the dice. With `record`, the result keeps every game's actions (chance outcomes
+//! included), so that any game can be replayed. The results depend only on the bots, `n` and
+//! `seed`, never on `threads`, except with a bot stopped by the clock ([`BotSpec::timed`]).
 
 use super::{Bot, BotSpec};
+use crate::knowledge::Knowledge;
 use crate::batch::{Split, check_fits, map_rows};
 use crate::error::{Error, Result};
-use crate::game::{Action, Game, Rng, ToMove};
-use rand::{Rng as _, SeedableRng};
-use std::fmt::Debug;
+use crate::game::{Action, Rng, ToMove};
+use rand::Rng as _;
 use std::sync::atomic::AtomicBool;
 
 /// What an arena played: for each game, each seat's return and the bot in it, and its length.
@@ -32,6 +35,8 @@ pub struct ArenaResult {
     pub seats: Vec<u32>,
     /// Decisions per game, chance outcomes excluded.
     pub length: Vec<i32>,
+    /// Each game's actions from its start, chance outcomes included (with `record`).
+    pub actions: Option<Vec<Vec<Action>>>,
 }
 
 impl ArenaResult {
@@ -83,12 +88,13 @@ pub fn seat_bot(seat: usize, game: u64, bots: usize) -> usize {
 /// Plays `n` games of `game` from its start between `bots` (see the module's docs for the
 /// seats and seeds), on `threads` threads (`None`: every core). Stops with `Interrupted` once
 /// `cancel` is set.
-pub fn arena<G: Game + Debug>(
+pub fn arena<G: Knowledge>(
     game: &G,
-    bots: &[BotSpec],
+    bots: &[Bot],
     n: usize,
     seed: u64,
     threads: Option<usize>,
+    record: bool,
     cancel: &AtomicBool,
 ) -> Result<ArenaResult> {
     if bots.is_empty() {
@@ -96,9 +102,9 @@ pub fn arena<G: Game + Debug>(
             "bots must be a list of at least one bot, not an empty one".into(),
         ));
     }
-    if bots.iter().any(|b| matches!(b, BotSpec::Solver(_))) {
+    if G::SOLVER.is_none() && bots.iter().any(|b| matches!(b.spec, BotSpec::Solver(_))) {
         // A game without a solver is refused before any game is played.
-        crate::registry::solver(G::NAME)?;
+        return Err(super::solver_bot::no_solver::<G>());
     }
     let players = game.num_players();
     check_fits(
@@ -110,7 +116,7 @@ pub fn arena<G: Game + Debug>(
     )?;
     let k = bots.len();
     let rows = map_rows(0, n, seed, threads, Split::Rows, cancel, |g, rng| {
-        play(game, bots, g, rng, cancel)
+        play(game, bots, g, rng, record, cancel)
     })?;
     let mut out = ArenaResult {
         players,
@@ -118,9 +124,13 @@ pub fn arena<G: Game + Debug>(
         returns: Vec::with_capacity(n * players),
         seats: Vec::with_capacity(n * players),
         length: Vec::with_capacity(n),
+        actions: record.then(|| Vec::with_capacity(n)),
     };
     for (g, row) in rows.into_iter().enumerate() {
-        let (returns, length) = row?;
+        let (returns, length, actions) = row?;
+        if let Some(all) = &mut out.actions {
+            all.push(actions);
+        }
         out.returns.extend_from_slice(&returns);
         out.seats
             .extend((0..players).map(|seat| seat_bot(seat, g as u64, k) as u32));
@@ -129,36 +139,40 @@ pub fn arena<G: Game + Debug>(
     Ok(out)
 }
 
-/// Game `g` of an arena: each seat's return and the number of decisions.
-fn play<G: Game + Debug>(
+/// Game `g` of an arena: each seat's return, the number of decisions and, with `record`,
+/// the actions.
+fn play<G: Knowledge>(
     game: &G,
-    bots: &[BotSpec],
+    bots: &[Bot],
     g: u64,
     rng: &mut Rng,
+    record: bool,
     cancel: &AtomicBool,
-) -> Result<(Vec<f64>, i32)> {
+) -> Result<(Vec<f64>, i32, Vec<Action>)> {
     let mut state = game.new_state();
     let mut length = 0;
     let mut outcomes = Vec::new();
+    let mut actions = Vec::new();
     loop {
-        match game.to_move(&state) {
+        let a = match game.to_move(&state) {
             ToMove::Terminal => break,
             ToMove::Chance => {
                 game.chance_outcomes(&state, &mut outcomes);
-                game.apply(&mut state, draw(&outcomes, rng));
+                draw(&outcomes, rng)
             }
             ToMove::Player(p) => {
-                let bot = &bots[seat_bot(p as usize, g, bots.len())];
-                let mut bot_rng = Rng::seed_from_u64(rng.random());
-                let a = bot.act(game, &state, &mut bot_rng, cancel)?;
-                game.apply(&mut state, a);
                 length += 1;
+                bots[seat_bot(p as usize, g, bots.len())].choose(game, &state, cancel)?
             }
+        };
+        game.apply(&mut state, a);
+        if record {
+            actions.push(a);
         }
     }
     let mut returns = vec![0.0; game.num_players()];
     game.returns(&state, &mut returns);
-    Ok((returns, length))
+    Ok((returns, length, actions))
 }
 
 /// A chance outcome drawn by its odds with one number from `rng` (what the arena plays).

@@ -1,6 +1,6 @@
 //! Information-set Monte Carlo tree search (single observer, "SO-ISMCTS"): the search of
 //! [`super::mcts`], each iteration on a determinisation of the root, a full state drawn with
-//! [`Game::resample`] from the states the acting seat cannot tell from the one it is given.
+//! [`crate::game::Game::resample`] from the states the acting seat cannot tell from the one it is given.
 //!
 //! The tree is keyed by actions from the root, so one node gathers every determinisation in
 //! which the same actions were taken; a child's availability counts the visits of its parent
@@ -14,16 +14,17 @@
 //! seed.
 
 use super::mcts::search;
-use super::{Bot, SearchSpec, not_a_decision};
+use super::{Player, SearchSpec, not_a_decision};
 use crate::error::Result;
-use crate::game::{Action, Game, Rng, ToMove};
+use crate::game::{Action, Rng, ToMove};
+use crate::knowledge::Knowledge;
 use std::sync::atomic::AtomicBool;
 
 /// Information-set MCTS for the player to act.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Ismcts(pub SearchSpec);
 
-impl<G: Game + std::fmt::Debug> Bot<G> for Ismcts {
+impl<G: Knowledge> Player<G> for Ismcts {
     fn act(
         &self,
         game: &G,
@@ -36,4 +37,23 @@ impl<G: Game + std::fmt::Debug> Bot<G> for Ismcts {
         };
         search(game, state, &self.0, Some(me as usize), rng, cancel).map(|s| s.best)
     }
+}
+
+/// Information-set MCTS for the player to act within `ctx`'s limits (time, nodes, memory),
+/// with the game's rollout ([`Knowledge::ROLLOUT`]); [`super::DEFAULT_ITERATIONS`] iterations
+/// where `ctx` sets neither time nor nodes. What a game's best player runs where it knows
+/// nothing better.
+pub fn within<G: Knowledge>(
+    game: &G,
+    state: &G::State,
+    rng: &mut Rng,
+    ctx: &crate::search::Context,
+) -> Result<Action> {
+    let unlimited = ctx.limits.timeout.is_none() && ctx.limits.max_nodes.is_none();
+    let spec = SearchSpec {
+        iterations: unlimited.then_some(super::DEFAULT_ITERATIONS),
+        limits: ctx.limits.clone(),
+        ..SearchSpec::default_search()
+    };
+    Ismcts(spec).act(game, state, rng, ctx.cancel)
 }

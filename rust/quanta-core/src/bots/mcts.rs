@@ -16,9 +16,9 @@
 //! ([`Game::sample_chance`]) and its node followed, or made when new. A new node is valued by
 //! a rollout ([`super::Rollout`]), a finished game by its returns, and the returns are added
 //! along the path. With [`SearchSpec::solver_nodes`], a new node that is a decision is first
-//! put to the game's registered solver within that many nodes (one thread,
+//! put to the game's solver ([`crate::knowledge::Knowledge::answer`]) within that many nodes (one thread,
 //! [`super::LEAF_SOLVER_MEMORY_MB`] of tables), and its value, read as every player's return
-//! ([`crate::solver::SolverEntry::returns`]), replaces the rollout where it answers; a game
+//! ([`crate::solver::SolverInfo::returns`]), replaces the rollout where it answers; a game
 //! whose solver's value is not a game value (A Quantum Leap's turn points, Quincunx's chance
 //! of filling the grid) refuses the option. In a perfect-information game a child is legal at every visit of its
 //! parent, so `available` is the parent's visits since the child was made: plain UCT.
@@ -30,8 +30,10 @@
 //! its dozen best placements instead of trying each placement once; uniform expansion stays
 //! the rule with random rollouts, where every action is tried before any is tried twice.
 //!
-//! **Limits.** The search stops at the first of its iterations, its time and its memory (the
-//! tree full: one node at most is made per iteration), after one iteration at least.
+//! **Limits.** The search stops at the first of its iterations and its limits, checked by the
+//! shared budget ([`crate::search::Budget`]): `timeout`, `max_nodes` (the tree's nodes, the root
+//! aside: one node at most is made per iteration) and `memory_mb` (the tree full), after one
+//! iteration at least; Ctrl-C stops it with `Interrupted`.
 //!
 //! **Choice.** The root action with the most visits, the lowest action on a tie. A decision
 //! with one legal action is answered without searching.
@@ -39,22 +41,20 @@
 //! `Mcts` searches the state it is given, hidden cards included: it is the perfect-information
 //! bot, and in a game with hidden information it sees what its seat may not.
 
-use super::{Bot, Rollout, SearchSpec, not_a_decision};
-use crate::erased::{Erased, Position};
+use super::{Player, Rollout, SearchSpec, not_a_decision};
 use crate::error::{Error, Result};
 use crate::game::{Action, Game, Rng, ToMove};
-use crate::search::{Context, Limits};
+use crate::knowledge::Knowledge;
+use crate::search::{Budget, Context, Limits};
 use crate::solver::Answer;
 use rand::Rng as _;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
+use std::sync::atomic::AtomicBool;
 
 /// UCT on the state it is given.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Mcts(pub SearchSpec);
 
-impl<G: Game + std::fmt::Debug> Bot<G> for Mcts {
+impl<G: Knowledge> Player<G> for Mcts {
     fn act(
         &self,
         game: &G,
@@ -144,7 +144,7 @@ fn node_bytes(players: usize) -> usize {
 /// `None` ([`Mcts`]), else each iteration on `game.resample(root, observer, rng)`
 /// ([`super::ismcts::Ismcts`]). Stops at the first of `spec`'s iterations, time and memory
 /// (at least one iteration), or with `Interrupted` once `cancel` is set.
-pub fn search<G: Game + std::fmt::Debug>(
+pub fn search<G: Knowledge>(
     game: &G,
     root: &G::State,
     spec: &SearchSpec,
@@ -165,15 +165,16 @@ pub fn search<G: Game + std::fmt::Debug>(
         });
     }
     let leaf_solver = match spec.solver_nodes {
-        Some(nodes) => Some(LeafSolver::new(game, nodes)?),
+        Some(nodes) => Some(LeafSolver::new::<G>(nodes)?),
         None => None,
     };
-    let start = Instant::now();
+    let rollout = spec.rollout.unwrap_or(G::ROLLOUT);
+    let budget = Budget::new("tree search", spec.limits.clone(), cancel);
     let players = game.num_players();
     let mut tree = Tree::new(players);
     // Each iteration makes at most one node.
-    let most_nodes =
-        ((spec.memory_mb << 20) / node_bytes(players)).clamp(2, u32::MAX as usize) as u64;
+    let most_nodes = ((spec.limits.memory_mb << 20) / node_bytes(players))
+        .clamp(2, u32::MAX as usize) as u64;
     let mut returns = vec![0.0; players];
     let (mut low, mut high) = (f64::INFINITY, f64::NEG_INFINITY);
     let mut path: Vec<u32> = Vec::new();
@@ -181,14 +182,17 @@ pub fn search<G: Game + std::fmt::Debug>(
     let mut seen: Vec<u32> = Vec::new();
     let mut iterations = 0u64;
     loop {
-        if spec.iterations.is_some_and(|n| iterations >= n)
-            || (iterations > 0 && spec.time.is_some_and(|t| start.elapsed() >= t))
-            || tree.nodes.len() as u64 >= most_nodes
+        if spec.iterations.is_some_and(|n| iterations >= n) || tree.nodes.len() as u64 >= most_nodes
         {
             break;
         }
-        if cancel.load(Ordering::Relaxed) {
-            return Err(Error::Interrupted);
+        // The shared budget: Ctrl-C stops the search; a limit ends it with what it found,
+        // after one iteration at least. An iteration makes at most one node: the tree (root
+        // aside) stays within `max_nodes`.
+        match budget.check(tree.nodes.len() as u64) {
+            Err(Error::SearchLimit { .. }) if iterations > 0 => break,
+            Err(Error::SearchLimit { .. }) | Ok(()) => {}
+            Err(e) => return Err(e),
         }
         iterations += 1;
         let mut state = match observer {
@@ -237,8 +241,8 @@ pub fn search<G: Game + std::fmt::Debug>(
                     }
                     // Greedy-guided search widens progressively: a node considers one more
                     // action each time the square root of its visits passes its children.
-                    let widen = match spec.rollout {
-                        Rollout::Random => true,
+                    let widen = match rollout {
+                        Rollout::Random | Rollout::Evaluator => true,
                         Rollout::Greedy => {
                             seen.is_empty()
                                 || (seen.len() as f64)
@@ -248,8 +252,10 @@ pub fn search<G: Game + std::fmt::Debug>(
                     let expand = if untried.is_empty() || !widen {
                         None
                     } else {
-                        match spec.rollout {
-                            Rollout::Random => Some(untried[rng.random_range(0..untried.len())]),
+                        match rollout {
+                            Rollout::Random | Rollout::Evaluator => {
+                                Some(untried[rng.random_range(0..untried.len())])
+                            }
                             Rollout::Greedy => crate::greedy::best_immediate(
                                 game, &state, &untried, p as usize, rng,
                             ),
@@ -286,14 +292,19 @@ pub fn search<G: Game + std::fmt::Debug>(
         // A new leaf: the solver's value where it answers, else a rollout.
         let solved = leaf_is_new
             && match &leaf_solver {
-                Some(solver) => solver.value(&state, &mut returns, cancel)?,
+                Some(solver) => solver.value(game, &state, &mut returns, cancel)?,
                 None => false,
             };
-        if solved {
-            // `returns` holds the solver's value.
+        let evaluated = leaf_is_new
+            && !solved
+            && rollout == Rollout::Evaluator
+            && matches!(game.to_move(&state), ToMove::Player(_))
+            && game.evaluate(&state, rng, &mut returns)?;
+        if solved || evaluated {
+            // `returns` holds the solver's or the evaluator's value.
         } else if leaf_is_new {
-            match spec.rollout {
-                Rollout::Random => {
+            match rollout {
+                Rollout::Random | Rollout::Evaluator => {
                     game.random_playout(&mut state, rng, &mut returns);
                 }
                 Rollout::Greedy => greedy_playout(game, &mut state, rng, &mut returns),
@@ -331,36 +342,30 @@ pub fn search<G: Game + std::fmt::Debug>(
     })
 }
 
-/// The game's registered solver as a leaf's value ([`SearchSpec::solver_nodes`]).
-struct LeafSolver<G: Game> {
-    entry: &'static crate::solver::SolverEntry,
+/// The game's solver as a leaf's value ([`SearchSpec::solver_nodes`]).
+struct LeafSolver {
     as_returns: fn(f64, usize, &mut [f64]),
-    game: Arc<Erased<G>>,
     limits: Limits,
 }
 
-impl<G: Game + std::fmt::Debug> LeafSolver<G> {
-    /// The leaf solver of `game`, or the error saying why its solver gives no leaf values.
-    fn new(game: &G, nodes: u64) -> Result<Self> {
-        let entry = crate::registry::solver(G::NAME)?;
-        let Some(as_returns) = entry.returns else {
-            let usable: Vec<&str> = crate::registry::solvers()
-                .into_iter()
-                .filter(|e| e.returns.is_some())
-                .map(|e| e.game)
-                .collect();
-            return Err(Error::InvalidOption(format!(
+impl LeafSolver {
+    /// The leaf solver of game `G`, or the error saying why its solver gives no leaf values.
+    fn new<G: Knowledge>(nodes: u64) -> Result<Self> {
+        let refused = |why: String| {
+            Error::InvalidOption(format!(
                 "solver_nodes needs a game whose solver values a position as the players' \
-                 returns ({}); {}'s solver gives {}: leave solver_nodes None",
-                usable.join(", "),
-                G::NAME,
-                entry.value
-            )));
+                 returns (a win probability or an expected return); {why}: leave solver_nodes \
+                 None"
+            ))
+        };
+        let Some(info) = G::SOLVER else {
+            return Err(refused(format!("{} has no solver", G::NAME)));
+        };
+        let Some(as_returns) = info.returns else {
+            return Err(refused(format!("{}'s solver gives {}", G::NAME, info.value)));
         };
         Ok(LeafSolver {
-            entry,
             as_returns,
-            game: Arc::new(Erased(game.clone())),
             limits: Limits {
                 timeout: None,
                 max_nodes: Some(nodes),
@@ -372,16 +377,18 @@ impl<G: Game + std::fmt::Debug> LeafSolver<G> {
     /// Writes the solver's value of `state` as every player's return and says so, where
     /// `state` is a decision the solver answers within the nodes; false otherwise (a chance
     /// node or a finished game, a position it does not take, a search stopped by its limit).
-    fn value(&self, state: &G::State, returns: &mut [f64], cancel: &AtomicBool) -> Result<bool> {
-        let ToMove::Player(mover) = self.game.0.to_move(state) else {
+    fn value<G: Knowledge>(
+        &self,
+        game: &G,
+        state: &G::State,
+        returns: &mut [f64],
+        cancel: &AtomicBool,
+    ) -> Result<bool> {
+        let ToMove::Player(mover) = game.to_move(state) else {
             return Ok(false);
         };
-        let position = Position {
-            game: self.game.clone(),
-            state: state.clone(),
-        };
         let ctx = Context::new(self.limits.clone(), Some(1), cancel);
-        match crate::solver::solve(self.entry, &position, &ctx) {
+        match game.answer(state, &ctx) {
             Ok(Answer { value: Some(v), .. }) => {
                 (self.as_returns)(v, mover as usize, returns);
                 Ok(true)

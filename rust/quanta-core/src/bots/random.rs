@@ -1,7 +1,7 @@
 //! The random bot: a uniformly random legal action. It reads only the legal actions, which
 //! the acting seat knows.
 
-use super::{Bot, not_a_decision};
+use super::{Player, not_a_decision};
 use crate::error::Result;
 use crate::game::{Action, Game, Rng, ToMove};
 use rand::Rng as _;
@@ -11,7 +11,7 @@ use std::sync::atomic::AtomicBool;
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Random;
 
-impl<G: Game> Bot<G> for Random {
+impl<G: Game> Player<G> for Random {
     fn act(
         &self,
         game: &G,

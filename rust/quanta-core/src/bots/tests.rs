@@ -4,7 +4,7 @@
 use super::arena::{draw, seat_bot};
 use super::*;
 use crate::erased::{DynGame, DynState};
-use crate::game::{Information, row_rng};
+use crate::game::{Information, row_rng, splitmix64};
 use crate::options::{OptionValue, Options};
 use crate::registry::{self, game_names, make_game};
 use rand::{Rng as _, SeedableRng};
@@ -12,7 +12,24 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
 fn search(iterations: u64) -> SearchSpec {
-    SearchSpec::iterations(iterations).unwrap()
+    SearchSpec::iterations(iterations)
+}
+
+/// The bot playing `spec` with `seed`.
+fn bot(spec: &BotSpec, seed: u64) -> Bot {
+    Bot {
+        spec: spec.clone(),
+        seed,
+    }
+}
+
+/// The bots playing `specs`, the i-th seeded `i + 1` (what an arena takes).
+fn seeded(specs: &[BotSpec]) -> Vec<Bot> {
+    specs
+        .iter()
+        .enumerate()
+        .map(|(i, spec)| bot(spec, i as u64 + 1))
+        .collect()
 }
 
 /// One of every kind of bot, searches kept small. The solver bot is asked for its answer
@@ -24,7 +41,7 @@ fn every_bot() -> Vec<BotSpec> {
         BotSpec::Mcts(search(40)),
         BotSpec::Ismcts(search(40)),
         BotSpec::Ismcts(SearchSpec {
-            rollout: Rollout::Greedy,
+            rollout: Some(Rollout::Greedy),
             ..search(10)
         }),
         BotSpec::Solver(Limits {
@@ -76,22 +93,24 @@ fn every_bot_plays_a_legal_action_the_same_for_the_same_seed_in_every_game() {
         let name = game.name();
         for s in spread(decisions(&*game, 2, 11), 12) {
             let legal = s.legal_actions();
-            for bot in every_bot() {
-                let a = match s.bot_action(&bot, 5, &cancel) {
+            for spec in every_bot() {
+                let bot = bot(&spec, 5);
+                let a = match s.bot_action(&bot, &cancel) {
                     Ok(a) => a,
-                    Err(Error::NotApplicable(m)) if bot.kind() == "solver" => {
+                    Err(Error::NotApplicable(m)) if spec.kind() == "solver" => {
                         assert!(registry::solver(name).is_err(), "{name}: {m}");
-                        let arena = game.arena(std::slice::from_ref(&bot), 1, 0, Some(1), &cancel);
+                        let arena =
+                            game.arena(std::slice::from_ref(&bot), 1, 0, Some(1), false, &cancel);
                         assert!(matches!(arena, Err(Error::NotApplicable(_))), "{name}");
                         continue;
                     }
-                    Err(e) => panic!("{name}: {bot}: {e}"),
+                    Err(e) => panic!("{name}: {spec}: {e}"),
                 };
-                assert!(legal.contains(&a), "{name}: {bot} played {a}, not legal");
+                assert!(legal.contains(&a), "{name}: {spec} played {a}, not legal");
                 assert_eq!(
-                    s.bot_action(&bot, 5, &cancel).unwrap(),
+                    s.bot_action(&bot, &cancel).unwrap(),
                     a,
-                    "{name}: {bot} changed its action for the same seed"
+                    "{name}: {spec} changed its action for the same seed"
                 );
             }
         }
@@ -108,16 +127,16 @@ fn a_bot_refuses_chance_nodes_and_finished_games() {
         while s.to_move() != ToMove::Terminal {
             let legal = s.legal_actions();
             if s.to_move() == ToMove::Chance && !refused_chance {
-                for bot in every_bot() {
-                    let e = s.bot_action(&bot, 0, &cancel).unwrap_err();
+                for spec in every_bot() {
+                    let e = s.bot_action(&bot(&spec, 0), &cancel).unwrap_err();
                     assert!(matches!(e, Error::NotApplicable(_)), "{}: {e}", game.name());
                 }
                 refused_chance = true;
             }
             s = s.play(legal[rng.random_range(0..legal.len())]).unwrap();
         }
-        for bot in every_bot() {
-            let e = s.bot_action(&bot, 0, &cancel).unwrap_err();
+        for spec in every_bot() {
+            let e = s.bot_action(&bot(&spec, 0), &cancel).unwrap_err();
             assert!(
                 matches!(&e, Error::NotApplicable(m) if m.contains("over")),
                 "{}: {e}",
@@ -161,12 +180,14 @@ fn a_bot_that_sees_only_its_seat_chooses_alike_where_the_seat_cannot_tell_the_st
             if !other.same_as(&*s) {
                 differing += 1;
             }
-            for bot in &blind {
+            for spec in &blind {
+                assert!(spec.blind(), "{spec}");
                 for seed in [1, 2] {
+                    let bot = bot(spec, seed);
                     assert_eq!(
-                        s.bot_action(bot, seed, &cancel).unwrap(),
-                        other.bot_action(bot, seed, &cancel).unwrap(),
-                        "{name}: {bot} saw hidden cards of {} (as player {p}: {})",
+                        s.bot_action(&bot, &cancel).unwrap(),
+                        other.bot_action(&bot, &cancel).unwrap(),
+                        "{name}: {spec} saw hidden cards of {} (as player {p}: {})",
                         s.notation(),
                         other.notation()
                     );
@@ -182,10 +203,35 @@ fn a_bot_that_sees_only_its_seat_chooses_alike_where_the_seat_cannot_tell_the_st
     assert!(differing > 0, "no decision had hidden cards to vary");
 }
 
+/// Runs [`same_search`] on `s` if it is a state of `G`; whether it was.
+fn same_search_if<G: crate::knowledge::Knowledge>(s: &dyn DynState, cancel: &AtomicBool) -> bool {
+    let Ok(position) = crate::erased::position::<G>(s, "ismcts_is_mcts") else {
+        return false;
+    };
+    let (game, state) = (&position.game.0, &position.state);
+    for seed in 0..3 {
+        let act = |spec: BotSpec| {
+            Player::act(&spec, game, state, &mut Rng::seed_from_u64(seed), cancel).unwrap()
+        };
+        assert_eq!(
+            act(BotSpec::Mcts(search(60))),
+            act(BotSpec::Ismcts(search(60))),
+            "{}: {}",
+            G::NAME,
+            s.notation()
+        );
+    }
+    true
+}
+
 /// In a game where every player sees everything, resampling changes nothing, and ISMCTS is
-/// plain MCTS seed for seed.
+/// plain MCTS generator for generator. (Through [`Bot::choose`] they draw from different
+/// generators, Mcts seeded by the whole state and Ismcts by the seat's information state, so
+/// the two searches are compared here with one generator, at the game's own type.)
 #[test]
 fn ismcts_is_mcts_in_perfect_information_games() {
+    use crate::{a_quantum_leap::AQuantumLeap, einstein::Einstein, einstein_card::EinsteinCard};
+    use crate::{quantum_leap::QuantumLeap, quincunx::Quincunx, repair_unit::RepairUnit};
     let cancel = AtomicBool::new(false);
     let mut perfect = 0;
     for game in games() {
@@ -194,17 +240,22 @@ fn ismcts_is_mcts_in_perfect_information_games() {
         }
         perfect += 1;
         for s in spread(decisions(&*game, 1, 31), 10) {
-            for seed in 0..3 {
-                assert_eq!(
-                    s.bot_action(&BotSpec::Mcts(search(60)), seed, &cancel)
-                        .unwrap(),
-                    s.bot_action(&BotSpec::Ismcts(search(60)), seed, &cancel)
-                        .unwrap(),
-                    "{}: {}",
-                    game.name(),
-                    s.notation()
-                );
-            }
+            let s = &*s;
+            let typed = [
+                same_search_if::<AQuantumLeap>(s, &cancel),
+                same_search_if::<Einstein>(s, &cancel),
+                same_search_if::<EinsteinCard>(s, &cancel),
+                same_search_if::<QuantumLeap<u64>>(s, &cancel),
+                same_search_if::<QuantumLeap<u128>>(s, &cancel),
+                same_search_if::<Quincunx>(s, &cancel),
+                same_search_if::<RepairUnit>(s, &cancel),
+            ];
+            assert_eq!(
+                typed.iter().filter(|&&t| t).count(),
+                1,
+                "{}: a registered game's type is missing from this test",
+                game.name()
+            );
         }
     }
     assert!(perfect > 0);
@@ -220,12 +271,16 @@ fn mcts_takes_a_move_that_wins_at_once() {
     let win = s.parse_action("d4e5").unwrap();
     let cancel = AtomicBool::new(false);
     for seed in 0..5 {
-        for bot in [BotSpec::Mcts(search(200)), BotSpec::Ismcts(search(200))] {
-            assert_eq!(s.bot_action(&bot, seed, &cancel).unwrap(), win, "{bot}");
+        for spec in [BotSpec::Mcts(search(200)), BotSpec::Ismcts(search(200))] {
+            assert_eq!(s.bot_action(&bot(&spec, seed), &cancel).unwrap(), win, "{spec}");
         }
     }
 }
 
+/// The solver bot's action is the solver's best action (`DynState::solve`, as a caller gets
+/// it) where it names one, else the greedy action drawn from the bot's generator: the solver
+/// bot sees the whole state, so [`Bot::choose`] seeds it by the bot's seed and the state's
+/// hash.
 #[test]
 fn the_solver_bot_plays_the_solvers_best_action_and_else_the_greedy_one() {
     let cancel = AtomicBool::new(false);
@@ -233,122 +288,206 @@ fn the_solver_bot_plays_the_solvers_best_action_and_else_the_greedy_one() {
         max_nodes: Some(20_000),
         ..Limits::default()
     };
-    for entry in registry::solvers() {
-        let game = make_game(entry.game, &entry.solvable_options()).unwrap();
+    let solver_bot = bot(&BotSpec::Solver(limits.clone()), 9);
+    assert!(!solver_bot.spec.blind());
+    for (name, info) in registry::solvers() {
+        let game = make_game(name, &info.solvable_options()).unwrap();
         let mut compared = 0;
         for s in spread(decisions(&*game, 2, 41), 20) {
             let ctx = crate::search::Context::new(limits.clone(), None, &cancel);
-            let Ok(answer) = crate::solver::solve(entry, &*s, &ctx) else {
+            let Ok(answer) = s.solve(&ctx) else {
                 continue;
             };
-            let action = s
-                .bot_action(&BotSpec::Solver(limits.clone()), 9, &cancel)
-                .unwrap();
+            let action = s.bot_action(&solver_bot, &cancel).unwrap();
             match answer.best {
                 Some(best) => {
-                    assert_eq!(action, best, "{}: {}", entry.game, s.notation());
+                    assert_eq!(action, best, "{name}: {}", s.notation());
                     compared += 1;
                 }
-                _ => assert_eq!(
-                    Some(action),
-                    s.greedy_action(9),
-                    "{}: the fallback is the greedy action",
-                    entry.game
-                ),
+                _ => {
+                    let generator = splitmix64(solver_bot.seed ^ splitmix64(s.hash_u64()));
+                    assert_eq!(
+                        Some(action),
+                        s.greedy_action(generator),
+                        "{name}: the fallback is the greedy action"
+                    );
+                }
             }
         }
-        assert!(compared > 0, "{}: no exact answer to compare", entry.game);
+        assert!(compared > 0, "{name}: no exact answer to compare");
     }
 }
 
+/// `BotSpec::make` checks every parameter once, by the name it declares
+/// ([`BotSpec::parameters`]), and names the first wrong one with what it must be.
 #[test]
-fn search_parameters_are_checked_and_named() {
-    let message = |r: Result<SearchSpec>| match r {
+fn bot_parameters_are_checked_and_named() {
+    let int = |n: i128| Value::Int(n);
+    let num = |x: f64| Value::Number(x);
+    let text = |t: &str| Value::Text(t.into());
+    let make = |kind: &str, params: &[(&str, Value)]| {
+        let params: Vec<(String, Value)> =
+            params.iter().map(|(n, v)| (n.to_string(), v.clone())).collect();
+        BotSpec::make(kind, &params)
+    };
+    let message = |r: Result<BotSpec>| match r {
         Err(Error::InvalidOption(m)) => m,
         other => panic!("{other:?}"),
     };
+    for kind in ["mcts", "ismcts"] {
+        assert_eq!(
+            message(make(kind, &[("iterations", int(0))])),
+            "iterations must be a positive integer (at most 2**64 - 1), or None, not 0"
+        );
+        assert!(message(make(kind, &[("iterations", int(1 << 64))])).contains("18446744073709551616"));
+        assert_eq!(
+            message(make(kind, &[("iterations", text("many"))])),
+            "iterations must be a positive integer (at most 2**64 - 1), or None, not \"many\""
+        );
+        assert_eq!(
+            message(make(kind, &[("timeout", num(-1.0))])),
+            "timeout must be a number of seconds >= 0, or None for no time limit, not -1"
+        );
+        assert!(message(make(kind, &[("timeout", num(f64::NAN))])).contains("NaN"));
+        // A timeout of 0 is a number >= 0, as the message says: the search runs its one
+        // iteration.
+        let (BotSpec::Mcts(zero) | BotSpec::Ismcts(zero)) =
+            make(kind, &[("timeout", num(0.0))]).unwrap()
+        else {
+            unreachable!()
+        };
+        assert_eq!(
+            (zero.iterations, zero.limits.timeout),
+            (None, Some(std::time::Duration::ZERO))
+        );
+        assert_eq!(
+            message(make(kind, &[("max_nodes", int(-1))])),
+            "max_nodes must be an integer >= 0, or None for no node limit, not -1"
+        );
+        assert_eq!(
+            message(make(kind, &[("iterations", int(5)), ("exploration", num(-0.5))])),
+            "exploration must be a finite number >= 0, not -0.5"
+        );
+        assert!(message(make(kind, &[("exploration", num(f64::INFINITY))])).contains("inf"));
+        assert_eq!(
+            message(make(kind, &[("iterations", int(5)), ("rollout", text("heavy"))])),
+            "rollout must be one of \"random\", \"greedy\", \"evaluator\", or None for the \
+             game's, not \"heavy\""
+        );
+        assert_eq!(
+            message(make(kind, &[("iterations", int(5)), ("solver_nodes", int(0))])),
+            "solver_nodes must be a positive integer (at most 2**64 - 1), or None for no solver \
+             at the leaves, not 0"
+        );
+        assert!(
+            message(make(kind, &[("memory_mb", int(0))]))
+                .starts_with("memory_mb must be an integer number of megabytes")
+        );
+        let m = message(make(kind, &[("speed", int(3))]));
+        assert!(m.contains("\"speed\"") && m.contains("\"timeout\""), "{m}");
+    }
+    // Neither iterations nor a limit: the default iterations (once refused).
+    for kind in ["mcts", "ismcts"] {
+        let (BotSpec::Mcts(s) | BotSpec::Ismcts(s)) = make(kind, &[]).unwrap() else {
+            unreachable!()
+        };
+        assert_eq!(s, SearchSpec::default_search());
+        assert_eq!(s.iterations, Some(DEFAULT_ITERATIONS));
+        assert_eq!(s.rollout, None, "the game's rollout");
+    }
+    // A limit alone: as many iterations as it allows.
+    let BotSpec::Mcts(by_nodes) = make("mcts", &[("max_nodes", int(100))]).unwrap() else {
+        unreachable!()
+    };
+    assert_eq!((by_nodes.iterations, by_nodes.limits.max_nodes), (None, Some(100)));
+    let ok = make("mcts", &[("iterations", int(5)), ("timeout", num(0.5))]).unwrap();
+    let BotSpec::Mcts(s) = &ok else { unreachable!() };
+    assert_eq!(s.exploration, DEFAULT_EXPLORATION);
+    assert_eq!(s.iterations, Some(5));
+    assert!(ok.timed());
+    assert!(!make("mcts", &[("iterations", int(5))]).unwrap().timed());
     assert_eq!(
-        message(SearchSpec::checked(Some(0), None, None, None, None, None)),
-        "iterations must be a positive integer (at most 2**64 - 1), or None, not 0"
+        make("ismcts", &[("rollout", text("greedy"))]).unwrap(),
+        BotSpec::Ismcts(SearchSpec {
+            rollout: Some(Rollout::Greedy),
+            ..SearchSpec::default_search()
+        })
     );
-    assert!(
-        message(SearchSpec::checked(
-            Some(1 << 64),
-            None,
-            None,
-            None,
-            None,
-            None
-        ))
-        .contains("18446744073709551616")
-    );
+    // The solver bot and the best player take a solver's limits.
+    for kind in ["solver", "best"] {
+        assert!(message(make(kind, &[("timeout", num(-1.0))])).starts_with("timeout must be"));
+        assert!(message(make(kind, &[("iterations", int(5))])).contains("\"iterations\""));
+    }
+    assert_eq!(make("solver", &[]).unwrap(), BotSpec::Solver(Limits::default()));
+    assert!(!make("solver", &[]).unwrap().timed());
+    let best = make("best", &[]).unwrap();
     assert_eq!(
-        message(SearchSpec::checked(
-            None,
-            Some(-1.0),
-            None,
-            None,
-            None,
-            None
-        )),
-        "time must be a positive number of seconds, or None, not -1"
+        best,
+        BotSpec::Best(Limits {
+            timeout: Some(std::time::Duration::from_secs_f64(DEFAULT_BEST_TIMEOUT)),
+            ..Limits::default()
+        })
     );
-    assert!(
-        message(SearchSpec::checked(
-            None,
-            Some(f64::NAN),
-            None,
-            None,
-            None,
-            None
-        ))
-        .contains("NaN")
-    );
-    assert!(
-        message(SearchSpec::checked(None, None, None, None, None, None))
-            .contains("needs iterations or time")
-    );
+    assert!(best.timed() && best.blind());
+    // Nothing (Python's None) for the best player's timeout: no time limit, not the default.
     assert_eq!(
-        message(SearchSpec::checked(
-            Some(5),
-            None,
-            Some(-0.5),
-            None,
-            None,
-            None
-        )),
-        "exploration must be a finite number >= 0, not -0.5"
+        make("best", &[("timeout", Value::Nothing)]).unwrap(),
+        BotSpec::Best(Limits::default())
     );
+    // Random and greedy take no parameter; an unknown kind is named.
+    for kind in ["random", "greedy"] {
+        let m = message(make(kind, &[("iterations", int(5))]));
+        assert!(m.contains("no parameter") && m.contains("\"iterations\""), "{m}");
+    }
+    let m = message(make("minimax", &[]));
+    assert!(m.starts_with("kind must be one of") && m.contains("\"minimax\""), "{m}");
+}
+
+/// What a bot shows of itself gives it back: `params` made again is the same bot, and
+/// `Display` names the parameters that differ from the kind's defaults.
+#[test]
+fn a_bots_parameters_make_the_same_bot_again() {
+    let specs = [
+        BotSpec::make("random", &[]).unwrap(),
+        BotSpec::make("greedy", &[]).unwrap(),
+        BotSpec::make("mcts", &[]).unwrap(),
+        BotSpec::Ismcts(SearchSpec {
+            rollout: Some(Rollout::Evaluator),
+            solver_nodes: Some(50),
+            exploration: 0.5,
+            ..search(30)
+        }),
+        BotSpec::Solver(Limits {
+            max_nodes: Some(7),
+            ..Limits::default()
+        }),
+        BotSpec::make("best", &[]).unwrap(),
+        BotSpec::Best(Limits {
+            max_nodes: Some(300),
+            ..Limits::default()
+        }),
+    ];
+    for spec in specs {
+        let given: Vec<(String, Value)> = spec
+            .params()
+            .into_iter()
+            .map(|(name, v)| (name.to_string(), v.unwrap_or(Value::Nothing)))
+            .collect();
+        assert_eq!(BotSpec::make(spec.kind(), &given).unwrap(), spec, "{spec}");
+        let names: Vec<&str> = BotSpec::parameters(spec.kind()).iter().map(|p| p.name).collect();
+        let shown: Vec<&str> = spec.params().iter().map(|(n, _)| *n).collect();
+        assert_eq!(shown, names, "{spec}");
+        let plain = BotSpec::make(spec.kind(), &[]).unwrap();
+        assert_eq!(plain.to_string(), format!("{}()", spec.kind()));
+        for (name, v) in spec.changed_params() {
+            let v = v.unwrap_or(Value::Nothing);
+            assert!(spec.to_string().contains(&format!("{name}={v}")), "{spec}");
+        }
+    }
     assert_eq!(
-        message(SearchSpec::checked(
-            Some(5),
-            None,
-            None,
-            Some("heavy"),
-            None,
-            None
-        )),
-        "rollout must be one of [\"random\", \"greedy\"], not \"heavy\""
+        BotSpec::Ismcts(search(30)).to_string(),
+        "ismcts(iterations=30, rollout=\"random\")"
     );
-    assert_eq!(
-        message(SearchSpec::checked(
-            Some(5),
-            None,
-            None,
-            None,
-            None,
-            Some(0)
-        )),
-        "solver_nodes must be a positive integer (at most 2**64 - 1), or None for rollouts \
-         only, not 0"
-    );
-    let ok = SearchSpec::checked(Some(5), Some(0.5), None, None, None, None).unwrap();
-    assert_eq!(ok.exploration, DEFAULT_EXPLORATION);
-    assert!(BotSpec::Mcts(ok).timed());
-    assert!(matches!(
-        BotSpec::solver(Some(-1.0), None, 64),
-        Err(Error::InvalidOption(m)) if m.starts_with("timeout must be")
-    ));
 }
 
 /// A tree search stops when its tree fills its memory, however many iterations it may run:
@@ -362,7 +501,13 @@ fn a_search_stops_when_its_tree_fills_its_memory() {
         .unwrap();
     let cancel = AtomicBool::new(false);
     for observer in [None, Some(0)] {
-        let spec = SearchSpec::checked(Some(1 << 50), None, None, None, Some(1), None).unwrap();
+        let spec = SearchSpec {
+            limits: Limits {
+                memory_mb: 1,
+                ..Limits::default()
+            },
+            ..search(1 << 50)
+        };
         let mut rng = Rng::seed_from_u64(0);
         let searched = mcts::search(&game, &state, &spec, observer, &mut rng, &cancel).unwrap();
         // One megabyte holds some thousands of nodes; one node is made per iteration.
@@ -372,10 +517,46 @@ fn a_search_stops_when_its_tree_fills_its_memory() {
             searched.iterations
         );
     }
+    let no_memory = [("memory_mb".to_string(), Value::Int(0))];
     assert!(matches!(
-        SearchSpec::checked(Some(5), None, None, None, Some(0), None),
+        BotSpec::make("mcts", &no_memory),
         Err(Error::InvalidOption(m)) if m.starts_with("memory_mb must be an integer number of megabytes")
     ));
+}
+
+/// A tree search given a node limit alone stops when its tree passes it (one node is made per
+/// iteration from an EinStein position far from the end), with a legal action; with no node
+/// to spend it still runs its one iteration.
+#[test]
+fn a_search_stops_at_its_node_limit() {
+    use crate::game::Game;
+    let game = crate::einstein::Einstein::from_options(&Options::new()).unwrap();
+    let state = game
+        .from_notation("123../45.../6...f/...de/..abc 0 2")
+        .unwrap();
+    let mut legal = Vec::new();
+    game.legal_actions(&state, &mut legal);
+    let cancel = AtomicBool::new(false);
+    for observer in [None, Some(0)] {
+        for (max_nodes, most) in [(0, 1), (1, 2), (300, 301)] {
+            let spec = SearchSpec {
+                iterations: None,
+                limits: Limits {
+                    max_nodes: Some(max_nodes),
+                    ..Limits::default()
+                },
+                ..search(1)
+            };
+            let mut rng = Rng::seed_from_u64(0);
+            let searched = mcts::search(&game, &state, &spec, observer, &mut rng, &cancel).unwrap();
+            assert!(
+                (max_nodes.max(1)..=most).contains(&searched.iterations),
+                "max_nodes {max_nodes}: {} iterations",
+                searched.iterations
+            );
+            assert!(legal.contains(&searched.best));
+        }
+    }
 }
 
 /// A search given a time alone stops by the clock (its action may then vary from run to run,
@@ -383,12 +564,17 @@ fn a_search_stops_when_its_tree_fills_its_memory() {
 #[test]
 fn a_search_limited_by_time_alone_stops_with_a_legal_action() {
     let cancel = AtomicBool::new(false);
-    let spec = SearchSpec::checked(None, Some(0.002), None, None, None, None).unwrap();
+    let timeout = [("timeout".to_string(), Value::Number(0.002))];
     for game in games() {
         for s in spread(decisions(&*game, 1, 81), 3) {
-            for bot in [BotSpec::Mcts(spec.clone()), BotSpec::Ismcts(spec.clone())] {
-                assert!(bot.timed());
-                let a = s.bot_action(&bot, 0, &cancel).unwrap();
+            for kind in ["mcts", "ismcts"] {
+                let spec = BotSpec::make(kind, &timeout).unwrap();
+                let (BotSpec::Mcts(search) | BotSpec::Ismcts(search)) = &spec else {
+                    unreachable!()
+                };
+                assert_eq!(search.iterations, None);
+                assert!(spec.timed());
+                let a = s.bot_action(&bot(&spec, 0), &cancel).unwrap();
                 assert!(s.legal_actions().contains(&a), "{}", game.name());
             }
         }
@@ -401,11 +587,11 @@ fn a_cancelled_bot_or_arena_stops_with_interrupted() {
     for game in games() {
         let s = &decisions(&*game, 1, 51)[0];
         if s.legal_actions().len() > 1 {
-            for bot in [BotSpec::Mcts(search(1000)), BotSpec::Ismcts(search(1000))] {
-                assert_eq!(s.bot_action(&bot, 0, &cancel), Err(Error::Interrupted));
+            for spec in [BotSpec::Mcts(search(1000)), BotSpec::Ismcts(search(1000))] {
+                assert_eq!(s.bot_action(&bot(&spec, 0), &cancel), Err(Error::Interrupted));
             }
         }
-        let r = game.arena(&[BotSpec::Random], 10, 0, Some(1), &cancel);
+        let r = game.arena(&seeded(&[BotSpec::Random]), 10, 0, Some(1), false, &cancel);
         assert_eq!(r, Err(Error::Interrupted), "{}", game.name());
     }
 }
@@ -414,41 +600,50 @@ fn a_cancelled_bot_or_arena_stops_with_interrupted() {
 #[test]
 fn an_arena_gives_the_same_results_at_any_thread_count() {
     let cancel = AtomicBool::new(false);
-    let bots = [BotSpec::Random, BotSpec::Greedy, BotSpec::Ismcts(search(8))];
+    let bots = seeded(&[BotSpec::Random, BotSpec::Greedy, BotSpec::Ismcts(search(8))]);
     for game in games() {
-        let one = game.arena(&bots, 6, 77, Some(1), &cancel).unwrap();
-        let two = game.arena(&bots, 6, 77, Some(2), &cancel).unwrap();
+        let one = game.arena(&bots, 6, 77, Some(1), true, &cancel).unwrap();
+        let two = game.arena(&bots, 6, 77, Some(2), true, &cancel).unwrap();
         assert_eq!(one, two, "{}", game.name());
         assert_eq!(one.returns.len(), 6 * game.num_players());
-        let other = game.arena(&bots, 6, 78, Some(2), &cancel).unwrap();
+        assert_eq!(one.actions.as_ref().map(Vec::len), Some(6));
+        let unrecorded = game.arena(&bots, 6, 77, Some(2), false, &cancel).unwrap();
+        assert_eq!(unrecorded.actions, None);
+        assert_eq!(ArenaResult { actions: None, ..one.clone() }, unrecorded);
+        let other = game.arena(&bots, 6, 78, Some(2), true, &cancel).unwrap();
         assert_ne!(one, other, "{}: the seed changes nothing", game.name());
     }
 }
 
 /// Seat `i` of game `g` is played by bot `(i + g) % k`: game `g` of an arena is the game played
-/// by hand from `row_rng(seed, g)`, each decision's bot seeded by the game's next draw.
+/// by hand with chance drawn from `row_rng(seed, g)` and each decision the seat's bot's own
+/// choice (`bot_action`, as any caller gets it), and its recorded actions are that game's.
 #[test]
 fn an_arena_rotates_the_seats_game_by_game() {
     let cancel = AtomicBool::new(false);
-    let bots = [BotSpec::Greedy, BotSpec::Random, BotSpec::Mcts(search(10))];
+    let bots = seeded(&[BotSpec::Greedy, BotSpec::Random, BotSpec::Mcts(search(10))]);
     for game in games() {
         let players = game.num_players();
-        let played = game.arena(&bots, 5, 9, Some(2), &cancel).unwrap();
+        let played = game.arena(&bots, 5, 9, Some(2), true, &cancel).unwrap();
+        let recorded = played.actions.as_ref().unwrap();
         for g in 0..5u64 {
             let mut rng = row_rng(9, g);
             let mut s = game.new_state();
             let mut length = 0;
+            let mut actions = Vec::new();
             while s.to_move() != ToMove::Terminal {
                 let a = match s.to_move() {
                     ToMove::Player(p) => {
                         length += 1;
                         let bot = &bots[(p as usize + g as usize) % bots.len()];
-                        s.bot_action(bot, rng.random(), &cancel).unwrap()
+                        s.bot_action(bot, &cancel).unwrap()
                     }
                     _ => draw(&s.chance_outcomes(), &mut rng),
                 };
+                actions.push(a);
                 s = s.play(a).unwrap();
             }
+            assert_eq!(recorded[g as usize], actions, "{}: game {g}", game.name());
             let row = g as usize * players..(g as usize + 1) * players;
             assert_eq!(
                 played.returns[row.clone()],
@@ -479,10 +674,11 @@ fn mcts_beats_random_at_einstein_from_either_seat() {
     let cancel = AtomicBool::new(false);
     let played = game
         .arena(
-            &[BotSpec::Mcts(search(200)), BotSpec::Random],
+            &seeded(&[BotSpec::Mcts(search(200)), BotSpec::Random]),
             40,
             1,
             None,
+            false,
             &cancel,
         )
         .unwrap();
@@ -513,9 +709,9 @@ fn ismcts_outscores_random_in_every_game() {
     for game in games() {
         let name = game.name();
         if game.num_players() > 1 {
-            let bots = [BotSpec::Ismcts(search(100)), BotSpec::Random];
+            let bots = seeded(&[BotSpec::Ismcts(search(100)), BotSpec::Random]);
             let m = game
-                .arena(&bots, 20, 2, None, &cancel)
+                .arena(&bots, 20, 2, None, false, &cancel)
                 .unwrap()
                 .mean_by_bot();
             assert!(
@@ -526,7 +722,7 @@ fn ismcts_outscores_random_in_every_game() {
             );
         } else {
             let alone = |bot: BotSpec| {
-                game.arena(&[bot], 20, 2, None, &cancel)
+                game.arena(&seeded(&[bot]), 20, 2, None, false, &cancel)
                     .unwrap()
                     .mean_by_bot()[0]
             };
@@ -559,7 +755,7 @@ fn greedy_guided_search_widens_in_the_greedy_order() {
     let cancel = AtomicBool::new(false);
     let root = |rollout| {
         let spec = SearchSpec {
-            rollout,
+            rollout: Some(rollout),
             ..search(200)
         };
         mcts::search(&game, &state, &spec, Some(0), &mut row_rng(3, 1), &cancel).unwrap()
@@ -592,11 +788,11 @@ fn greedy_guided_ismcts_outscores_greedy_at_quincunx() {
     let game = make_game("quincunx", &Options::new()).unwrap();
     let cancel = AtomicBool::new(false);
     let guided = BotSpec::Ismcts(SearchSpec {
-        rollout: Rollout::Greedy,
+        rollout: Some(Rollout::Greedy),
         ..search(200)
     });
     let m = game
-        .arena(&[guided, BotSpec::Greedy], 30, 4, None, &cancel)
+        .arena(&seeded(&[guided, BotSpec::Greedy]), 30, 4, None, false, &cancel)
         .unwrap()
         .mean_by_bot();
     assert!(m[0] > m[1], "ISMCTS {} against Greedy {}", m[0], m[1]);
@@ -609,34 +805,45 @@ fn with_solver_leaves(spec: SearchSpec, nodes: u64) -> SearchSpec {
     }
 }
 
-/// Solver leaves (`SearchSpec::solver_nodes`) need a registered solver whose value is the
-/// players' return: every other game refuses them with a message naming the games that take
-/// them, before searching.
+/// Solver leaves (`SearchSpec::solver_nodes`) need a solver whose value is the players'
+/// return: every other game refuses them, before searching, with a message naming the game
+/// and what its solver gives instead.
 #[test]
 fn solver_leaves_are_refused_where_the_solver_gives_no_game_value() {
     let cancel = AtomicBool::new(false);
     let takes: Vec<&str> = registry::solvers()
         .into_iter()
-        .filter(|e| e.returns.is_some())
-        .map(|e| e.game)
+        .filter(|(_, info)| info.returns.is_some())
+        .map(|(name, _)| name)
         .collect();
     assert!(!takes.is_empty());
+    let mut refused = 0;
     for game in games() {
         let name = game.name();
         let state = decisions(game.as_ref(), 1, 5).remove(0);
-        let bot = BotSpec::Mcts(with_solver_leaves(search(20), 100));
-        match (registry::solver(name), state.bot_action(&bot, 1, &cancel)) {
-            (Err(_), Err(Error::NotApplicable(_))) => {}
-            (Ok(entry), Ok(a)) if entry.returns.is_some() => {
+        let spec = BotSpec::Mcts(with_solver_leaves(search(20), 100));
+        match (game.solver(), state.bot_action(&bot(&spec, 1), &cancel)) {
+            (None, Err(Error::InvalidOption(m))) => {
+                assert!(m.starts_with("solver_nodes needs a game"), "{name}: {m}");
+                assert!(m.contains(&format!("{name} has no solver")), "{name}: {m}");
+                refused += 1;
+            }
+            (Some(info), Ok(a)) if info.returns.is_some() => {
+                assert!(takes.contains(&name));
                 assert!(state.legal_actions().contains(&a), "{name}");
             }
-            (Ok(entry), Err(Error::InvalidOption(m))) if entry.returns.is_none() => {
+            (Some(info), Err(Error::InvalidOption(m))) if info.returns.is_none() => {
                 assert!(m.starts_with("solver_nodes needs a game"), "{name}: {m}");
-                assert!(takes.iter().all(|t| m.contains(t)), "{name}: {m}");
+                assert!(
+                    m.contains(&format!("{name}'s solver gives {}", info.value)),
+                    "{name}: {m}"
+                );
+                refused += 1;
             }
             (_, other) => panic!("{name}: {other:?}"),
         }
     }
+    assert!(refused > 0, "no game refuses solver leaves");
 }
 
 /// With solver leaves every new decision of a Quantum Leap side-3 search is valued exactly
@@ -646,10 +853,10 @@ fn solver_leaves_are_refused_where_the_solver_gives_no_game_value() {
 fn solver_leaves_find_the_winning_move_where_the_solver_knows_one() {
     let options: Options = [("size".to_string(), OptionValue::Int(3))].into();
     let game = make_game("quantum_leap", &options).unwrap();
-    let entry = registry::solver("quantum_leap").unwrap();
+    assert!(game.solver().unwrap().returns.is_some());
     let cancel = AtomicBool::new(false);
     let ctx = crate::search::Context::new(Limits::default(), Some(1), &cancel);
-    let value = |s: &dyn DynState| crate::solver::solve(entry, s, &ctx).unwrap().value.unwrap();
+    let value = |s: &dyn DynState| s.solve(&ctx).unwrap().value.unwrap();
     let mut won = 0;
     for state in spread(decisions(game.as_ref(), 4, 9), 24) {
         let actions = state.legal_actions();
@@ -657,11 +864,11 @@ fn solver_leaves_find_the_winning_move_where_the_solver_knows_one() {
             continue;
         }
         won += 1;
-        let bot = BotSpec::Mcts(with_solver_leaves(
+        let spec = BotSpec::Mcts(with_solver_leaves(
             search(8 * actions.len() as u64),
             1 << 20,
         ));
-        let a = state.bot_action(&bot, 3, &cancel).unwrap();
+        let a = state.bot_action(&bot(&spec, 3), &cancel).unwrap();
         let after = state.play(a).unwrap();
         assert!(
             after.to_move() == ToMove::Terminal || value(after.as_ref()) == 0.0,

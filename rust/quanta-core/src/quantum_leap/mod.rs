@@ -12,7 +12,6 @@ mod rules;
 pub mod solve;
 
 use crate::bits::Bits;
-use crate::erased::{DynGame, Erased};
 use crate::error::{Error, Result};
 use crate::game::{Action, Game, GameInfo, Information, Rng, ToMove, Utility};
 use crate::options::{OptionReader, OptionValue, Options};
@@ -64,14 +63,6 @@ pub struct QuantumLeapState<B> {
     pub stones: [B; 2],
     pub undealt: B,
     pub phase: Phase,
-}
-
-/// Makes the game with the bitboard that fits its size.
-pub fn make(options: &Options) -> Result<Arc<dyn DynGame>> {
-    match options.get("size") {
-        Some(OptionValue::Int(side)) if *side > 5 => Erased::<QuantumLeap<u128>>::make(options),
-        _ => Erased::<QuantumLeap<u64>>::make(options),
-    }
 }
 
 impl<B: Bits> QuantumLeap<B> {

@@ -6,7 +6,7 @@ use crate::errors::NotApplicableError;
 use crate::game::{State, Wrap, wrap};
 use pyo3::prelude::*;
 use pyo3::types::PyType;
-use quanta_core::Game;
+use quanta_core::knowledge::Knowledge;
 use quanta_core::erased::Position;
 
 /// Declares a game's state class: a subclass of `State` (with no data of its own) whose methods
@@ -122,22 +122,12 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
 
 /// The game and state of type `G` behind `state`, or the typed error naming what `what`
 /// (e.g. "quincunx.grid") needs and what it got.
-pub fn position<'s, G: Game + std::fmt::Debug>(
+pub fn position<'s, G: Knowledge>(
     state: &'s Bound<'_, PyAny>,
     what: &str,
 ) -> PyResult<&'s Position<G>> {
-    let state = self::state(state, what)?;
-    state
-        .inner
-        .as_any()
-        .downcast_ref::<Position<G>>()
-        .ok_or_else(|| {
-            NotApplicableError::new_err(format!(
-                "{what} needs a state of the game {}, not of {}",
-                G::NAME,
-                state.inner.game().name()
-            ))
-        })
+    quanta_core::erased::position::<G>(&*self::state(state, what)?.inner, what)
+        .map_err(crate::errors::to_py)
 }
 
 /// The string of a solver's best action in `state`, if it has one.

@@ -8,7 +8,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use quanta_core::Action;
 use quanta_core::bits::Bits;
-use quanta_core::erased::{DynState, Position};
+use quanta_core::erased::{DynState, Position, position};
 use quanta_core::quantum_leap::{Phase, QuantumLeap, Setup, solve as ql};
 
 result_class! {
@@ -82,14 +82,13 @@ fn either<'s, R>(
     narrow: impl FnOnce(&'s Position<QuantumLeap<u64>>) -> R,
     wide: impl FnOnce(&'s Position<QuantumLeap<u128>>) -> R,
 ) -> PyResult<R> {
-    let s = state(value, what)?;
-    let any = s.inner.as_any();
-    if let Some(p) = any.downcast_ref::<Position<QuantumLeap<u64>>>() {
+    let s = &*state(value, what)?.inner;
+    if let Ok(p) = position::<QuantumLeap<u64>>(s, what) {
         Ok(narrow(p))
-    } else if let Some(p) = any.downcast_ref::<Position<QuantumLeap<u128>>>() {
+    } else if let Ok(p) = position::<QuantumLeap<u128>>(s, what) {
         Ok(wide(p))
     } else {
-        Err(wrong_game(what, &*s.inner))
+        Err(wrong_game(what, s))
     }
 }
 
@@ -122,17 +121,6 @@ state_class! {
     }
 }
 
-/// The state behind `value` if it is a Quantum Leap state (of either board width).
-fn quantum_leap_state<'s>(value: &'s Bound<'_, PyAny>, what: &str) -> PyResult<&'s dyn DynState> {
-    let s = &*state(value, what)?.inner;
-    let any = s.as_any();
-    if any.is::<Position<QuantumLeap<u64>>>() || any.is::<Position<QuantumLeap<u128>>>() {
-        Ok(s)
-    } else {
-        Err(wrong_game(what, s))
-    }
-}
-
 fn wrong_game(what: &str, state: &dyn DynState) -> PyErr {
     NotApplicableError::new_err(format!(
         "{what} needs a state of the game quantum_leap, not of {}",
@@ -147,9 +135,14 @@ fn quantum_leap_solve(
     state: &Bound<'_, PyAny>,
     request: Limits,
 ) -> PyResult<Solution> {
-    let s = quantum_leap_state(state, "quantum_leap.solve")?;
-    let sol = run_detached(py, |cancel| ql::solve_dyn(s, &request.context(cancel)))?;
-    let best_move = super::move_string(s, sol.best_action)?;
+    let what = "quantum_leap.solve";
+    let sol = either(
+        state,
+        what,
+        |p| run_detached(py, |cancel| ql::solve(&p.game.0, &p.state, &request.context(cancel))),
+        |p| run_detached(py, |cancel| ql::solve(&p.game.0, &p.state, &request.context(cancel))),
+    )??;
+    let best_move = super::move_string(&*super::state(state, what)?.inner, sol.best_action)?;
     Ok(Solution {
         win: sol.win,
         best_action: sol.best_action,
@@ -167,8 +160,12 @@ fn quantum_leap_analyze(
     state: &Bound<'_, PyAny>,
     request: Limits,
 ) -> PyResult<Vec<(Action, bool)>> {
-    let s = quantum_leap_state(state, "quantum_leap.analyze")?;
-    let (values, _nodes) = run_detached(py, |cancel| ql::analyze_dyn(s, &request.context(cancel)))?;
+    let (values, _nodes) = either(
+        state,
+        "quantum_leap.analyze",
+        |p| run_detached(py, |cancel| ql::analyze(&p.game.0, &p.state, &request.context(cancel))),
+        |p| run_detached(py, |cancel| ql::analyze(&p.game.0, &p.state, &request.context(cancel))),
+    )??;
     Ok(values)
 }
 

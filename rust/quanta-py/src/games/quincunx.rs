@@ -219,8 +219,8 @@ fn order(codes: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
 }
 
 fn solitaire(state: &Bound<'_, PyAny>, what: &str) -> PyResult<qx::Solitaire> {
-    quincunx(state, what)?;
-    qx::Solitaire::from_dyn(&*super::state(state, what)?.inner).map_err(to_py)
+    let p = quincunx(state, what)?;
+    qx::Solitaire::from_state(&p.game.0, &p.state).map_err(to_py)
 }
 
 #[pyfunction]

@@ -42,7 +42,9 @@ use super::{AQuantumLeap, AQuantumLeapState, END, HIGGS_BASE, PASS, Phase};
 use crate::batch::{Split, map_rows};
 use crate::error::{Error, Result};
 use crate::game::{Action, Game, Rng};
+use crate::knowledge::{Knowledge, Rollout};
 use crate::search::{Context, Limits, Meter, hash_map_cap};
+use crate::solver::{Answer, SolverInfo};
 use rand::Rng as _;
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
@@ -618,39 +620,68 @@ fn greedy_turn(game: &AQuantumLeap, s: &mut AQuantumLeapState) -> u32 {
     }
 }
 
-/// A Quantum Leap's entry in the solver registry: the exact best turn ([`best_turn`]) of a
-/// stage-two turn, or the best Higgs ([`best_higgs`]) of the dealer's Higgs.
-pub const SOLVER: crate::solver::SolverEntry = crate::solver::SolverEntry {
-    game: "a_quantum_leap",
-    function: "quanta.a_quantum_leap.best_turn (best_higgs for the Higgs)",
-    value: "the points of the mover's best turn less 4 per penalty it gives (the Higgs: its \
-            bonus points)",
-    options: &[],
-    solve: |state, ctx| {
-        let p = crate::solver::position::<AQuantumLeap>(state, "a_quantum_leap.best_turn")?;
-        let (game, s) = (&p.game.0, &p.state);
+/// What A Quantum Leap knows beyond its rules: its solver, the exact best turn
+/// ([`best_turn`]) of a stage-two turn or the best Higgs ([`best_higgs`]) of the dealer's
+/// Higgs, and its best player, who plays them.
+impl Knowledge for AQuantumLeap {
+    const SOLVER: Option<SolverInfo> = Some(SolverInfo {
+        function: "quanta.a_quantum_leap.best_turn (best_higgs for the Higgs)",
+        value: "the points of the mover's best turn less 4 per penalty it gives (the Higgs: its \
+                bonus points)",
+        options: &[],
+        returns: None,
+    });
+
+    fn solve(&self, s: &AQuantumLeapState, ctx: &Context) -> Result<Answer> {
         if s.phase == Phase::Higgs {
-            let h = best_higgs(game, s, ctx)?;
-            let line = game.action_to_string(s, h.action)?;
-            return Ok(crate::solver::Answer::exact(
-                h.points as f64,
-                Some(h.action),
-                line,
-                h.nodes,
-                h.seconds,
-            ));
+            let h = best_higgs(self, s, ctx)?;
+            let line = self.action_to_string(s, h.action)?;
+            return Ok(Answer::exact(h.points as f64, Some(h.action), line, h.nodes, h.seconds));
         }
-        let t = best_turn(game, s, ctx)?;
-        Ok(crate::solver::Answer::exact(
+        let t = best_turn(self, s, ctx)?;
+        Ok(Answer::exact(
             t.value() as f64,
             t.actions.first().copied(),
-            crate::solver::line_text(game, s, &t.actions)?,
+            crate::solver::line_text(self, s, &t.actions)?,
             t.nodes,
             t.seconds,
         ))
-    },
-    returns: None,
-};
+    }
+
+    /// Scoring play values a leaf better than random play.
+    const ROLLOUT: Rollout = Rollout::Greedy;
+
+    const BEST_PLAYER: &'static str = "the exact best turn (best_turn) within the time, else \
+        the greedy placement; the best Higgs (best_higgs); outer cells at random";
+
+    fn best_action(&self, s: &AQuantumLeapState, rng: &mut Rng, ctx: &Context) -> Result<Action> {
+        match s.phase {
+            Phase::Higgs => match best_higgs(self, s, ctx) {
+                Ok(h) => Ok(h.action),
+                Err(Error::SearchLimit { .. }) => greedy_action(self, s, rng),
+                Err(e) => Err(e),
+            },
+            Phase::Play => match best_turn(self, s, ctx) {
+                Ok(t) if !t.actions.is_empty() => Ok(t.actions[0]),
+                Ok(_) | Err(Error::SearchLimit { .. }) => greedy_move(self, s),
+                Err(e) => Err(e),
+            },
+            // An outer cell of stage one: the display's outer cards score nothing.
+            _ => {
+                let mut actions = Vec::new();
+                self.legal_actions(s, &mut actions);
+                Ok(actions[rng.random_range(0..actions.len())])
+            }
+        }
+    }
+}
+
+/// The greedy player's action, where the best player has no better.
+fn greedy_action(game: &AQuantumLeap, s: &AQuantumLeapState, rng: &mut Rng) -> Result<Action> {
+    crate::greedy::greedy_action(game, s, rng).ok_or_else(|| {
+        Error::NotApplicable(format!("a_quantum_leap: nobody decides in {}", game.notation(s)))
+    })
+}
 
 #[cfg(test)]
 mod tests;

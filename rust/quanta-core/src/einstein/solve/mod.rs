@@ -62,8 +62,10 @@ use crate::einstein::{
     Einstein, EinsteinState, FIRST_ROLL, GOAL, GONE, Phase, STONES, TARGET, movable_stones,
 };
 use crate::error::{Error, Result};
-use crate::game::{Action, Game};
+use crate::game::{Action, Game, Rng};
+use crate::knowledge::Knowledge;
 use crate::search::{Context, Meter, pool_threads};
+use crate::solver::{Answer, SolverInfo};
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::atomic::{AtomicBool, AtomicU64};
 
@@ -708,17 +710,23 @@ pub fn best_move_strings(
     Ok(out)
 }
 
-/// EinStein's entry in the solver registry: [`solve`]'s win probability, and the best move of
-/// each roll still to come.
-pub const SOLVER: crate::solver::SolverEntry = crate::solver::SolverEntry {
-    game: "einstein",
-    function: "quanta.einstein.solve",
-    value: "the mover's probability of winning with perfect play by both sides",
-    options: &[],
-    solve: |state, ctx| {
-        let p = crate::solver::position::<Einstein>(state, "einstein.solve")?;
-        let sol = solve(&p.game.0, &p.state, ctx)?;
-        let strings = best_move_strings(&p.game.0, &p.state, &sol)?;
+/// Stones a side at most where the best player asks the solver (3: a solve of a few
+/// milliseconds to a second).
+pub const BEST_SOLVER_STONES: usize = 3;
+
+/// What EinStein knows beyond its rules: its solver ([`solve`]'s win probability, and the
+/// best move of each roll still to come) and its best player ([`bot_move`]).
+impl Knowledge for Einstein {
+    const SOLVER: Option<SolverInfo> = Some(SolverInfo {
+        function: "quanta.einstein.solve",
+        value: "the mover's probability of winning with perfect play by both sides",
+        options: &[],
+        returns: Some(crate::solver::win_probability_returns),
+    });
+
+    fn solve(&self, state: &EinsteinState, ctx: &Context) -> Result<Answer> {
+        let sol = solve(self, state, ctx)?;
+        let strings = best_move_strings(self, state, &sol)?;
         let line = strings
             .iter()
             .map(|(die, text)| format!("{die}:{text}"))
@@ -728,13 +736,17 @@ pub const SOLVER: crate::solver::SolverEntry = crate::solver::SolverEntry {
             [(_, action)] => Some(action),
             _ => None,
         };
-        Ok(crate::solver::Answer::exact(
-            sol.value,
-            best,
-            line,
-            sol.nodes,
-            sol.seconds,
-        ))
-    },
-    returns: Some(crate::solver::win_probability_returns),
-};
+        Ok(Answer::exact(sol.value, best, line, sol.nodes, sol.seconds))
+    }
+
+    const BEST_PLAYER: &'static str = "quanta.einstein.best_move: the exact solver once each \
+        side has at most 3 stones (within the time), its heuristic before";
+
+    fn best_action(&self, state: &EinsteinState, rng: &mut Rng, ctx: &Context) -> Result<Action> {
+        let mut solver = Solver::new(ctx);
+        let mut solved = false;
+        bot_move(self, state, &mut solver, BEST_SOLVER_STONES, rng, &mut solved)?.ok_or_else(
+            || Error::NotApplicable("einstein: the game is over; nobody moves".into()),
+        )
+    }
+}

@@ -65,7 +65,9 @@
 
 use super::{DA_CAPO, EinsteinCard, EinsteinCardState, KINDS, Phase};
 use crate::error::{Error, Result};
-use crate::game::{Action, Game, ToMove, splitmix64};
+use crate::game::{Action, Game, Rng, ToMove, splitmix64};
+use crate::knowledge::Knowledge;
+use crate::solver::{Answer, SolverInfo};
 use crate::search::table::{Entry, SharedTable, Table};
 use crate::search::{Context, Meter};
 use rayon::prelude::*;
@@ -91,7 +93,7 @@ pub struct Solution {
 
 /// The refusal of a position with a hidden hand.
 pub const HIDDEN_HANDS: &str = "the a la Card solver needs both hands open (open_hands=True): \
-     with hidden hands use a bot (quanta.solvers.computer_move, or information-set search)";
+     with hidden hands use a bot (quanta.bots.Best, or information-set search)";
 
 /// What the table knows of a position: its value for player 0, as the complement of the
 /// value's bits (never 0: that would be a NaN, and 0 is an empty slot).
@@ -548,31 +550,45 @@ pub fn solve(game: &EinsteinCard, state: &EinsteinCardState, ctx: &Context) -> R
     })
 }
 
-/// EinStein a la Card's entry in the solver registry: [`solve`]'s value and best action, for
-/// the game with both hands open (other positions are refused as `solve` refuses them).
-pub const SOLVER: crate::solver::SolverEntry = crate::solver::SolverEntry {
-    game: "einstein_card",
-    function: "quanta.einstein_card.solve",
-    value: "the expected return of the player to act with perfect play by both sides, both \
-            hands open (+1 a win, -1 a loss, 0 a draw)",
-    options: &[("open_hands", "true")],
-    solve: |state, ctx| {
-        let p = crate::solver::position::<EinsteinCard>(state, "einstein_card.solve")?;
-        let sol = solve(&p.game.0, &p.state, ctx)?;
+/// What EinStein a la Card knows beyond its rules: its solver ([`solve`]'s value and best
+/// action, for the game with both hands open; other positions are refused as `solve` refuses
+/// them) and its best player: with both hands open the solver's action where it answers
+/// within the time, else an information-set search.
+impl Knowledge for EinsteinCard {
+    const SOLVER: Option<SolverInfo> = Some(SolverInfo {
+        function: "quanta.einstein_card.solve",
+        value: "the expected return of the player to act with perfect play by both sides, both \
+                hands open (+1 a win, -1 a loss, 0 a draw)",
+        options: &[("open_hands", "true")],
+        returns: Some(crate::solver::expected_return_returns),
+    });
+
+    fn solve(&self, state: &EinsteinCardState, ctx: &Context) -> Result<Answer> {
+        let sol = solve(self, state, ctx)?;
         let line = match sol.best_action {
-            Some(a) => state.action_to_string(a)?,
+            Some(a) => self.action_to_string(state, a)?,
             None => String::new(),
         };
-        Ok(crate::solver::Answer::exact(
-            sol.value,
-            sol.best_action,
-            line,
-            sol.nodes,
-            sol.seconds,
-        ))
-    },
-    returns: Some(crate::solver::expected_return_returns),
-};
+        Ok(Answer::exact(sol.value, sol.best_action, line, sol.nodes, sol.seconds))
+    }
+
+    const BEST_PLAYER: &'static str = "with both hands open, the exact solver's best action \
+        when it answers within half the time; otherwise information-set MCTS within the time \
+        (random rollouts)";
+
+    fn best_action(&self, state: &EinsteinCardState, rng: &mut Rng, ctx: &Context) -> Result<Action> {
+        if self.open_hands == [true, true] {
+            let half = ctx.limits.timeout.map(|t| t / 2);
+            let limits = crate::search::Limits { timeout: half, ..ctx.limits.clone() };
+            match self.answer(state, &Context::new(limits, ctx.threads, ctx.cancel)) {
+                Ok(Answer { best: Some(a), .. }) => return Ok(a),
+                Ok(_) | Err(Error::NotApplicable(_)) => {}
+                Err(e) => return Err(e),
+            }
+        }
+        crate::bots::ismcts::within(self, state, rng, ctx)
+    }
+}
 
 /// Every legal action of a decision node with its value for the player to act (the expected
 /// return with optimal play after it, in [−1, 1]), in ascending action order, and the nodes

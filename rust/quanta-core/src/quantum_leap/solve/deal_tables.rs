@@ -2,17 +2,16 @@
 //! `quantum_leap_every_deal` (every deal of a small board, each class of deals the board's 12
 //! symmetries map onto one another solved once, weighted by the deals it stands for).
 
-use super::solve_dyn;
+use super::solve;
 use crate::batch::{Split, map_rows};
-use crate::erased::{DynGame, DynState};
+use crate::bits::Bits;
 use crate::error::Result;
-use crate::game::Rng;
+use crate::game::{Game, Rng, ToMove};
 use crate::options::{OptionValue, Options};
 use crate::quantum_leap::board::Board;
-use crate::registry::make_game;
+use crate::quantum_leap::{QuantumLeap, QuantumLeapState};
 use crate::search::Context;
 use crate::table::{Cell, Column, Dtype, Param, Params, TableEntry, error_text, error_work};
-use rand::Rng as _;
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::ops::Range;
@@ -76,7 +75,8 @@ pub const EVERY_DEAL: TableEntry = TableEntry {
     kernel: every_deal_rows,
 };
 
-fn game(p: &Params) -> Result<Arc<dyn DynGame>> {
+/// The game of the table's parameters, at bitboard width `B`.
+fn game<B: Bits>(p: &Params) -> Result<QuantumLeap<B>> {
     let options = Options::from([
         ("size".to_string(), OptionValue::Int(p.int("size"))),
         (
@@ -84,32 +84,37 @@ fn game(p: &Params) -> Result<Arc<dyn DynGame>> {
             OptionValue::Str(p.str("setup").to_string()),
         ),
     ]);
-    make_game("quantum_leap", &options)
+    QuantumLeap::<B>::from_options(&options)
 }
 
 /// The deal drawn by `rng`: each chance outcome by its probability.
-fn deal(game: &dyn DynGame, rng: &mut Rng) -> Result<Box<dyn DynState>> {
+fn deal<B: Bits>(game: &QuantumLeap<B>, rng: &mut Rng) -> QuantumLeapState<B> {
     let mut state = game.new_state();
-    while state.to_move() == crate::game::ToMove::Chance {
-        let outcomes = state.chance_outcomes();
-        let mut x: f64 = rng.random();
-        let mut pick = outcomes.last().expect("a chance node has outcomes").0;
-        for &(a, p) in &outcomes {
-            if x < p {
-                pick = a;
-                break;
-            }
-            x -= p;
-        }
-        state = state.play(pick)?;
+    let mut outcomes = Vec::new();
+    while game.to_move(&state) == ToMove::Chance {
+        game.chance_outcomes(&state, &mut outcomes);
+        game.apply(&mut state, crate::bots::arena::draw(&outcomes, rng));
     }
-    Ok(state)
+    state
 }
 
 /// Deals `rows` of `seed` (deal `i` drawn by `row_rng(seed, i)`), one after another, each
-/// solve on every thread.
+/// solve on every thread; boards past side 5 need 128-bit sets.
 fn deal_rows(p: &Params, rows: Range<u64>, seed: u64, ctx: &Context) -> Result<Vec<Vec<Cell>>> {
-    let game = game(p)?;
+    if p.int("size") > 5 {
+        deal_rows_at::<u128>(p, rows, seed, ctx)
+    } else {
+        deal_rows_at::<u64>(p, rows, seed, ctx)
+    }
+}
+
+fn deal_rows_at<B: Bits>(
+    p: &Params,
+    rows: Range<u64>,
+    seed: u64,
+    ctx: &Context,
+) -> Result<Vec<Vec<Cell>>> {
+    let game = game::<B>(p)?;
     let one = Context::new(ctx.limits.clone(), None, ctx.cancel);
     let n = (rows.end - rows.start) as usize;
     let rows = map_rows(
@@ -120,13 +125,13 @@ fn deal_rows(p: &Params, rows: Range<u64>, seed: u64, ctx: &Context) -> Result<V
         Split::WithinRows,
         ctx.cancel,
         |i, rng| {
-            let state = deal(&*game, rng)?;
-            let mut row = vec![Cell::Int(i as i64), Cell::Str(state.notation())];
-            match solve_dyn(&*state, &one) {
+            let state = deal(&game, rng);
+            let mut row = vec![Cell::Int(i as i64), Cell::Str(game.notation(&state))];
+            match solve(&game, &state, &one) {
                 Ok(s) => {
                     let best = s
                         .best_action
-                        .map(|a| state.action_to_string(a))
+                        .map(|a| game.action_to_string(&state, a))
                         .transpose()?;
                     row.extend([
                         s.win.into(),
@@ -260,7 +265,7 @@ pub fn board_text(code: u64, side: usize) -> String {
 /// the best swap decision.
 fn every_deal_rows(p: &Params, rows: Range<u64>, _: u64, ctx: &Context) -> Result<Vec<Vec<Cell>>> {
     let (side, setup_a) = (p.int("size") as usize, p.str("setup") == "A");
-    let game = game(p)?;
+    let game = game::<u64>(p)?;
     let classes = deal_classes(side, p.str("setup"));
     let one = Context::new(ctx.limits.clone(), None, ctx.cancel);
     let n = (rows.end - rows.start) as usize;
@@ -279,13 +284,13 @@ fn every_deal_rows(p: &Params, rows: Range<u64>, _: u64, ctx: &Context) -> Resul
             let white = (|| -> Result<bool> {
                 let white_to_move = if setup_a {
                     let at_swap = game.from_notation(&format!("{board} swap"))?;
-                    let b = solve_dyn(&*at_swap, &one)?;
+                    let b = solve(&game, &at_swap, &one)?;
                     (black, nodes, seconds) = (Some(b.win), b.nodes, b.seconds);
-                    at_swap.play(at_swap.parse_action("no swap")?)?
+                    game.play(&at_swap, game.parse_action(&at_swap, "no swap")?)?
                 } else {
                     game.from_notation(&format!("{board} w"))?
                 };
-                let w = solve_dyn(&*white_to_move, &one)?;
+                let w = solve(&game, &white_to_move, &one)?;
                 (nodes, seconds) = (nodes + w.nodes, seconds + w.seconds);
                 Ok(w.win)
             })();
@@ -342,7 +347,7 @@ mod tests {
     fn the_twelve_images_of_a_side_3_deal_have_its_value() {
         let board = Board::<u64>::new(3);
         let options = Options::from([("size".to_string(), OptionValue::Int(3))]);
-        let game = make_game("quantum_leap", &options).unwrap();
+        let game = QuantumLeap::<u64>::from_options(&options).unwrap();
         let cancel = std::sync::atomic::AtomicBool::new(false);
         let ctx = Context::new(Default::default(), Some(1), &cancel);
         let classes = deal_classes(3, "A");
@@ -366,7 +371,7 @@ mod tests {
                 let state = game
                     .from_notation(&format!("{} swap", board_text(code, 3)))
                     .unwrap();
-                values.insert(solve_dyn(&*state, &ctx).unwrap().win);
+                values.insert(solve(&game, &state, &ctx).unwrap().win);
             }
             assert_eq!(values.len(), 1, "{}", board_text(code, 3));
         }

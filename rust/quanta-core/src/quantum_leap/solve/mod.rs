@@ -40,9 +40,10 @@ mod table;
 mod tests;
 
 use crate::bits::Bits;
-use crate::erased::{DynState, Position};
 use crate::error::{Error, Result};
-use crate::game::{Action, Game};
+use crate::game::{Action, Game, Rng};
+use crate::knowledge::Knowledge;
+use crate::solver::{Answer, SolverInfo};
 use crate::quantum_leap::board::OFF;
 use crate::quantum_leap::{Phase, QuantumLeap, QuantumLeapState, WHITE, on_board};
 pub use crate::search::Limits;
@@ -201,58 +202,36 @@ pub fn analyze<B: Bits>(
     })
 }
 
-/// Calls `$f(game, state, ctx)` with the game and state behind `$state`
-/// at whichever bitboard width the game was made with.
-macro_rules! at_either_width {
-    ($f:ident, $state:expr, $($arg:expr),*) => {{
-        let any = $state.as_any();
-        if let Some(p) = any.downcast_ref::<Position<QuantumLeap<u64>>>() {
-            $f(&p.game.0, &p.state, $($arg),*)
-        } else if let Some(p) = any.downcast_ref::<Position<QuantumLeap<u128>>>() {
-            $f(&p.game.0, &p.state, $($arg),*)
-        } else {
-            Err(not_quantum_leap($state))
-        }
-    }};
-}
+/// What Quantum Leap knows beyond its rules, at either bitboard width: its solver ([`solve`]'s
+/// win or loss, and its best action: winning, or resisting longest) and its best player.
+impl<B: Bits> Knowledge for QuantumLeap<B> {
+    const SOLVER: Option<SolverInfo> = Some(SolverInfo {
+        function: "quanta.quantum_leap.solve",
+        value: "1 if the mover wins with perfect play, 0 if the mover loses",
+        options: &[("size", "3")],
+        returns: Some(crate::solver::win_probability_returns),
+    });
 
-/// `solve` for a state of either bitboard width, as the bindings hold it.
-pub fn solve_dyn(state: &dyn DynState, ctx: &Context) -> Result<Solution> {
-    at_either_width!(solve, state, ctx)
-}
-
-/// `analyze` for a state of either bitboard width, as the bindings hold it.
-pub fn analyze_dyn(state: &dyn DynState, ctx: &Context) -> Result<(Vec<(Action, bool)>, u64)> {
-    at_either_width!(analyze, state, ctx)
-}
-
-fn not_quantum_leap(state: &dyn DynState) -> Error {
-    Error::NotApplicable(format!(
-        "the quantum_leap solver got a {} state",
-        state.game().name()
-    ))
-}
-
-/// Quantum Leap's entry in the solver registry: [`solve`]'s win (1) or loss (0), and its best
-/// action (winning, or resisting longest).
-pub const SOLVER: crate::solver::SolverEntry = crate::solver::SolverEntry {
-    game: "quantum_leap",
-    function: "quanta.quantum_leap.solve",
-    value: "1 if the mover wins with perfect play, 0 if the mover loses",
-    options: &[("size", "3")],
-    solve: |state, ctx| {
-        let sol = solve_dyn(state, ctx)?;
+    fn solve(&self, state: &QuantumLeapState<B>, ctx: &Context) -> Result<Answer> {
+        let sol = solve(self, state, ctx)?;
         let line = match sol.best_action {
-            Some(a) => state.action_to_string(a)?,
+            Some(a) => self.action_to_string(state, a)?,
             None => String::new(),
         };
-        Ok(crate::solver::Answer::exact(
-            if sol.win { 1.0 } else { 0.0 },
-            sol.best_action,
-            line,
-            sol.nodes,
-            sol.seconds,
-        ))
-    },
-    returns: Some(crate::solver::win_probability_returns),
-};
+        let value = if sol.win { 1.0 } else { 0.0 };
+        Ok(Answer::exact(value, sol.best_action, line, sol.nodes, sol.seconds))
+    }
+
+    const BEST_PLAYER: &'static str = "the exact solver's move (winning, or resisting longest) \
+        when it decides within half the time; otherwise MCTS within the time";
+
+    fn best_action(&self, state: &QuantumLeapState<B>, rng: &mut Rng, ctx: &Context) -> Result<Action> {
+        let half = ctx.limits.timeout.map(|t| t / 2);
+        let limits = Limits { timeout: half, ..ctx.limits.clone() };
+        match self.answer(state, &Context::new(limits, ctx.threads, ctx.cancel)) {
+            Ok(Answer { best: Some(a), .. }) => Ok(a),
+            Ok(_) | Err(Error::NotApplicable(_)) => crate::bots::ismcts::within(self, state, rng, ctx),
+            Err(e) => Err(e),
+        }
+    }
+}

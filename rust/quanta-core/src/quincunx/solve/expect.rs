@@ -6,7 +6,11 @@ use super::open::Node;
 use super::solitaire::Solitaire;
 use super::{meter, table_cap};
 use crate::error::Result;
-use crate::game::Action;
+use crate::game::{Action, Game, Rng};
+use crate::knowledge::{Knowledge, Rollout};
+use crate::quincunx::{Quincunx, QuincunxState};
+use crate::solver::{Answer, SolverInfo};
+use rand::Rng as _;
 use crate::quincunx::cards::{self, hand_penalty};
 use crate::search::{Context, Meter};
 use rustc_hash::FxHashMap;
@@ -143,27 +147,42 @@ pub fn solve_expected(pos: &Solitaire, ctx: &Context) -> Result<Expected> {
     })
 }
 
-/// Quincunx's entry in the solver registry: [`solve_expected`]'s probability of filling the
-/// solitaire grid, and its best placement.
-pub const SOLVER: crate::solver::SolverEntry = crate::solver::SolverEntry {
-    game: "quincunx",
-    function: "quanta.quincunx.solve_expected",
-    value: "the solitaire player's probability of filling the grid with best play, the draws \
-            unknown",
-    options: &[("players", "1")],
-    solve: |state, ctx| {
-        let e = solve_expected(&super::Solitaire::from_dyn(state)?, ctx)?;
+/// What Quincunx knows beyond its rules: its solver ([`solve_expected`]'s probability of
+/// filling the solitaire grid, and its best placement), the greedy player as its rollout, and
+/// its best player.
+impl Knowledge for Quincunx {
+    const SOLVER: Option<SolverInfo> = Some(SolverInfo {
+        function: "quanta.quincunx.solve_expected",
+        value: "the solitaire player's probability of filling the grid with best play, the \
+                draws unknown",
+        options: &[("players", "1")],
+        returns: None,
+    });
+
+    fn solve(&self, state: &QuincunxState, ctx: &Context) -> Result<Answer> {
+        let e = solve_expected(&Solitaire::from_state(self, state)?, ctx)?;
         let line = match e.best_action {
-            Some(a) => state.action_to_string(a)?,
+            Some(a) => self.action_to_string(state, a)?,
             None => String::new(),
         };
-        Ok(crate::solver::Answer::exact(
-            e.p_win,
-            e.best_action,
-            line,
-            e.nodes,
-            e.seconds,
-        ))
-    },
-    returns: None,
-};
+        Ok(Answer::exact(e.p_win, e.best_action, line, e.nodes, e.seconds))
+    }
+
+    /// Greedy-guided search: a placement is valued by play that scores.
+    const ROLLOUT: Rollout = Rollout::Greedy;
+
+    const BEST_PLAYER: &'static str = "solitaire: quanta.quincunx.best_move (8 sampled draw \
+        orders, each solved open); 2-4 players: information-set MCTS with greedy-guided \
+        search within the time";
+
+    fn best_action(&self, state: &QuincunxState, rng: &mut Rng, ctx: &Context) -> Result<Action> {
+        if self.players == 1 {
+            let pos = Solitaire::from_state(self, state)?;
+            let advice = super::best_move(&pos, 8, rng.random(), Some(8), Some(2000), ctx)?;
+            if let Some(a) = advice.action {
+                return Ok(a);
+            }
+        }
+        crate::bots::ismcts::within(self, state, rng, ctx)
+    }
+}

@@ -79,7 +79,7 @@ mod tests;
 pub use batch::{
     Policy, Row, advance_greedily, deal, fill_open_batch, play_batch, solve_open_batch,
 };
-pub use expect::{Expected, SOLVER, solve_expected};
+pub use expect::{Expected, solve_expected};
 pub use fill::{FillSolution, fill_open};
 pub use open::{OpenSolution, solve_open};
 pub use policy::{Advice, best_move, greedy_move};

@@ -3,7 +3,6 @@
 
 use super::tables::tables;
 use super::{CELLS, SIDE};
-use crate::erased::{DynState, Position};
 use crate::error::{Error, Result};
 use crate::game::Action;
 use crate::quincunx::cards::{self, CARD_COUNT, Card, NO_CARD, hand_penalty};
@@ -99,17 +98,6 @@ impl Solitaire {
             state.scores[0],
             game.excuse,
         )
-    }
-
-    /// [`Solitaire::from_state`] for a state as the bindings hold it.
-    pub fn from_dyn(state: &dyn DynState) -> Result<Self> {
-        match state.as_any().downcast_ref::<Position<Quincunx>>() {
-            Some(p) => Self::from_state(&p.game.0, &p.state),
-            None => Err(Error::NotApplicable(format!(
-                "the quincunx solvers got a {} state",
-                state.game().name()
-            ))),
-        }
     }
 
     /// The empty cells as a bit set.

@@ -40,7 +40,9 @@ use super::{
 use crate::batch::{Split, map_rows};
 use crate::error::{Error, Result, quoted};
 use crate::game::{Action, Game, Rng, ToMove};
+use crate::knowledge::Knowledge;
 use crate::search::{Context, Meter, hash_map_cap};
+use crate::solver::{self, SolverInfo};
 use rand::seq::SliceRandom;
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
@@ -722,19 +724,22 @@ pub fn play(
 /// Orders of the unseen cards the registry's answer is estimated over.
 pub const ANSWER_SAMPLES: usize = 32;
 
-/// Quantum Repair Unit's entry in the solver registry: the order of the unseen cards is
-/// chance, so the answer is [`win_probability`] over [`ANSWER_SAMPLES`] orders seeded by 0 (the
-/// time and node limits shared out among them), an estimate over the decided orders when some
-/// are undecided; and [`policy`]'s move (8 orders, its own default search limits).
-pub const SOLVER: crate::solver::SolverEntry = crate::solver::SolverEntry {
-    game: "repair_unit",
-    function: "quanta.repair_unit.win_probability",
-    value: "the probability that a team knowing the card order would win, estimated over 32 \
-            seeded orders",
-    options: &[],
-    solve: |state, ctx| {
-        let p = crate::solver::position::<RepairUnit>(state, "repair_unit.win_probability")?;
-        let (game, s) = (&p.game.0, &p.state);
+/// What Quantum Repair Unit knows beyond its rules: its solver (the order of the unseen cards
+/// is chance, so the answer is [`win_probability`] over [`ANSWER_SAMPLES`] orders seeded by 0
+/// (the time and node limits shared out among them), an estimate over the decided orders
+/// when some are undecided; and [`policy`]'s move (8 orders, its own default search limits)),
+/// and its best player, the policy.
+impl Knowledge for RepairUnit {
+    const SOLVER: Option<SolverInfo> = Some(SolverInfo {
+        function: "quanta.repair_unit.win_probability",
+        value: "the probability that a team knowing the card order would win, estimated over \
+                32 seeded orders",
+        options: &[],
+        returns: Some(crate::solver::team_win_probability_returns),
+    });
+
+    fn solve(&self, s: &RepairState, ctx: &Context) -> Result<solver::Answer> {
+        let game = self;
         let n = ANSWER_SAMPLES;
         let mut each = ctx.limits.clone();
         each.timeout = each.timeout.map(|t| t / n as u32);
@@ -754,15 +759,8 @@ pub const SOLVER: crate::solver::SolverEntry = crate::solver::SolverEntry {
             memory_mb: 64,
             timeout: None,
         };
-        let m = policy(
-            game,
-            s,
-            8,
-            10,
-            0,
-            &Context::new(own, ctx.threads, ctx.cancel),
-        )?;
-        let mut answer = crate::solver::Answer::exact(
+        let m = policy(game, s, 8, 10, 0, &Context::new(own, ctx.threads, ctx.cancel))?;
+        let mut answer = solver::Answer::exact(
             probability,
             Some(m.action),
             game.action_to_string(s, m.action)?,
@@ -778,6 +776,19 @@ pub const SOLVER: crate::solver::SolverEntry = crate::solver::SolverEntry {
             ));
         }
         Ok(answer)
-    },
-    returns: Some(crate::solver::team_win_probability_returns),
-};
+    }
+
+    const BEST_PLAYER: &'static str = "quanta.repair_unit.policy: determinised search over 16 \
+        sampled orders of the unseen cards, each cut at a horizon of 10 unseen cards";
+
+    fn best_action(&self, s: &RepairState, rng: &mut Rng, ctx: &Context) -> Result<Action> {
+        // Each order's search within 20,000 nodes, and the call's own limits on top.
+        let own = crate::search::Limits {
+            max_nodes: Some(ctx.limits.max_nodes.map_or(20_000, |m| m.min(20_000))),
+            memory_mb: ctx.limits.memory_mb.min(64),
+            timeout: ctx.limits.timeout,
+        };
+        let seed = rand::Rng::random(rng);
+        Ok(policy(self, s, 16, 10, seed, &Context::new(own, ctx.threads, ctx.cancel))?.action)
+    }
+}
