@@ -164,8 +164,9 @@ class State:
 
 _S = TypeVar("_S", bound=State)
 
-# A solver's limits as every solver binding takes them: (timeout, max_nodes, memory_mb, threads).
-_Limits = tuple[float | None, int | None, int, int | None]
+# A solver's limits as every solver binding takes them: by name, a dict of timeout, max_nodes,
+# memory_mb and threads (a name left out takes its default).
+_Limits = dict[str, float | int | None]
 
 def game_state(value: object, cls: type[_S], what: str) -> _S: ...
 
@@ -270,7 +271,7 @@ def arena(
     record: bool | None = None
 ) -> dict[str, Any]: ...
 def bot_parameters(kind: str) -> list[tuple[str, str]]: ...
-def best_players() -> list[tuple[str, str]]: ...
+def knowledge() -> list[tuple[str, str, str, str | None]]: ...
 def random_playouts(
     game: Game, n: int, seed: int, threads: int | None, first: int
 ) -> dict[str, npt.NDArray[Any]]: ...

@@ -300,7 +300,8 @@ def best_turn(state: State, *, timeout: float | None = None, max_nodes: int | No
     phase ``play`` (a chance node, stage one, a finished game) or another game's state raises
     :class:`quanta.NotApplicableError`; a bad limit :class:`quanta.InvalidOptionError`.
     """
-    return _core.a_quantum_leap_best_turn(state, (timeout, max_nodes, memory_mb, threads))
+    limits = dict(timeout=timeout, max_nodes=max_nodes, memory_mb=memory_mb, threads=threads)
+    return _core.a_quantum_leap_best_turn(state, limits)
 
 
 def best_higgs(state: State, *, timeout: float | None = None, max_nodes: int | None = None,
@@ -313,7 +314,8 @@ def best_higgs(state: State, *, timeout: float | None = None, max_nodes: int | N
     code), ``points``, ``nodes``, ``seconds``, ``exact``. Limits and errors as in
     :func:`best_turn` (a state not in phase ``higgs`` raises
     :class:`quanta.NotApplicableError`)."""
-    return _core.a_quantum_leap_best_higgs(state, (timeout, max_nodes, memory_mb, threads))
+    limits = dict(timeout=timeout, max_nodes=max_nodes, memory_mb=memory_mb, threads=threads)
+    return _core.a_quantum_leap_best_higgs(state, limits)
 
 
 def greedy_move(state: State) -> int:
@@ -343,5 +345,6 @@ def play_batch(policy: str, players: int, n: int, *, seed: int = 0, first: int =
     ``threads`` (None: every core). Returns numpy arrays: ``scores`` (n x players, the final
     points by seat), ``turns`` (turns with a placement), ``nodes`` (searched by best_turn) and
     ``fallbacks`` (turns played greedily past ``max_nodes``). Ctrl-C interrupts it."""
+    limits = dict(timeout=timeout, max_nodes=max_nodes, memory_mb=memory_mb, threads=threads)
     return _core.a_quantum_leap_play_batch(policy, players, n, seed, first,
-                                           (timeout, max_nodes, memory_mb, threads))
+                                           limits)

@@ -51,14 +51,22 @@ from . import _core
 from ._core import BOT_KINDS, Bot
 from .exceptions import InvalidOptionError
 
-__all__ = ["BEST_PLAYERS", "Best", "Bot", "Greedy", "ISMCTS", "KINDS", "MCTS", "Random",
-           "Solver", "make", "parameters"]
+__all__ = ["BEST_PLAYERS", "Best", "Bot", "EVALUATORS", "Greedy", "ISMCTS", "KINDS", "MCTS",
+           "ROLLOUTS", "Random", "Solver", "make", "parameters"]
 
 #: The kinds of bot by name, as :func:`make` and ``quanta play --bot`` take them.
 KINDS: tuple[str, ...] = tuple(BOT_KINDS)
 
 #: The best player each game declares, described, by game name (from the core's registry).
-BEST_PLAYERS: dict[str, str] = dict(_core.best_players())
+BEST_PLAYERS: dict[str, str] = {game: best for game, best, _, _ in _core.knowledge()}
+
+#: How :func:`MCTS` and :func:`ISMCTS` value new leaves in each game when given no
+#: ``rollout``: what the game declares as its strongest ("random", "greedy" or "evaluator").
+ROLLOUTS: dict[str, str] = {game: rollout for game, _, rollout, _ in _core.knowledge()}
+
+#: The position evaluator each game declares, described (``rollout="evaluator"`` uses it), by
+#: game name; games without one are not listed.
+EVALUATORS: dict[str, str] = {game: e for game, _, _, e in _core.knowledge() if e}
 
 
 def parameters(kind: str) -> dict[str, str]:

@@ -203,7 +203,8 @@ def solve(state: State, *, timeout: float | None = None, max_nodes: int | None =
     >>> solve(s).value
     1.0
     """
-    return _core.einstein_solve(state, (timeout, max_nodes, memory_mb, threads))
+    limits = dict(timeout=timeout, max_nodes=max_nodes, memory_mb=memory_mb, threads=threads)
+    return _core.einstein_solve(state, limits)
 
 
 def analyze(state: State, *, timeout: float | None = None, max_nodes: int | None = None,
@@ -214,7 +215,8 @@ def analyze(state: State, *, timeout: float | None = None, max_nodes: int | None
     roll: each roll (actions 75-80, ``roll 1`` to ``roll 6``) with the probability that the
     player about to roll wins after rolling it (their mean is :func:`solve`'s value). Empty in a
     finished game. Limits and errors as in :func:`solve`."""
-    return dict(_core.einstein_analyze(state, (timeout, max_nodes, memory_mb, threads)))
+    limits = dict(timeout=timeout, max_nodes=max_nodes, memory_mb=memory_mb, threads=threads)
+    return dict(_core.einstein_analyze(state, limits))
 
 
 def best_move(state: State, *, solver_stones: int = SOLVER_STONES, seed: int = 0,
@@ -234,4 +236,5 @@ def best_move(state: State, *, solver_stones: int = SOLVER_STONES, seed: int = 0
 
     Returns None in a finished game; before a roll (a chance node) it raises
     :class:`quanta.NotApplicableError`. ``solver_stones=0`` plays the heuristic alone."""
-    return _core.einstein_best_move(state, solver_stones, seed, (timeout, max_nodes, memory_mb, threads))
+    limits = dict(timeout=timeout, max_nodes=max_nodes, memory_mb=memory_mb, threads=threads)
+    return _core.einstein_best_move(state, solver_stones, seed, limits)

@@ -240,7 +240,8 @@ def solve(state: State, *, timeout: float | None = None, max_nodes: int | None =
     >>> solve(s).best_move
     'play 1'
     """
-    return _core.einstein_card_solve(state, (timeout, max_nodes, memory_mb, threads))
+    limits = dict(timeout=timeout, max_nodes=max_nodes, memory_mb=memory_mb, threads=threads)
+    return _core.einstein_card_solve(state, limits)
 
 
 def analyze(state: State, *, timeout: float | None = None, max_nodes: int | None = None,
@@ -249,5 +250,6 @@ def analyze(state: State, *, timeout: float | None = None, max_nodes: int | None
     value}``: the expected return of the player to act (in [-1, 1], as :func:`solve`'s value)
     when it takes the action and both sides then play optimally; the highest of them is
     :func:`solve`'s value. Empty in a finished game. Limits and errors as in :func:`solve`."""
-    return dict(_core.einstein_card_analyze(state, (timeout, max_nodes, memory_mb, threads)))
+    limits = dict(timeout=timeout, max_nodes=max_nodes, memory_mb=memory_mb, threads=threads)
+    return dict(_core.einstein_card_analyze(state, limits))
 

@@ -246,7 +246,8 @@ def solve(state: State, *, timeout: float | None = None, max_nodes: int | None =
     >>> solve(s).best_move
     'b1xb3'
     """
-    return _core.quantum_leap_solve(state, (timeout, max_nodes, memory_mb, threads))
+    limits = dict(timeout=timeout, max_nodes=max_nodes, memory_mb=memory_mb, threads=threads)
+    return _core.quantum_leap_solve(state, limits)
 
 
 def analyze(state: State, *, timeout: float | None = None, max_nodes: int | None = None,
@@ -254,4 +255,5 @@ def analyze(state: State, *, timeout: float | None = None, max_nodes: int | None
     """The value of every legal action of a decision node: ``{action: wins}``, where ``wins``
     says whether the action wins for the player who takes it. Limits and ``threads`` as in
     :func:`solve`."""
-    return dict(_core.quantum_leap_analyze(state, (timeout, max_nodes, memory_mb, threads)))
+    limits = dict(timeout=timeout, max_nodes=max_nodes, memory_mb=memory_mb, threads=threads)
+    return dict(_core.quantum_leap_analyze(state, limits))

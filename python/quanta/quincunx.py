@@ -377,7 +377,8 @@ def solve_open(state: State, pile: Sequence[str], *,
     How it searches: the module documentation of rust/quanta-core/src/quincunx/solve/mod.rs;
     what it costs: ``benches/README.md``.
     """
-    return _core.quincunx_solve_open(state, pile, (timeout, max_nodes, memory_mb, threads))
+    limits = dict(timeout=timeout, max_nodes=max_nodes, memory_mb=memory_mb, threads=threads)
+    return _core.quincunx_solve_open(state, pile, limits)
 
 
 def fill_open(state: State, pile: Sequence[str], *,
@@ -392,7 +393,8 @@ def fill_open(state: State, pile: Sequence[str], *,
     ``timeout``/``max_nodes`` it raises :class:`quanta.SearchLimitError`. How it searches: the
     module documentation of rust/quanta-core/src/quincunx/solve/mod.rs.
     """
-    return _core.quincunx_fill_open(state, pile, (timeout, max_nodes, memory_mb, threads))
+    limits = dict(timeout=timeout, max_nodes=max_nodes, memory_mb=memory_mb, threads=threads)
+    return _core.quincunx_fill_open(state, pile, limits)
 
 
 def solve_expected(state: State, *, timeout: float | None = None, max_nodes: int | None = None,
@@ -403,7 +405,8 @@ def solve_expected(state: State, *, timeout: float | None = None, max_nodes: int
     the empty cells and the pile; past ``timeout``/``max_nodes`` it raises
     :class:`quanta.SearchLimitError`. The search runs on one thread (``threads`` is checked
     like every solver's)."""
-    return _core.quincunx_solve_expected(state, (timeout, max_nodes, memory_mb, threads))
+    limits = dict(timeout=timeout, max_nodes=max_nodes, memory_mb=memory_mb, threads=threads)
+    return _core.quincunx_solve_expected(state, limits)
 
 
 def best_move(state: State, *, samples: int = 8, seed: int = 0, candidates: int | None = 8,
@@ -423,8 +426,9 @@ def best_move(state: State, *, samples: int = 8, seed: int = 0, candidates: int 
     found (``None``: exact solves, slow with many empty cells). The same ``seed`` gives the
     same move at any ``threads``.
     """
+    limits = dict(timeout=timeout, max_nodes=max_nodes, memory_mb=memory_mb, threads=threads)
     return _core.quincunx_best_move(state, samples, seed, candidates, effort,
-                                    (timeout, max_nodes, memory_mb, threads))
+                                    limits)
 
 
 def greedy_move(state: State) -> int | None:
@@ -452,8 +456,9 @@ def solve_open_batch(seed: int, n: int, *, first: int = 0, excuse: bool = False,
     them is undecided, ``solved`` false and its ``lost`` and ``score`` masked (it claims
     neither a loss nor a score), so ``out["score"].mean()`` is the mean over the solved deals
     and ``out["score"].count()`` counts them."""
+    limits = dict(timeout=timeout, max_nodes=max_nodes, memory_mb=memory_mb, threads=threads)
     return _core.quincunx_solve_open_batch(seed, n, first, excuse, empty, one_at_a_time,
-                                           (timeout, max_nodes, memory_mb, threads))
+                                           limits)
 
 
 def fill_open_batch(seed: int, n: int, *, first: int = 0, excuse: bool = False,
@@ -464,7 +469,8 @@ def fill_open_batch(seed: int, n: int, *, first: int = 0, excuse: bool = False,
     ``solved`` (bool), ``winnable`` (bool, a ``numpy.ma`` masked array), ``nodes`` (uint64) and
     ``seconds`` (float64). The limits apply to each deal: a deal past them is undecided,
     ``solved`` false and ``winnable`` masked."""
-    rows = _core.quincunx_fill_open_batch(seed, n, first, excuse, (timeout, max_nodes, memory_mb, threads))
+    limits = dict(timeout=timeout, max_nodes=max_nodes, memory_mb=memory_mb, threads=threads)
+    rows = _core.quincunx_fill_open_batch(seed, n, first, excuse, limits)
     return {"solved": rows["solved"], "winnable": ~rows["lost"],
             "nodes": rows["nodes"], "seconds": rows["seconds"]}
 

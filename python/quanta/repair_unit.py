@@ -87,7 +87,8 @@ def solve_open(state: State, order: Sequence[str], *,
     (seconds), ``max_nodes`` and ``memory_mb`` (the table of lost positions) limit it: past one
     it raises :class:`quanta.SearchLimitError`. ``threads`` is accepted for the common signature
     (the search is sequential). Ctrl-C interrupts it; the GIL is released."""
-    return _core.repair_unit_solve_open(state, order, (timeout, max_nodes, memory_mb, threads))
+    limits = dict(timeout=timeout, max_nodes=max_nodes, memory_mb=memory_mb, threads=threads)
+    return _core.repair_unit_solve_open(state, order, limits)
 
 
 def win_probability(state: State, samples: int = 1000, seed: int = 0, *,
@@ -101,8 +102,9 @@ def win_probability(state: State, samples: int = 1000, seed: int = 0, *,
     ``undecided`` and left out of the estimate, which is over the ``decided`` samples only:
     with none decided, ``probability`` and ``stderr`` are None (unknown, not 0). Samples run
     on ``threads`` (None: every core)."""
+    limits = dict(timeout=timeout, max_nodes=max_nodes, memory_mb=memory_mb, threads=threads)
     return _core.repair_unit_win_probability(
-        state, samples, seed, (timeout, max_nodes, memory_mb, threads)
+        state, samples, seed, limits
     )
 
 
@@ -120,8 +122,9 @@ def policy(state: State, seed: int = 0, *, samples: int = 16, horizon: int = 10,
     lowest action; with no order decided for any action, the rule move is played. A Jack's
     look is scored as no effect (it shows nothing once an order is fixed). Returns the action;
     :class:`quanta.NotApplicableError` when the team has no decision."""
+    limits = dict(timeout=timeout, max_nodes=max_nodes, memory_mb=memory_mb, threads=threads)
     action, _ = _core.repair_unit_policy(
-        state, seed, samples, horizon, (timeout, max_nodes, memory_mb, threads)
+        state, seed, samples, horizon, limits
     )
     return action
 
@@ -145,8 +148,9 @@ def open_batch(players: int = 1, n: int = 1000, *, seed: int = 0, first: int = 0
     dict of arrays ``winnable`` (a ``numpy.ma.MaskedArray`` of bool: True winnable, False
     not, masked where the solve passed a limit and the answer is unknown), ``nodes``,
     ``seconds`` (each deal's own solve time)."""
+    limits = dict(timeout=timeout, max_nodes=max_nodes, memory_mb=memory_mb, threads=threads)
     out = _core.repair_unit_open_batch(
-        players, seed, n, first, (timeout, max_nodes, memory_mb, threads)
+        players, seed, n, first, limits
     )
     decided = out.pop("decided")
     out["winnable"] = np.ma.masked_array(out["winnable"], mask=~decided)
@@ -163,8 +167,9 @@ def play_batch(players: int = 1, player: str = "rule", n: int = 1000, *, seed: i
     actions), the cards of game ``i`` drawn from a generator seeded from ``(seed, first + i)``:
     a dict of arrays ``won`` (bool) and ``decisions`` (int32). A ``timeout`` makes the moves
     depend on the machine's speed; the node limit does not."""
+    limits = dict(timeout=timeout, max_nodes=max_nodes, memory_mb=memory_mb, threads=threads)
     return _core.repair_unit_play_batch(
-        players, player, seed, n, first, samples, horizon, (timeout, max_nodes, memory_mb, threads)
+        players, player, seed, n, first, samples, horizon, limits
     )
 
 

@@ -61,7 +61,8 @@ def solve(state: State, *, timeout: float | None = None, max_nodes: int | None =
     take or a game without a solver :class:`quanta.NotApplicableError`. The rich per-game
     functions (``quanta.einstein.solve``, ...) stay for their own details. Ctrl-C interrupts
     it; the GIL is released meanwhile."""
-    return _core.solve(state, (timeout, max_nodes, memory_mb, threads))
+    limits = dict(timeout=timeout, max_nodes=max_nodes, memory_mb=memory_mb, threads=threads)
+    return _core.solve(state, limits)
 
 
 def best_move(state: State, *, timeout: float | None = None, max_nodes: int | None = None,

@@ -18,7 +18,7 @@ HIDDEN = [name for name in quanta.GAMES if quanta.game(name).info.information ==
 #: Every blind kind of bot, small enough for a test; the best player bounded by nodes (a
 #: bound by time would make its action depend on the machine).
 BLIND = [bots.Random(seed=3), bots.Greedy(seed=3), bots.ISMCTS(iterations=60, seed=3),
-         bots.Best(timeout=None, max_nodes=3000, seed=3)]
+         bots.Best(timeout=None, max_nodes=300, seed=3)]
 
 
 def decisions(game: quanta.Game, seed: int, most: int = 8) -> list[quanta.State]:

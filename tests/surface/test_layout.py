@@ -93,3 +93,14 @@ def test_every_game_declares_its_knowledge_on_its_type():
         assert impls, f"{game} implements no Knowledge"
     assert set(quanta.bots.BEST_PLAYERS) == set(quanta.GAMES)
     assert all(quanta.bots.BEST_PLAYERS.values())
+
+
+@pytest.mark.parametrize("game", quanta.GAMES)
+def test_each_rules_page_states_the_games_best_player_and_default_search(game):
+    """docs/rules/<game>.md says what the registry declares: the best player and the rollout
+    of MCTS() and ISMCTS() with no options."""
+    page = (ROOT / "docs" / "rules" / f"{game}.md").read_text()
+    section = page.split("\n## Bots\n", 1)[1].split("\n## ", 1)[0]
+    flat = " ".join(section.split())
+    assert quanta.bots.BEST_PLAYERS[game] in flat
+    assert f'rollout="{quanta.bots.ROLLOUTS[game]}"' in flat

@@ -301,19 +301,20 @@ fn bot_parameters(kind: &Bound<'_, PyAny>) -> PyResult<Vec<(&'static str, &'stat
         .collect())
 }
 
-/// The best player each registered game declares, described: `{game: description}`.
+/// What each registered game declares beyond its rules, for the bots:
+/// `(game, best player described, default rollout, evaluator described or None)`.
 #[pyfunction]
-fn best_players() -> Vec<(&'static str, &'static str)> {
+fn knowledge() -> Vec<(&'static str, &'static str, &'static str, Option<&'static str>)> {
     quanta_core::registry::entries()
         .iter()
-        .map(|e| (e.name, e.best_player))
+        .map(|e| (e.name, e.best_player, e.rollout.name(), e.evaluator))
         .collect()
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("BOT_KINDS", BotSpec::KINDS.to_vec())?;
     m.add_function(wrap_pyfunction!(bot_parameters, m)?)?;
-    m.add_function(wrap_pyfunction!(best_players, m)?)?;
+    m.add_function(wrap_pyfunction!(knowledge, m)?)?;
     m.add_class::<Bot>()?;
     m.add_function(wrap_pyfunction!(arena, m)?)
 }

@@ -4,7 +4,7 @@
 
 use pyo3::exceptions::PyKeyboardInterrupt;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyInt, PyString};
+use pyo3::types::{PyBool, PyDict, PyInt, PyString};
 use quanta_core::erased::DynState;
 use quanta_core::error::{QUOTED_CHARS, clipped, quoted};
 use quanta_core::search::{Request, bad_argument, checked_threads};
@@ -172,28 +172,48 @@ pub fn request(
 }
 
 /// A solver call's limits and threads as every solver binding (batches too) takes them: one
-/// argument, the tuple `(timeout, max_nodes, memory_mb, threads)` its Python module passes,
-/// read and checked once by [`request`] when the call's arguments are read. A binding uses it
-/// as the [`Request`] it holds (`limits.context(cancel)`, `limits.threads`).
+/// argument, a dict of the limits by name (`timeout`, `max_nodes`, `memory_mb`, `threads`; a
+/// name left out takes its default) that its Python module passes, read and checked once by
+/// [`request`] when the call's arguments are read. A binding uses it as the [`Request`] it
+/// holds (`limits.context(cancel)`, `limits.threads`).
 pub struct Limits(Request);
+
+/// The limits every solver call takes, by name.
+const LIMIT_NAMES: [&str; 4] = ["timeout", "max_nodes", "memory_mb", "threads"];
 
 impl<'a, 'py> FromPyObject<'a, 'py> for Limits {
     type Error = PyErr;
     fn extract(value: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
-        let (timeout, max_nodes, memory_mb, threads) = value
-            .extract::<(
-                Bound<'py, PyAny>,
-                Bound<'py, PyAny>,
-                Bound<'py, PyAny>,
-                Bound<'py, PyAny>,
-            )>()
-            .map_err(|_| {
-                InvalidOptionError::new_err(format!(
-                    "the limits are (timeout, max_nodes, memory_mb, threads), not {}",
-                    quote(&value)
-                ))
-            })?;
-        request(&timeout, &max_nodes, &memory_mb, &threads).map(Limits)
+        let py = value.py();
+        let limits = value.cast::<PyDict>().map_err(|_| {
+            InvalidOptionError::new_err(format!(
+                "the limits are a dict by name ({}), not {}",
+                LIMIT_NAMES.join(", "),
+                quote(&value)
+            ))
+        })?;
+        for name in limits.keys() {
+            let known = name.extract::<String>().is_ok_and(|n| LIMIT_NAMES.contains(&n.as_str()));
+            if !known {
+                return Err(InvalidOptionError::new_err(format!(
+                    "a solver's limits are {}, not {}",
+                    LIMIT_NAMES.join(", "),
+                    quote(&name)
+                )));
+            }
+        }
+        let get = |name: &str, default: Bound<'py, PyAny>| -> PyResult<Bound<'py, PyAny>> {
+            Ok(limits.get_item(name)?.unwrap_or(default))
+        };
+        let none = || py.None().into_bound(py);
+        let memory = Request::default().limits.memory_mb.into_pyobject(py)?.into_any();
+        request(
+            &get("timeout", none())?,
+            &get("max_nodes", none())?,
+            &get("memory_mb", memory)?,
+            &get("threads", none())?,
+        )
+        .map(Limits)
     }
 }
 
