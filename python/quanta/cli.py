@@ -276,11 +276,15 @@ def _executor_options(f):
                           "cluster, the cores shared out].")(f)
     f = click.option("--out", required=True, type=click.Path(file_okay=False),
                      help="The results' directory (Parquet); run again to resume.")(f)
+    f = click.option("--checkpoint", type=click.FloatRange(min=0, min_open=True),
+                     default=CHECKPOINT, show_default=True, metavar="SECONDS",
+                     help="Size each part file to about this much work: a run stopped at any "
+                          "moment loses at most the parts it was computing.")(f)
     f = click.option("--quiet", "-q", is_flag=True, help="No progress bar.")(f)
     return _json(f)
 
 
-def _run_job(make, out, threads, scheduler, local_cluster, quiet, as_json) -> None:
+def _run_job(make, out, threads, scheduler, local_cluster, checkpoint, quiet, as_json) -> None:
     from quanta import jobs
 
     if scheduler is not None and local_cluster is not None:
@@ -288,7 +292,8 @@ def _run_job(make, out, threads, scheduler, local_cluster, quiet, as_json) -> No
     try:
         job = make(jobs)
         if scheduler is None and local_cluster is None:
-            report = jobs.run(job, out, threads=threads, progress=not (quiet or as_json))
+            report = jobs.run(job, out, threads=threads, progress=not (quiet or as_json),
+                              checkpoint=checkpoint)
         else:
             if threads is None and local_cluster is not None:
                 import os
@@ -296,7 +301,7 @@ def _run_job(make, out, threads, scheduler, local_cluster, quiet, as_json) -> No
                 threads = max(1, (os.cpu_count() or 1) // local_cluster)
             with jobs.dask_executor(scheduler, local_cluster) as executor:
                 report = jobs.run(job, out, executor=executor, threads=threads,
-                                  progress=not (quiet or as_json))
+                                  progress=not (quiet or as_json), checkpoint=checkpoint)
     except KeyboardInterrupt:
         click.echo(f"Stopped: {out} keeps the rows finished so far; run the same command "
                    f"again to go on.", err=True)

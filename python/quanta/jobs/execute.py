@@ -231,7 +231,7 @@ def dask_executor(scheduler: str | None = None, local_cluster: int | None = None
         workers = count(local_cluster, "local_cluster", 1, 1024)
         with _workers_ignore_interrupts():
             cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                   dashboard_address=":0")
+                                   dashboard_address=":0", silence_logs=logging.ERROR)
         client = Client(cluster)
     else:
         client = _connect(Client, scheduler, wait)
