@@ -312,10 +312,6 @@ def _run_job(make, out, threads, scheduler, local_cluster, checkpoint, quiet, as
         raise click.UsageError(f"{e.strerror or e}: {e.filename or out}") from None
     except ImportError as e:
         raise _Failed(str(e)) from None
-    if report.taken_over and not as_json:
-        click.echo(f"{out}: took over the lock of a run that stopped (process "
-                   f"{report.taken_over.get('pid')} on {report.taken_over.get('host')})",
-                   err=True)
     click.echo(json.dumps(report.to_dict()) if as_json else report.summary())
     if report.all_failed:
         sys.exit(1)  # nothing came of the job: a script must not read it as done
@@ -486,7 +482,7 @@ def _searching(timeout: float | None, quiet: bool):
         return
     import threading
 
-    from tqdm import tqdm
+    from tqdm import tqdm  # type: ignore[import-untyped, unused-ignore]
 
     done = threading.Event()
 

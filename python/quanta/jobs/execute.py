@@ -9,7 +9,6 @@ import contextlib
 import logging
 import os
 import pathlib
-import sys
 import time
 from dataclasses import dataclass, field
 from typing import Iterator
@@ -62,6 +61,9 @@ class Report:
         failed = sum(self.failed.values())
         kinds = ", ".join(f"{n:,} {e}" for e, n in sorted(self.failed.items()))
         redone = f"; {self.redone} damaged or stray part(s) redone" if self.redone else ""
+        if self.taken_over:
+            redone += (f"; took over the lock of a run that stopped "
+                       f"({store.holder_text(self.taken_over)})")
         left = "" if self.done == self.rows else f" ({self.rows - self.done:,} rows to go)"
         return (f"{self.out}: {self.done:,} of {self.rows:,} rows done{left}, {self.ran:,} "
                 f"now in {self.seconds:.1f} s{redone}: {self.finished:,} finished, "
@@ -155,13 +157,6 @@ def run(job: Job, out: str | os.PathLike, *, executor: concurrent.futures.Execut
 
         with tqdm(total=job.rows, initial=done, unit="rows", desc=str(out), leave=False,
                   disable=not progress, dynamic_ncols=True, smoothing=0.1) as bar:
-            if progress and (stale or redone):
-                if stale:
-                    bar.write(f"{out}: took over the lock of a run that stopped "
-                              f"({store._holder_text(stale)})", file=sys.stderr)
-                if redone:
-                    bar.write(f"{out}: {redone} damaged or stray part file(s) to redo",
-                              file=sys.stderr)
             sizer = Sizer(job.shard_size, checkpoint)
             if executor is None:
                 for rows in _chunks(todo, sizer):

@@ -122,7 +122,7 @@ class Outcome:
 # ---- the lock ----
 
 
-def _holder_text(holder: dict | None) -> str:
+def holder_text(holder: dict | None) -> str:
     if not holder:
         return "another run (it has not yet written who it is)"
     return (f"process {holder.get('pid')} on {holder.get('host')}, started "
@@ -149,7 +149,7 @@ def lock(out: pathlib.Path) -> Iterator[dict | None]:
         held.acquire()
     except Timeout:
         raise DirectoryInUseError(
-            f"{out} is in use by {_holder_text(_read_json(out / HOLDER))}: wait for that run "
+            f"{out} is in use by {holder_text(_read_json(out / HOLDER))}: wait for that run "
             f"to end or stop it, then run again") from None
     try:
         stale = _read_json(out / HOLDER)
@@ -309,12 +309,14 @@ def scan(out: pathlib.Path, fp: str, rows: int, *, remove: bool,
     corrupted, another job's or another part's rows, or overlapping a part kept. With
     ``remove`` those are deleted (for the rows to be done again); without, the first raises
     :class:`quanta.DamagedResultError` naming it."""
-    parts, bad = [], 0
+    parts: list[Part] = []
+    bad = 0
     for path in sorted(out.glob("part-*.parquet")):
         part, problem = _check_part(path, fp, rows, full)
         if part is not None and parts and part.start < parts[-1].stop:
-            part, problem = None, (f"its rows {part.start:,}-{part.stop:,} overlap those of "
-                                   f"{parts[-1].path.name}")
+            problem = (f"its rows {part.start:,}-{part.stop:,} overlap those of "
+                       f"{parts[-1].path.name}")
+            part = None
         if part is not None:
             parts.append(part)
             continue
