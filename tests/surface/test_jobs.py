@@ -545,12 +545,12 @@ def test_a_refused_run_leaves_no_directory_and_the_corrected_one_runs(tmp_path):
         with pytest.raises(InvalidOptionError):
             jobs.run(job, out, **bad)
         assert not (tmp_path / "deep").exists(), bad
-    # A job made by hand with a parameter that only its shards read.
+    # A job made by hand with a parameter that only its parts read.
     made = jobs.Job("table", {**jobs.table("quincunx_open", 4).params, "excuse": "yes"}, 4, 2)
     with pytest.raises(InvalidOptionError, match="excuse must be True or False"):
         jobs.run(made, out)
     assert not (tmp_path / "deep").exists()
-    # A shard that fails on the executor before any part is written.
+    # A part that fails on the executor before any is written.
     with concurrent.futures.ThreadPoolExecutor(1) as pool, pytest.raises(RuntimeError):
         jobs.run(job, out, executor=_Failing(pool))
     assert not (tmp_path / "deep").exists()
