@@ -290,6 +290,8 @@ def _live_in_group(group: int) -> list[str]:
     return out
 
 
+@pytest.mark.skipif(not pathlib.Path("/proc/self/stat").exists(),
+                    reason="a terminal's process group and /proc: Linux")
 def test_ctrl_c_stops_a_local_cluster_job_in_one_line_and_shuts_the_cluster_down(tmp_path):
     pytest.importorskip("distributed")
     out = tmp_path / "stopped"
