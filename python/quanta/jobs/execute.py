@@ -157,7 +157,9 @@ def run(job: Job, out: str | os.PathLike, *, executor: concurrent.futures.Execut
 
         with tqdm(total=job.rows, initial=done, unit="rows", desc=str(out), leave=False,
                   disable=not progress, dynamic_ncols=True, smoothing=0.1) as bar:
-            sizer = Sizer(job.shard_size, checkpoint)
+            # A first part of a row a thread keeps every thread busy while its cost is learnt.
+            sizer = Sizer(job.shard_size, checkpoint,
+                          1 if executor is not None else threads or os.cpu_count() or 1)
             if executor is None:
                 for rows in _chunks(todo, sizer):
                     table, seconds = _part(spec, *rows, threads)
