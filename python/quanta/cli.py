@@ -16,7 +16,7 @@ import time
 import click
 
 import quanta
-from quanta.jobs import CHECKPOINT, TABLES
+from quanta.jobs import CHECKPOINT, KINDS, TABLES
 
 
 class _Quanta(click.Group):
@@ -317,12 +317,14 @@ def _run_job(make, out, threads, scheduler, local_cluster, checkpoint, quiet, as
         sys.exit(1)  # nothing came of the job: a script must not read it as done
 
 
-@main.group()
+@main.group(help="\n\n".join([
+    "Batch jobs: resumable, written as Parquet part by part (needs 'quanta[jobs]'), one row "
+    "per:",
+    "\b\n" + "\n".join(f"  {kind.name}: {kind.rows}" for kind in KINDS.values()),
+    "Each job's closing line counts its rows finished, undecided and failed (by error type); "
+    "a job whose every row failed exits with status 1."]))
 def job() -> None:
-    """Batch jobs: resumable, written as Parquet part by part (needs 'quanta[jobs]').
-
-    Each job's closing line counts its rows finished, undecided and failed (by error type);
-    a job whose every row failed exits with status 1."""
+    pass
 
 
 @job.command("playouts")
