@@ -122,7 +122,7 @@ def run(job: Job, out: str | os.PathLike, *, executor: concurrent.futures.Execut
     its first part removes what it made. ``progress`` shows a bar counting rows, with their
     rate and the time left.
     """
-    pa, _ = store.parquet()
+    store.parquet()  # pyarrow is there, before anything is checked or made
     check(job)
     if threads is not None:
         _core.check_limits(None, None, 1, threads)
