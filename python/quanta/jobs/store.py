@@ -142,8 +142,11 @@ def lock(out: pathlib.Path) -> Iterator[dict | None]:
     killed at any moment leaves none that stays), and beside it the holder's host, process and
     start time. Yields the record a killed run left (its lock now taken over), or None.
     A directory another live run holds raises :class:`quanta.DirectoryInUseError` naming it."""
-    from filelock import FileLock, Timeout
-
+    try:
+        from filelock import FileLock, Timeout
+    except ImportError:
+        raise ImportError("quanta.jobs holds a job's directory with filelock: "
+                          "pip install 'quanta[jobs]'") from None
     held = FileLock(str(out / LOCK), timeout=0, thread_local=False)
     try:
         held.acquire()
