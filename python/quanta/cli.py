@@ -265,6 +265,12 @@ _memory = click.option("--memory-mb", type=_Integer(1, 2**20, "2**20"), default=
 # ---- quanta job ----
 
 
+def _shard_size(default: int, rows: str):
+    return click.option("--shard-size", type=_Integer(1, 2**40, "2**40"), default=default,
+                        show_default=True, help=f"The most {rows} in one part file (parts are "
+                                                f"sized to about {CHECKPOINT:g} s of work).")
+
+
 def _executor_options(f):
     f = click.option("--local-cluster", type=_Integer(1, 1024), default=None, metavar="N",
                      help="Run on a Dask LocalCluster of N worker processes.")(f)
@@ -333,9 +339,7 @@ def job() -> None:
               help="Random games in all.")
 @_option
 @click.option("--seed", type=_Integer(0, 2**64 - 1, "2**64-1"), default=0, show_default=True)
-@click.option("--shard-size", type=_Integer(1, 2**40, "2**40"), default=1_000_000,
-              show_default=True, help="The most games in one part file (parts are sized to about "
-                   f"{CHECKPOINT:g} s of work).")
+@_shard_size(1_000_000, "games")
 @_executor_options
 def job_playouts(game, games, options, seed, shard_size, **run) -> None:
     """Random games of GAME: one row per game (length, returns, winner)."""
@@ -373,9 +377,7 @@ def _bots(ctx, param, values: tuple[str, ...]) -> list:
               help="Games per pair of bots.")
 @_option
 @click.option("--seed", type=_Integer(0, 2**64 - 1, "2**64-1"), default=0, show_default=True)
-@click.option("--shard-size", type=_Integer(1, 2**40, "2**40"), default=1, show_default=True,
-              help="The most pairs in one part file (parts are sized to about "
-                   f"{CHECKPOINT:g} s of work).")
+@_shard_size(1, "pairs")
 @_executor_options
 def job_league(game, players, games, options, seed, shard_size, **run) -> None:
     """Every pair of the bots given by --bot plays a match of --games games of GAME
@@ -391,9 +393,7 @@ def job_league(game, players, games, options, seed, shard_size, **run) -> None:
 @_timeout
 @_max_nodes
 @_memory
-@click.option("--shard-size", type=_Integer(1, 2**40, "2**40"), default=100, show_default=True,
-              help="The most positions in one part file (parts are sized to about "
-                   f"{CHECKPOINT:g} s of work).")
+@_shard_size(100, "positions")
 @_executor_options
 def job_solve(game, positions, options, timeout, max_nodes, memory_mb, shard_size, **run) -> None:
     """Solve every position of the file POSITIONS (one notation a line) of GAME."""
@@ -410,9 +410,7 @@ def job_solve(game, positions, options, timeout, max_nodes, memory_mb, shard_siz
 @click.option("--param", "-p", "params", multiple=True, callback=_pairs, metavar="KEY=VALUE",
               help="A parameter of the table (repeatable), e.g. -p size=3 -p timeout=10.")
 @click.option("--seed", type=_Integer(0, 2**64 - 1, "2**64-1"), default=0, show_default=True)
-@click.option("--shard-size", type=_Integer(1, 2**40, "2**40"), default=1000,
-              show_default=True, help="The most deals in one part file (parts are sized to about "
-                   f"{CHECKPOINT:g} s of work).")
+@_shard_size(1000, "deals")
 @_executor_options
 def job_table(name, deals, params, seed, shard_size, **run) -> None:
     """A perfect-play table NAME over fresh deals, or over every deal of a small board: the
