@@ -4,10 +4,10 @@ worker processes (1 thread each).
     python benches/jobs.py [--games 10000000] [--shard-size 500000] [--positions 1000]
                            [--timeout 30] [--stones 36] [--seed 0]
 
-1. A playout job: ``--games`` random EinStein games in shards of ``--shard-size``.
+1. A playout job: ``--games`` random EinStein games in parts of at most ``--shard-size``.
 2. A solve job: ``--positions`` Quantum Leap side-5 positions with ``--stones`` stones (setup
    A, no swap, reached by random play from random deals drawn with ``--seed``), each solved
-   within ``--timeout`` seconds, 50 positions a shard.
+   within ``--timeout`` seconds, at most 50 positions a part.
 
 For each: wall seconds, rows per second, and the ratio to the 1-thread local run. The three
 playout runs must write the same Parquet rows, and the solve runs the same value for every
@@ -92,7 +92,7 @@ def main() -> None:
     ap.add_argument("--stones", type=int, default=36)
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args()
-    three_ways(f"{args.games:,} EinStein playouts, shards of {args.shard_size:,}",
+    three_ways(f"{args.games:,} EinStein playouts, parts of at most {args.shard_size:,}",
                jobs.playouts("einstein", args.games, seed=args.seed, shard_size=args.shard_size),
                "games")
     with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as f:

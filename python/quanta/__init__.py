@@ -19,6 +19,7 @@ from ._core import CHANCE, TERMINAL, Game, GameInfo, State, game_names
 from ._core import make_game as _make_game
 from .exceptions import (
     DamagedResultError,
+    DirectoryInUseError,
     IllegalMoveError,
     InvalidNotationError,
     InvalidOptionError,
@@ -69,6 +70,7 @@ __all__ = [
     "GAMES",
     "TERMINAL",
     "DamagedResultError",
+    "DirectoryInUseError",
     "Game",
     "GameInfo",
     "State",

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from . import _core, _svg, views
 from ._core import State
 from ._svg import FONT, num
-from .batch import Arrays
+from .batch import Arrays, in_pieces
 
 __all__ = [
     "BestHiggs",
@@ -328,7 +328,8 @@ def greedy_move(state: State) -> int:
 
 def play_batch(policy: str, players: int, n: int, *, seed: int = 0, first: int = 0,
                threads: int | None = None, max_nodes: int | None = None,
-               timeout: float | None = None, memory_mb: int = 1024) -> Arrays:
+               timeout: float | None = None, memory_mb: int = 1024,
+               progress: bool = False) -> Arrays:
     """Plays games ``first .. first + n - 1`` of ``seed`` with ``players`` players (one game
     each, no match), every seat by ``policy``:
 
@@ -344,7 +345,18 @@ def play_batch(policy: str, players: int, n: int, *, seed: int = 0, first: int =
     generator (row i of ``seed``), so the result depends only on the arguments, never on
     ``threads`` (None: every core). Returns numpy arrays: ``scores`` (n x players, the final
     points by seat), ``turns`` (turns with a placement), ``nodes`` (searched by best_turn) and
-    ``fallbacks`` (turns played greedily past ``max_nodes``). Ctrl-C interrupts it."""
+    ``fallbacks`` (turns played greedily past ``max_nodes``). Ctrl-C interrupts it. ``progress`` shows a bar counting
+    the games, with their rate and the time left (the results are the same). A count whose
+    results cannot fit in the memory here is refused before any work starts."""
     limits = dict(timeout=timeout, max_nodes=max_nodes, memory_mb=memory_mb, threads=threads)
-    return _core.a_quantum_leap_play_batch(policy, players, n, seed, first,
-                                           limits)
+    return in_pieces(lambda at, k: _core.a_quantum_leap_play_batch(
+        policy, players, k, seed, at, limits),
+        n, first, row_bytes=_game_bytes(players), progress=progress, desc=f"a_quantum_leap {policy}",
+        unit="games")
+
+
+def _game_bytes(players: object) -> int:
+    """Bytes of a game's results in :func:`play_batch`: every seat's score, the turns, the
+    nodes and the fallbacks."""
+    seats = players if isinstance(players, int) and 0 < players <= 64 else 1
+    return seats * 8 + 8 + 8 + 8

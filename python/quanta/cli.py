@@ -6,15 +6,17 @@ limits is one line and status 1; Ctrl-C is status 130.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import json
 import random
 import sys
+import time
 
 import click
 
 import quanta
-from quanta.jobs import TABLES
+from quanta.jobs import CHECKPOINT, KINDS, TABLES
 
 
 class _Quanta(click.Group):
@@ -263,6 +265,12 @@ _memory = click.option("--memory-mb", type=_Integer(1, 2**20, "2**20"), default=
 # ---- quanta job ----
 
 
+def _shard_size(default: int, rows: str):
+    return click.option("--shard-size", type=_Integer(1, 2**40, "2**40"), default=default,
+                        show_default=True, help=f"The most {rows} in one part file (parts are "
+                                                f"sized to about {CHECKPOINT:g} s of work).")
+
+
 def _executor_options(f):
     f = click.option("--local-cluster", type=_Integer(1, 1024), default=None, metavar="N",
                      help="Run on a Dask LocalCluster of N worker processes.")(f)
@@ -270,15 +278,19 @@ def _executor_options(f):
                      help="Run on the Dask cluster whose scheduler is at ADDRESS "
                           "(tcp://host:8786; refused if it does not answer within 10 s).")(f)
     f = click.option("--threads", type=_Integer(1, 1024), default=None,
-                     help="Rust threads per shard [default: every core; with a local "
+                     help="Rust threads per part [default: every core; with a local "
                           "cluster, the cores shared out].")(f)
     f = click.option("--out", required=True, type=click.Path(file_okay=False),
                      help="The results' directory (Parquet); run again to resume.")(f)
+    f = click.option("--checkpoint", type=click.FloatRange(min=0, min_open=True),
+                     default=CHECKPOINT, show_default=True, metavar="SECONDS",
+                     help="Size each part file to about this much work: a run stopped at any "
+                          "moment loses at most the parts it was computing.")(f)
     f = click.option("--quiet", "-q", is_flag=True, help="No progress bar.")(f)
     return _json(f)
 
 
-def _run_job(make, out, threads, scheduler, local_cluster, quiet, as_json) -> None:
+def _run_job(make, out, threads, scheduler, local_cluster, checkpoint, quiet, as_json) -> None:
     from quanta import jobs
 
     if scheduler is not None and local_cluster is not None:
@@ -286,7 +298,8 @@ def _run_job(make, out, threads, scheduler, local_cluster, quiet, as_json) -> No
     try:
         job = make(jobs)
         if scheduler is None and local_cluster is None:
-            report = jobs.run(job, out, threads=threads, progress=not (quiet or as_json))
+            report = jobs.run(job, out, threads=threads, progress=not (quiet or as_json),
+                              checkpoint=checkpoint)
         else:
             if threads is None and local_cluster is not None:
                 import os
@@ -294,25 +307,30 @@ def _run_job(make, out, threads, scheduler, local_cluster, quiet, as_json) -> No
                 threads = max(1, (os.cpu_count() or 1) // local_cluster)
             with jobs.dask_executor(scheduler, local_cluster) as executor:
                 report = jobs.run(job, out, executor=executor, threads=threads,
-                                  progress=not (quiet or as_json))
+                                  progress=not (quiet or as_json), checkpoint=checkpoint)
+    except KeyboardInterrupt:
+        click.echo(f"Stopped: {out} keeps the rows finished so far; run the same command "
+                   f"again to go on.", err=True)
+        sys.exit(130)
     except quanta.QuantaError as e:
         raise click.UsageError(str(e)) from None
     except OSError as e:  # the output directory cannot be made or written
         raise click.UsageError(f"{e.strerror or e}: {e.filename or out}") from None
     except ImportError as e:
         raise _Failed(str(e)) from None
-    if as_json:
-        click.echo(json.dumps(report.to_dict()))
-    else:
-        redone = f", {report.redone} of them redone (damaged)" if report.redone else ""
-        click.echo(f"{report.out}: {report.shards} shards, {report.ran} run now{redone} "
-                   f"({report.rows:,} rows in {report.seconds:.1f} s), {report.skipped} "
-                   f"already done")
+    click.echo(json.dumps(report.to_dict()) if as_json else report.summary())
+    if report.all_failed:
+        sys.exit(1)  # nothing came of the job: a script must not read it as done
 
 
-@main.group()
+@main.group(help="\n\n".join([
+    "Batch jobs: resumable, written as Parquet part by part (needs 'quanta[jobs]'), one row "
+    "per:",
+    "\b\n" + "\n".join(f"  {kind.name}: {kind.rows}" for kind in KINDS.values()),
+    "Each job's closing line counts its rows finished, undecided and failed (by error type); "
+    "a job whose every row failed exits with status 1."]))
 def job() -> None:
-    """Batch jobs: sharded, resumable, written as Parquet (needs 'quanta[jobs]')."""
+    pass
 
 
 @job.command("playouts")
@@ -321,8 +339,7 @@ def job() -> None:
               help="Random games in all.")
 @_option
 @click.option("--seed", type=_Integer(0, 2**64 - 1, "2**64-1"), default=0, show_default=True)
-@click.option("--shard-size", type=_Integer(1, 2**40, "2**40"), default=1_000_000,
-              show_default=True, help="Games per shard.")
+@_shard_size(1_000_000, "games")
 @_executor_options
 def job_playouts(game, games, options, seed, shard_size, **run) -> None:
     """Random games of GAME: one row per game (length, returns, winner)."""
@@ -360,12 +377,11 @@ def _bots(ctx, param, values: tuple[str, ...]) -> list:
               help="Games per pair of bots.")
 @_option
 @click.option("--seed", type=_Integer(0, 2**64 - 1, "2**64-1"), default=0, show_default=True)
-@click.option("--shard-size", type=_Integer(1, 2**40, "2**40"), default=1, show_default=True,
-              help="Pairs per shard.")
+@_shard_size(1, "pairs")
 @_executor_options
 def job_league(game, players, games, options, seed, shard_size, **run) -> None:
-    """Every pair of the --bots plays a match of --games games of GAME (quanta.arena, seats
-    rotated): one row per pair (wins, draws, mean returns)."""
+    """Every pair of the bots given by --bot plays a match of --games games of GAME
+    (quanta.arena, seats rotated): one row per pair (wins, draws, mean returns)."""
     _run_job(lambda jobs: jobs.league(game, players, games, options=options, seed=seed,
                                       shard_size=shard_size), **run)
 
@@ -377,8 +393,7 @@ def job_league(game, players, games, options, seed, shard_size, **run) -> None:
 @_timeout
 @_max_nodes
 @_memory
-@click.option("--shard-size", type=_Integer(1, 2**40, "2**40"), default=100, show_default=True,
-              help="Positions per shard.")
+@_shard_size(100, "positions")
 @_executor_options
 def job_solve(game, positions, options, timeout, max_nodes, memory_mb, shard_size, **run) -> None:
     """Solve every position of the file POSITIONS (one notation a line) of GAME."""
@@ -395,8 +410,7 @@ def job_solve(game, positions, options, timeout, max_nodes, memory_mb, shard_siz
 @click.option("--param", "-p", "params", multiple=True, callback=_pairs, metavar="KEY=VALUE",
               help="A parameter of the table (repeatable), e.g. -p size=3 -p timeout=10.")
 @click.option("--seed", type=_Integer(0, 2**64 - 1, "2**64-1"), default=0, show_default=True)
-@click.option("--shard-size", type=_Integer(1, 2**40, "2**40"), default=1000,
-              show_default=True, help="Deals per shard.")
+@_shard_size(1000, "deals")
 @_executor_options
 def job_table(name, deals, params, seed, shard_size, **run) -> None:
     """A perfect-play table NAME over fresh deals, or over every deal of a small board: the
@@ -416,10 +430,14 @@ def job_table(name, deals, params, seed, shard_size, **run) -> None:
 @_max_nodes
 @_memory
 @_json
-def solve_command(game, notation, options, timeout, max_nodes, memory_mb, as_json) -> None:
+@click.option("--quiet", "-q", is_flag=True, help="No progress line.")
+def solve_command(game, notation, options, timeout, max_nodes, memory_mb, as_json,
+                  quiet) -> None:
     """Solve one position of GAME given by NOTATION: its value and the best line.
 
-    A search stopped by a limit is undecided: no value, the reason, and exit status 1."""
+    A search stopped by a limit is undecided: no value, the reason, and exit status 1. A
+    search longer than a second shows its time so far (and against --timeout, the time
+    left) on standard error."""
     from quanta.solvers import SOLVERS, solve
 
     g = _game_named(game, options)
@@ -428,7 +446,8 @@ def solve_command(game, notation, options, timeout, max_nodes, memory_mb, as_jso
                                f"{sorted(SOLVERS)}")
     try:
         state = g.from_notation(notation)
-        a = solve(state, timeout=timeout, max_nodes=max_nodes, memory_mb=memory_mb)
+        with _searching(timeout, quiet or as_json):
+            a = solve(state, timeout=timeout, max_nodes=max_nodes, memory_mb=memory_mb)
     except quanta.QuantaError as e:
         raise click.UsageError(str(e)) from None
     out = {"game": g.name, "notation": notation, "value": a.value, "best": a.best,
@@ -448,6 +467,43 @@ def solve_command(game, notation, options, timeout, max_nodes, memory_mb, as_jso
         click.echo(f"searched {a.nodes or 0:,} nodes in {a.seconds or 0:.3f} s")
     if a.value is None:
         sys.exit(1)
+
+
+#: Seconds a search runs before ``quanta solve`` shows its progress.
+SEARCH_QUIET = 1.0
+
+
+@contextlib.contextmanager
+def _searching(timeout: float | None, quiet: bool):
+    """A progress line for the search run inside, shown once it has taken
+    :data:`SEARCH_QUIET` seconds: the seconds so far, against ``timeout`` when there is one."""
+    if quiet:
+        yield
+        return
+    import threading
+
+    from tqdm import tqdm  # type: ignore[import-untyped, unused-ignore]
+
+    done = threading.Event()
+
+    def show() -> None:
+        if done.wait(SEARCH_QUIET):
+            return
+        with tqdm(total=timeout, desc="searching", unit="s", leave=False,
+                  initial=SEARCH_QUIET, bar_format=None if timeout else
+                  "{desc}: {elapsed}") as bar:
+            began = time.monotonic() - SEARCH_QUIET
+            while not done.wait(0.25):
+                bar.n = round(time.monotonic() - began, 1)
+                bar.refresh()
+
+    thread = threading.Thread(target=show, daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        done.set()
+        thread.join()
 
 
 # ---- quanta play ----

@@ -53,6 +53,12 @@ class DamagedResultError(QuantaError):
     again (:func:`quanta.jobs.run` on the same directory) redoes that part."""
 
 
+class DirectoryInUseError(QuantaError):
+    """A job's directory that another run holds: its lock names the holder (host, process,
+    start time), and the message says so. A lock left by a run that was killed is released with
+    its process, and the next run takes it over."""
+
+
 def quoted(value: Any) -> str:
     """``value`` as a message shows it: its ``repr``, at most about 80 characters; a longer
     text is cut with an ellipsis and its length, ``"xxx…" (1,000,000 characters)``. The one
@@ -66,6 +72,7 @@ def quoted(value: Any) -> str:
 __all__ = [
     "QuantaError",
     "DamagedResultError",
+    "DirectoryInUseError",
     "IllegalMoveError",
     "InvalidNotationError",
     "InvalidOptionError",

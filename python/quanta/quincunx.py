@@ -42,7 +42,7 @@ from xml.sax.saxutils import escape
 from . import _core, _svg, views
 from ._core import State
 from ._svg import FONT, num
-from .batch import Arrays
+from .batch import Arrays, in_pieces
 from .exceptions import IllegalMoveError, quoted
 
 __all__ = [
@@ -440,7 +440,7 @@ def greedy_move(state: State) -> int | None:
 def solve_open_batch(seed: int, n: int, *, first: int = 0, excuse: bool = False,
                      empty: int = 12, threads: int | None = None, one_at_a_time: bool = False,
                      timeout: float | None = None, max_nodes: int | None = None,
-                     memory_mb: int = 256) -> Arrays:
+                     memory_mb: int = 256, progress: bool = False) -> Arrays:
     """Solves fresh deals ``first .. first+n-1`` of ``seed`` open, in Rust threads: several
     deals at a time, or with ``one_at_a_time`` one deal after another, each solve on all the
     ``threads`` (its ``seconds`` are then those of a solve alone on them).
@@ -455,34 +455,50 @@ def solve_open_batch(seed: int, n: int, *, first: int = 0, excuse: bool = False,
     ``nodes`` (uint64) and ``seconds`` (float64). The limits apply to each deal: a deal past
     them is undecided, ``solved`` false and its ``lost`` and ``score`` masked (it claims
     neither a loss nor a score), so ``out["score"].mean()`` is the mean over the solved deals
-    and ``out["score"].count()`` counts them."""
+    and ``out["score"].count()`` counts them. ``progress`` shows a bar counting
+    the deals, with their rate and the time left (the results are the same). A count whose
+    results cannot fit in the memory here is refused before any work starts."""
     limits = dict(timeout=timeout, max_nodes=max_nodes, memory_mb=memory_mb, threads=threads)
-    return _core.quincunx_solve_open_batch(seed, n, first, excuse, empty, one_at_a_time,
-                                           limits)
+    return in_pieces(lambda at, k: _core.quincunx_solve_open_batch(
+        seed, k, at, excuse, empty, one_at_a_time, limits),
+        n, first, row_bytes=_SOLVED_BYTES, progress=progress, desc="quincunx solve_open")
 
 
 def fill_open_batch(seed: int, n: int, *, first: int = 0, excuse: bool = False,
                     threads: int | None = None, timeout: float | None = None,
-                    max_nodes: int | None = None, memory_mb: int = 256) -> Arrays:
+                    max_nodes: int | None = None, memory_mb: int = 256,
+                    progress: bool = False) -> Arrays:
     """:func:`fill_open` of fresh deals ``first .. first+n-1`` of ``seed`` (dealt as in
     :func:`solve_open_batch`), in Rust threads. Returns numpy arrays, one entry per deal:
     ``solved`` (bool), ``winnable`` (bool, a ``numpy.ma`` masked array), ``nodes`` (uint64) and
     ``seconds`` (float64). The limits apply to each deal: a deal past them is undecided,
-    ``solved`` false and ``winnable`` masked."""
+    ``solved`` false and ``winnable`` masked. ``progress`` shows a bar counting
+    the deals, with their rate and the time left (the results are the same). A count whose
+    results cannot fit in the memory here is refused before any work starts."""
     limits = dict(timeout=timeout, max_nodes=max_nodes, memory_mb=memory_mb, threads=threads)
-    rows = _core.quincunx_fill_open_batch(seed, n, first, excuse, limits)
+    rows = in_pieces(lambda at, k: _core.quincunx_fill_open_batch(
+        seed, k, at, excuse, limits),
+        n, first, row_bytes=_SOLVED_BYTES, progress=progress, desc="quincunx fill_open")
     return {"solved": rows["solved"], "winnable": ~rows["lost"],
             "nodes": rows["nodes"], "seconds": rows["seconds"]}
 
 
 def play_batch(policy: str, seed: int, n: int, *, first: int = 0, excuse: bool = False,
                threads: int | None = None, samples: int = 8, candidates: int | None = 8,
-               effort: int | None = 2000) -> Arrays:
+               effort: int | None = 2000, progress: bool = False) -> Arrays:
     """Plays fresh deals ``first .. first+n-1`` of ``seed`` (dealt as in
     :func:`solve_open_batch`) to the end with ``policy``: ``"greedy"`` (:func:`greedy_move`) or
     ``"best_move"`` (:func:`best_move` with ``samples``, ``candidates`` and ``effort``, seeded
     per deal and turn). The policy never sees the draw order. Returns numpy arrays ``lost``,
     ``score`` (final; masked arrays as in :func:`solve_open_batch`, with nothing masked),
-    ``nodes`` and ``seconds`` per deal (and ``solved``, always true)."""
-    return _core.quincunx_play_batch(policy, seed, n, first, excuse, threads, samples,
-                                     candidates, effort)
+    ``nodes`` and ``seconds`` per deal (and ``solved``, always true). ``progress`` shows a bar counting
+    the deals, with their rate and the time left (the results are the same). A count whose
+    results cannot fit in the memory here is refused before any work starts."""
+    return in_pieces(lambda at, k: _core.quincunx_play_batch(
+        policy, seed, k, at, excuse, threads, samples, candidates, effort),
+        n, first, row_bytes=_SOLVED_BYTES, progress=progress, desc=f"quincunx {policy}")
+
+
+#: Bytes of a solitaire batch's results a deal: ``solved``, ``lost`` and their masks, ``score``,
+#: ``nodes``, ``seconds``.
+_SOLVED_BYTES = 1 + 2 * 1 + 1 + 4 + 8 + 8

@@ -32,7 +32,7 @@ import numpy as np
 from . import _core, _svg, views
 from ._core import State
 from ._svg import FONT, num
-from .batch import Arrays
+from .batch import Arrays, in_pieces
 
 __all__ = [
     "OpenSolution",
@@ -142,16 +142,19 @@ def rule_move(state: State) -> int:
 
 def open_batch(players: int = 1, n: int = 1000, *, seed: int = 0, first: int = 0,
                threads: int | None = None, timeout: float | None = 1.0,
-               max_nodes: int | None = None, memory_mb: int = 256) -> Arrays:
+               max_nodes: int | None = None, memory_mb: int = 256,
+               progress: bool = False) -> Arrays:
     """:func:`solve_open` from the start over ``n`` fresh deals (deal ``i``: the whole pack in
     the order a generator seeded from ``(seed, first + i)`` shuffles it), in Rust threads: a
     dict of arrays ``winnable`` (a ``numpy.ma.MaskedArray`` of bool: True winnable, False
     not, masked where the solve passed a limit and the answer is unknown), ``nodes``,
-    ``seconds`` (each deal's own solve time)."""
+    ``seconds`` (each deal's own solve time). ``progress`` shows a bar counting
+    the deals, with their rate and the time left (the results are the same). A count whose
+    results cannot fit in the memory here is refused before any work starts."""
     limits = dict(timeout=timeout, max_nodes=max_nodes, memory_mb=memory_mb, threads=threads)
-    out = _core.repair_unit_open_batch(
-        players, seed, n, first, limits
-    )
+    out = in_pieces(lambda at, k: _core.repair_unit_open_batch(
+        players, seed, k, at, limits),
+        n, first, row_bytes=1 + 1 + 1 + 8 + 8, progress=progress, desc="repair_unit open")
     decided = out.pop("decided")
     out["winnable"] = np.ma.masked_array(out["winnable"], mask=~decided)
     return out
@@ -160,17 +163,21 @@ def open_batch(players: int = 1, n: int = 1000, *, seed: int = 0, first: int = 0
 def play_batch(players: int = 1, player: str = "rule", n: int = 1000, *, seed: int = 0,
                first: int = 0, samples: int = 16, horizon: int = 10,
                max_nodes: int | None = 20_000, timeout: float | None = None,
-               memory_mb: int = 256, threads: int | None = None) -> Arrays:
+               memory_mb: int = 256, threads: int | None = None,
+               progress: bool = False) -> Arrays:
     """Plays ``n`` fresh games with ``player`` (``"policy"`` as :func:`policy` with
     ``samples``, ``horizon`` and the limits ``max_nodes``, ``timeout`` and ``memory_mb`` for
     each move's search, ``"rule"`` as :func:`rule_move`, ``"random"``: uniformly random legal
     actions), the cards of game ``i`` drawn from a generator seeded from ``(seed, first + i)``:
     a dict of arrays ``won`` (bool) and ``decisions`` (int32). A ``timeout`` makes the moves
-    depend on the machine's speed; the node limit does not."""
+    depend on the machine's speed; the node limit does not. ``progress`` shows a bar counting
+    the games, with their rate and the time left (the results are the same). A count whose
+    results cannot fit in the memory here is refused before any work starts."""
     limits = dict(timeout=timeout, max_nodes=max_nodes, memory_mb=memory_mb, threads=threads)
-    return _core.repair_unit_play_batch(
-        players, player, seed, n, first, samples, horizon, limits
-    )
+    return in_pieces(lambda at, k: _core.repair_unit_play_batch(
+        players, player, seed, k, at, samples, horizon, limits),
+        n, first, row_bytes=1 + 4, progress=progress, desc=f"repair_unit {player}",
+        unit="games")
 
 
 # ---- reading a state (its view: quanta._core.RepairUnitState.view) ----

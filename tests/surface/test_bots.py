@@ -256,7 +256,7 @@ def test_a_league_plays_every_pair_the_same_at_any_shard_size(tmp_path):
     for row in rows.itertuples():
         # each row is the arena of its pair, seeded by (job seed, row)
         r = quanta.arena("einstein", [players[row.bot_a], players[row.bot_b]], 12,
-                         seed=jobs._row_seed(5, row.Index))
+                         seed=jobs.kinds.row_seed(5, row.Index))
         assert (row.wins_a, row.draws, row.wins_b) == (
             r.summary[0].wins, r.summary[0].draws, r.summary[1].wins)
         assert row.wins_a + row.draws + row.wins_b == row.games == 12

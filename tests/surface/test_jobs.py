@@ -1,7 +1,8 @@
 """Batch jobs (quanta.jobs and `quanta job`): rows seeded by their number alone, Parquet results
-that do not depend on the shard size, the threads or the executor, every table kind declared in
-the registry with the schema its rows have, resumption after a real SIGKILL, bad rows kept with their
-error, and a real Dask LocalCluster of two worker processes."""
+that do not depend on the part sizes, the threads or the executor, every table kind declared in
+the registry with the schema its rows have, bad rows kept with their error, and a real Dask
+LocalCluster of two worker processes. Kills, locks, part identity and endings:
+tests/surface/test_job_runs.py."""
 
 from __future__ import annotations
 
@@ -30,13 +31,16 @@ def rows(out) -> list[dict]:
     return jobs.read(out).to_pylist()
 
 
-# ---- what a shard holds ----
+def parts(directory) -> list[Path]:
+    return sorted(directory.glob("part-*.parquet"))
 
 
-def test_a_playout_shard_is_random_playouts_of_the_job_seed_from_its_first_row():
+# ---- what a part holds ----
+
+
+def test_playout_rows_are_random_playouts_of_the_job_seed_from_their_first_row():
     job = jobs.playouts("einstein", 2500, seed=9, shard_size=1000)
-    assert job.shards == 3 and list(job.shard_rows(2)) == list(range(2000, 2500))
-    table = jobs.run_shard(job, 2).to_pydict()
+    table = jobs.run_rows(job, 2000, 2500).to_pydict()
     direct = quanta.batch.random_playouts(quanta.game("einstein"), 500, seed=9, first=2000)
     assert table["game"] == list(range(2000, 2500))
     assert table["length"] == direct["length"].tolist()
@@ -46,7 +50,7 @@ def test_a_playout_shard_is_random_playouts_of_the_job_seed_from_its_first_row()
 
 
 def test_the_winner_column_says_draw_when_the_top_return_is_shared():
-    out = jobs.run_shard(jobs.playouts("quincunx", 400, seed=1, shard_size=400), 0).to_pydict()
+    out = jobs.run_rows(jobs.playouts("quincunx", 400, seed=1, shard_size=400), 0, 400).to_pydict()
     returns = np.array([out["return_0"], out["return_1"]]).T
     tied = returns[:, 0] == returns[:, 1]
     assert (np.array(out["winner"])[tied] == -1).all()
@@ -57,6 +61,8 @@ def test_game_options_travel_with_the_job():
     job = jobs.playouts("quantum_leap", 10, options={"size": 3}, shard_size=10)
     assert job.params["options"]["size"] == 3
     assert jobs.Job.from_dict(json.loads(json.dumps(job.to_dict()))) == job
+    assert jobs.playouts("quantum_leap", 10, options={"size": 3}, shard_size=3) == job, (
+        "the part size only regroups the rows: it is not the job's identity")
 
 
 # ---- running: executors, resumption ----
@@ -70,19 +76,33 @@ def test_the_results_do_not_depend_on_the_executor_or_the_threads(tmp_path):
     expected = rows(tmp_path / "local")
     assert len(expected) == 3000
     assert rows(tmp_path / "pool") == expected
-    assert sorted(p.name for p in (tmp_path / "pool").iterdir()) == [
-        "_manifest.json", *(f"part-{i:05d}.parquet" for i in range(5))]
+    names = sorted(p.name for p in (tmp_path / "pool").iterdir())
+    assert names[:2] == ["_lock", "_manifest.json"], "the lock stays, unheld, for the next run"
+    assert all(n.startswith("part-") for n in names[2:])
 
 
-def test_a_second_run_skips_finished_shards_and_redoes_a_missing_one(tmp_path):
+def test_a_second_run_computes_only_the_rows_of_a_missing_part(tmp_path):
     job = jobs.playouts("einstein", 5000, seed=2, shard_size=1000)
     first = jobs.run(job, tmp_path)
-    assert (first.ran, first.skipped, first.rows) == (5, 0, 5000)
+    assert (first.ran, first.done, first.rows) == (5000, 5000, 5000)
     before = rows(tmp_path)
-    (tmp_path / "part-00003.parquet").unlink()
+    missing = parts(tmp_path)[-2]
+    lost = missing.stat().st_size and pa.parquet.read_metadata(missing).num_rows
+    missing.unlink()
     again = jobs.run(job, tmp_path)
-    assert (again.ran, again.skipped, again.rows) == (1, 4, 1000)
+    assert (again.ran, again.done) == (lost, 5000)
     assert rows(tmp_path) == before
+
+
+def test_a_rerun_with_another_shard_size_finishes_the_same_job(tmp_path):
+    job = jobs.playouts("einstein", 5000, seed=2, shard_size=1000)
+    jobs.run(job, tmp_path / "clean")
+    jobs.run(job, tmp_path / "mixed")
+    for part in parts(tmp_path / "mixed")[1::2]:
+        part.unlink()
+    again = jobs.run(jobs.playouts("einstein", 5000, seed=2, shard_size=7), tmp_path / "mixed")
+    assert 0 < again.ran < 5000 and again.done == 5000
+    assert jobs.read(tmp_path / "mixed").equals(jobs.read(tmp_path / "clean"))
 
 
 def test_a_directory_of_another_job_is_refused(tmp_path):
@@ -99,8 +119,8 @@ def test_a_directory_begun_when_shards_were_seeded_by_their_number_is_another_jo
     jobs.run(job, tmp_path)
     manifest = tmp_path / jobs.MANIFEST
     held = json.loads(manifest.read_text())
-    manifest.write_text(json.dumps({**held, "format": 1}))
-    (tmp_path / "part-00001.parquet").unlink()
+    manifest.write_text(json.dumps({"manifest": {**held["manifest"], "format": 1}}))
+    parts(tmp_path)[-1].unlink()
     with pytest.raises(InvalidOptionError, match="another job"):
         jobs.run(job, tmp_path)
 
@@ -123,11 +143,12 @@ def test_a_job_killed_with_sigkill_resumes_without_losing_or_repeating_a_row(tmp
     process.wait()
     done = _parts(killed)
     assert process.returncode == -signal.SIGKILL, process.stderr.read()
-    assert 3 <= len(done) < 120, "killed in the middle of the job"
+    kept = sum(pa.parquet.read_metadata(p).num_rows for p in killed.glob("part-*.parquet"))
+    assert 3 <= len(done) and kept < 600_000, "killed in the middle of the job"
     result = CliRunner().invoke(main, [*args, "--out", str(killed), "--json"])
     assert result.exit_code == 0, result.output
     report = json.loads(result.output)
-    assert report["skipped"] >= len(done) and report["ran"] + report["skipped"] == 120
+    assert report["ran"] == 600_000 - kept and report["done"] == 600_000
     assert CliRunner().invoke(main, [*args, "--out", str(clean)]).exit_code == 0
     resumed = jobs.read(killed)
     assert resumed.num_rows == 600_000
@@ -146,7 +167,7 @@ def test_a_solve_job_answers_each_position_and_keeps_bad_rows_with_their_error(t
     file = tmp_path / "positions.txt"
     file.write_text(f"# a comment\n{won}\n\nnot a position\n{over}\n{far}\n")
     job = jobs.solve("einstein", file, max_nodes=1000, shard_size=2)
-    assert job.rows == 4 and job.shards == 2
+    assert job.rows == 4
     jobs.run(job, tmp_path / "out")
     got = rows(tmp_path / "out")
     assert [r["position"] for r in got] == [0, 1, 2, 3]
@@ -215,7 +236,7 @@ def test_every_table_kind_is_declared_in_the_registry_beside_a_game_and_document
 
 
 @pytest.mark.parametrize("name", sorted(FAST))
-def test_a_tables_rows_have_its_declared_schema_whatever_the_shard_size_or_threads(
+def test_a_tables_rows_have_its_declared_schema_whatever_the_part_sizes_or_threads(
         name, tmp_path):
     kind = jobs.TABLES[name]
     deals = None if kind.fixed_rows else 5
@@ -236,13 +257,13 @@ def test_a_tables_rows_have_its_declared_schema_whatever_the_shard_size_or_threa
     assert jobs.read(tmp_path / "two_threads").drop(["seconds", "nodes"]).equals(
         table.drop(["seconds", "nodes"]))
     if kind.seeded:
-        other = jobs.run_shard(jobs.table(name, deals, seed=12, shard_size=5, **FAST[name]), 0)
+        other = jobs.run_rows(jobs.table(name, deals, seed=12, shard_size=5, **FAST[name]), 0, 5)
         assert not other.drop(["seconds", "nodes"]).equals(table.drop(["seconds", "nodes"]))
 
 
 def test_the_quincunx_open_table_is_the_solitaire_batch_of_the_job_seed():
     job = jobs.table("quincunx_open", 6, seed=5, shard_size=3, empty=7)
-    shard = jobs.run_shard(job, 1).to_pydict()
+    shard = jobs.run_rows(job, 3, 6).to_pydict()
     direct = quanta.quincunx.solve_open_batch(5, 3, first=3, empty=7, memory_mb=256)
     assert all(shard["solved"])
     assert shard["deal"] == [3, 4, 5]
@@ -251,7 +272,7 @@ def test_the_quincunx_open_table_is_the_solitaire_batch_of_the_job_seed():
 
 
 def test_the_quantum_leap_table_solves_dealt_boards():
-    shard = jobs.run_shard(jobs.table("quantum_leap", 3, size=2, shard_size=3), 0).to_pydict()
+    shard = jobs.run_rows(jobs.table("quantum_leap", 3, size=2, shard_size=3), 0, 3).to_pydict()
     g = quanta.game("quantum_leap", size=2)
     for notation, win in zip(shard["notation"], shard["win"]):
         state = g.from_notation(notation)
@@ -268,7 +289,7 @@ def test_a_job_on_a_local_cluster_of_two_worker_processes_equals_the_local_run(t
     jobs.run(job, tmp_path / "local")
     with jobs.dask_executor(local_cluster=2) as executor:
         report = jobs.run(job, tmp_path / "dask", executor=executor, threads=1)
-    assert report.ran == 8
+    assert report.ran == 4000
     assert jobs.read(tmp_path / "dask").equals(jobs.read(tmp_path / "local"))
 
 
@@ -363,7 +384,7 @@ def test_every_side_3_deal_is_in_one_class_of_the_every_deal_table():
         job = jobs.table("quantum_leap_every_deal", setup=setup)
         assert deals / 12 <= job.rows < deals / 11, setup
         if setup == "B":
-            shard = jobs.run_shard(job, 0, threads=1).column("weight").to_pylist()
+            shard = jobs.run_rows(job, 0, 1000, threads=1).column("weight").to_pylist()
             assert 1 <= min(shard) and max(shard) <= 12
 
 
@@ -372,7 +393,7 @@ def test_every_side_3_deal_is_in_one_class_of_the_every_deal_table():
 
 def test_the_repair_unit_table_is_the_open_batch_of_the_job_seed():
     job = jobs.table("repair_unit_open", 4, seed=3, shard_size=2, max_nodes=200_000)
-    shard = jobs.run_shard(job, 1).to_pydict()
+    shard = jobs.run_rows(job, 2, 4).to_pydict()
     direct = quanta.repair_unit.open_batch(1, 2, seed=3, first=2, max_nodes=200_000,
                                            memory_mb=256)
     assert shard["deal"] == [2, 3]
@@ -418,11 +439,11 @@ def test_a_repair_unit_solve_row_is_the_seeded_win_probability_and_the_policys_m
 # ---- inputs that never hurt, results that heal ----
 
 
-def test_a_playout_shard_too_big_for_memory_is_refused_when_the_job_is_made():
+def test_a_playout_part_too_big_for_memory_is_refused_when_the_job_is_made():
     with pytest.raises(InvalidOptionError, match=r"^shard_size: .* games fit: give a smaller "
                                                  r"shard_size"):
         jobs.playouts("einstein", 2**40, shard_size=2**40)
-    assert jobs.playouts("einstein", 2**40).shards == -(-2**40 // 10**6), "the default fits"
+    assert jobs.playouts("einstein", 2**40).shard_size == 10**6, "the default fits"
 
 
 def test_a_huge_bad_parameter_comes_back_as_a_short_message(tmp_path):
@@ -444,7 +465,7 @@ def test_the_rows_of_a_cooperative_game_say_whether_the_team_won(monkeypatch):
     g = quanta.game("repair_unit", players=2)
     assert g.info.utility == "cooperative"
     job = jobs.playouts("repair_unit", 3000, options={"players": 2}, seed=5, shard_size=3000)
-    shard = jobs.run_shard(job, 0).to_pydict()
+    shard = jobs.run_rows(job, 0, 3000).to_pydict()
     assert "winner" not in shard, "no seat wins alone in a cooperative game"
     seed = int(np.random.SeedSequence(5, spawn_key=(0,)).generate_state(1, np.uint64)[0])
     direct = quanta.batch.random_playouts(g, 3000, seed=seed)
@@ -452,9 +473,9 @@ def test_the_rows_of_a_cooperative_game_say_whether_the_team_won(monkeypatch):
     assert (direct["returns"][:, 0] == direct["returns"][:, 1]).all(), "the seats share a return"
     # Random play seldom wins Quantum Repair Unit: the column read off won and lost teams.
     returns = np.array([[1.0, 1.0], [-1.0, -1.0], [1.0, 1.0]])
-    monkeypatch.setattr(jobs, "random_playouts", lambda g, n, **_: {
+    monkeypatch.setattr(jobs.kinds, "random_playouts", lambda g, n, **_: {
         "returns": returns, "length": np.array([9, 4, 7], dtype=np.int32)})
-    shard = jobs.run_shard(jobs.playouts("repair_unit", 3, options={"players": 2}), 0)
+    shard = jobs.run_rows(jobs.playouts("repair_unit", 3, options={"players": 2}), 0, 3)
     assert shard.column_names == ["game", "length", "return_0", "return_1", "won"]
     assert shard.column("won").to_pylist() == [True, False, True]
     assert shard.schema.field("won").type == pa.bool_()
@@ -477,13 +498,15 @@ def test_a_run_started_again_redoes_a_part_cut_short_and_a_corrupted_one(tmp_pat
     job = jobs.playouts("einstein", 5000, seed=2, shard_size=1000)
     jobs.run(job, tmp_path / "clean")
     jobs.run(job, tmp_path / "damaged")
-    _cut_short(tmp_path / "damaged" / "part-00001.parquet")
-    _corrupt(tmp_path / "damaged" / "part-00003.parquet")
-    assert pa.parquet.read_metadata(tmp_path / "damaged" / "part-00003.parquet").num_rows == 1000
-    with pytest.raises(quanta.DamagedResultError, match=r"^part-00001\.parquet in .* is damaged"):
+    short, corrupted = parts(tmp_path / "damaged")[-3], parts(tmp_path / "damaged")[-1]
+    lost = sum(pa.parquet.read_metadata(p).num_rows for p in (short, corrupted))
+    _cut_short(short)
+    _corrupt(corrupted)
+    assert pa.parquet.read_metadata(corrupted).num_rows > 0, "the footer still reads"
+    with pytest.raises(quanta.DamagedResultError, match=rf"^{short.name} in .* is damaged"):
         jobs.read(tmp_path / "damaged")
     report = jobs.run(job, tmp_path / "damaged")
-    assert (report.ran, report.redone, report.skipped, report.rows) == (2, 2, 3, 2000)
+    assert (report.ran, report.redone, report.done) == (lost, 2, 5000)
     assert jobs.read(tmp_path / "damaged").equals(jobs.read(tmp_path / "clean"))
     assert jobs.run(job, tmp_path / "damaged").redone == 0
 
@@ -491,22 +514,28 @@ def test_a_run_started_again_redoes_a_part_cut_short_and_a_corrupted_one(tmp_pat
 def test_reading_a_corrupted_part_names_it(tmp_path):
     job = jobs.playouts("einstein", 3000, seed=2, shard_size=1000)
     jobs.run(job, tmp_path)
-    _corrupt(tmp_path / "part-00002.parquet")
-    with pytest.raises(quanta.DamagedResultError, match=r"^part-00002\.parquet in .* damaged"):
+    last = parts(tmp_path)[-1]
+    _corrupt(last)
+    with pytest.raises(quanta.DamagedResultError, match=rf"^{last.name} in .* damaged"):
         jobs.read(tmp_path)
     assert issubclass(quanta.DamagedResultError, quanta.QuantaError)
 
 
-def test_a_part_with_the_wrong_number_of_rows_is_damaged(tmp_path):
+def test_a_part_of_another_job_is_never_read_and_is_redone(tmp_path):
     job = jobs.playouts("einstein", 3000, seed=2, shard_size=1000)
-    jobs.run(job, tmp_path)
+    jobs.run(job, tmp_path / "job")
+    clean = jobs.read(tmp_path / "job")
     other = tmp_path / "other"
-    jobs.run(jobs.playouts("einstein", 500, seed=2, shard_size=500), other)
-    (other / "part-00000.parquet").replace(tmp_path / "part-00001.parquet")
-    with pytest.raises(quanta.DamagedResultError, match="holds 500 rows, not the shard's 1,000"):
-        jobs.read(tmp_path)
-    assert jobs.run(job, tmp_path).redone == 1
-    assert len(rows(tmp_path)) == 3000
+    jobs.run(jobs.playouts("einstein", 3000, seed=3, shard_size=1000), other)
+    # The same rows of another seed, under the name of this job's part.
+    victim = parts(tmp_path / "job")[0]
+    source = [p for p in parts(other) if p.name == victim.name]
+    assert source, "both runs cut their rows alike"
+    source[0].replace(victim)
+    with pytest.raises(quanta.DamagedResultError, match="holds rows of another job"):
+        jobs.read(tmp_path / "job")
+    assert jobs.run(job, tmp_path / "job").redone == 1
+    assert jobs.read(tmp_path / "job").equals(clean)
 
 
 def test_a_refused_run_leaves_no_directory_and_the_corrected_one_runs(tmp_path):
@@ -516,16 +545,16 @@ def test_a_refused_run_leaves_no_directory_and_the_corrected_one_runs(tmp_path):
         with pytest.raises(InvalidOptionError):
             jobs.run(job, out, **bad)
         assert not (tmp_path / "deep").exists(), bad
-    # A job made by hand with a parameter that only its shards read.
+    # A job made by hand with a parameter that only its parts read.
     made = jobs.Job("table", {**jobs.table("quincunx_open", 4).params, "excuse": "yes"}, 4, 2)
     with pytest.raises(InvalidOptionError, match="excuse must be True or False"):
         jobs.run(made, out)
     assert not (tmp_path / "deep").exists()
-    # A shard that fails on the executor before any part is written.
+    # A part that fails on the executor before any is written.
     with concurrent.futures.ThreadPoolExecutor(1) as pool, pytest.raises(RuntimeError):
         jobs.run(job, out, executor=_Failing(pool))
     assert not (tmp_path / "deep").exists()
-    assert jobs.run(jobs.table("quincunx_open", 4, shard_size=2, empty=5), out).ran == 2
+    assert jobs.run(jobs.table("quincunx_open", 4, shard_size=2, empty=5), out).ran == 4
 
 
 class _Failing(concurrent.futures.Executor):
@@ -568,4 +597,4 @@ def test_a_job_of_a_game_with_tuple_options_resumes(tmp_path):
     job = jobs.playouts("einstein_card", 20, options={"hand_size": (2, 3)}, shard_size=10)
     first = jobs.run(job, tmp_path / "card")
     again = jobs.run(job, tmp_path / "card")
-    assert (first.ran, again.ran, again.skipped) == (2, 0, 2)
+    assert (first.ran, again.ran, again.done) == (20, 0, 20)
