@@ -125,7 +125,7 @@ def run(job: Job, out: str | os.PathLike, *, executor: concurrent.futures.Execut
     store.parquet()  # pyarrow is there, before anything is checked or made
     check(job)
     if threads is not None:
-        _core.check_limits(None, None, 1, threads)
+        _core.check_limits(dict(threads=threads))
     if executor is not None and not isinstance(executor, concurrent.futures.Executor):
         raise InvalidOptionError(f"executor must be a concurrent.futures.Executor or None (this "
                                  f"process), not {quoted(executor)}")

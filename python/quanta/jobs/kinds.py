@@ -295,7 +295,7 @@ def solve(game: str, positions: Iterable[str] | str | os.PathLike, *,
     if g.name not in SOLVERS:
         raise InvalidOptionError(f"{g.name} has no solver; the games with one are "
                                  f"{sorted(SOLVERS)}")
-    _core.check_limits(timeout, max_nodes, memory_mb, None)
+    _core.check_limits(dict(timeout=timeout, max_nodes=max_nodes, memory_mb=memory_mb))
     lines = _read_positions(positions)
     if not lines:
         raise InvalidOptionError("positions must hold at least one notation")

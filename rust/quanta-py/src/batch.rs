@@ -12,13 +12,9 @@ use quanta_core::batch;
 /// Checks a solver's limits as every solver reads them (the same typed errors), so that a job
 /// refuses bad limits when it is made; see `quanta.jobs.solve`.
 #[pyfunction]
-pub fn check_limits(
-    timeout: &Bound<'_, PyAny>,
-    max_nodes: &Bound<'_, PyAny>,
-    memory_mb: &Bound<'_, PyAny>,
-    threads: &Bound<'_, PyAny>,
-) -> PyResult<()> {
-    errors::request(timeout, max_nodes, memory_mb, threads).map(|_| ())
+pub fn check_limits(limits: errors::Limits) -> PyResult<()> {
+    let _checked = limits;
+    Ok(())
 }
 
 /// Refuses, before anything is allocated, `n` rows of `row_bytes` bytes each whose results
