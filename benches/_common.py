@@ -7,6 +7,7 @@ import itertools
 import random
 import time
 
+import quanta
 from quanta.batch import random_playouts
 
 
@@ -72,3 +73,19 @@ def print_against_reference(
     print(f"| reference | {reference_rate:,.0f} |")
     print(f"| ratio | {rust_rate / reference_rate:,.0f}× |")
     print()
+
+
+def parse_game(text: str) -> quanta.Game:
+    """``NAME`` or ``NAME:KEY=VALUE,...`` (e.g. ``quantum_leap:size=4``) as a game."""
+    name, _, rest = text.partition(":")
+    options = {}
+    for item in filter(None, rest.split(",")):
+        key, _, value = item.partition("=")
+        options[key] = int(value) if value.lstrip("-").isdigit() else value
+    return quanta.game(name, **options)
+
+
+def label(game: quanta.Game) -> str:
+    """The game's name with every option, for a table's heading."""
+    shown = ", ".join(f"{k}={v}" for k, v in game.options.items())
+    return f"{game.name} ({shown})"

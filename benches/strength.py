@@ -20,23 +20,11 @@ from __future__ import annotations
 import argparse
 import time
 
+from _common import label, parse_game
+
 import quanta
 from quanta.arenas import wilson
 from quanta.cli import _bots
-
-
-def parse_game(text: str) -> quanta.Game:
-    name, _, rest = text.partition(":")
-    options = {}
-    for item in filter(None, rest.split(",")):
-        key, _, value = item.partition("=")
-        options[key] = int(value) if value.lstrip("-").isdigit() else value
-    return quanta.game(name, **options)
-
-
-def label(game: quanta.Game) -> str:
-    shown = ", ".join(f"{k}={v}" for k, v in game.options.items())
-    return f"{game.name} ({shown})"
 
 
 def interval(values) -> str:

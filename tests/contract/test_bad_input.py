@@ -270,16 +270,21 @@ def test_python_messages_quote_through_the_same_helper():
     assert len(_message(lambda: qx.score_placement([[None] * 4] * 4, "7WY", BIG))) < 400
 
 
-def test_a_solver_binding_reads_its_limits_as_one_value():
-    # Every solver binding takes (timeout, max_nodes, memory_mb, threads) as one argument, read
-    # and checked once in Rust with the same typed errors as the module functions.
+def test_a_solver_binding_reads_its_limits_by_name_as_one_value():
+    # Every solver binding takes its limits as one argument, a dict by name (timeout,
+    # max_nodes, memory_mb, threads), read and checked once in Rust with the same typed errors
+    # as the module functions: no positional tuple crosses into Rust.
     from quanta import _core
 
     s = quanta.game("einstein").from_notation("...../.a.../...../...1./..... 0 4")
-    assert _core.einstein_solve(s, (None, None, 64, 1)).value == 1.0
-    with pytest.raises(InvalidOptionError, match="the limits are"):
+    assert _core.einstein_solve(s, dict(memory_mb=64, threads=1)).value == 1.0
+    with pytest.raises(InvalidOptionError, match="the limits are a dict by name"):
         _core.einstein_solve(s, "fast")
+    with pytest.raises(InvalidOptionError, match="the limits are a dict by name"):
+        _core.einstein_solve(s, (None, None, 64, 1))
+    with pytest.raises(InvalidOptionError, match="limits are timeout, max_nodes"):
+        _core.einstein_solve(s, dict(time=1))
     with pytest.raises(InvalidOptionError, match="memory_mb"):
-        _core.einstein_solve(s, (None, None, 0, 1))
+        _core.einstein_solve(s, dict(memory_mb=0, threads=1))
     with pytest.raises(InvalidOptionError, match="threads"):
-        _core.quincunx_fill_open_batch(1, 1, 0, False, (None, None, 64, 0))
+        _core.quincunx_fill_open_batch(1, 1, 0, False, dict(memory_mb=64, threads=0))
