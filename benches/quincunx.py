@@ -2,7 +2,7 @@
 
     python benches/quincunx.py [--fill-deals N] [--deals N] [--timeout S] [--empties 6,7,8] [--positions N]
                                [--games N] [--samples N] [--candidates N] [--effort N]
-                               [--threads T] [--seconds S] [--seed SEED]
+                               [--threads T] [--seconds S] [--seed SEED] [--strength-deals N]
 
 Prints markdown tables:
 
@@ -16,6 +16,11 @@ Prints markdown tables:
    deals (``--deals`` of them).
 3. ``best_move`` against ``greedy_move`` over ``--games`` deals (the same deals for both).
 4. Random solitaire playouts: Rust batch against the pure-Python reference.
+5. Strength (only with ``--strength-deals N``): over N fresh deals, the share of the deals
+   some line fills with the order known on which the best player (quanta's computer player,
+   ``quincunx.best_move`` with ``--samples``, ``--candidates`` and ``--effort``: by default
+   its own defaults) completes the spread, never seeing the order; with its mean score and mean
+   return (a loss returns ``game.info.min_return``), and the greedy baseline on the same deals.
 
 Solves run several at a time on ``--threads`` threads, or with ``--one-at-a-time`` one after
 another, each ``solve_open`` on all ``--threads`` (its searches by number of draws in
@@ -125,6 +130,12 @@ def score_table(out, width: int = 50) -> None:
     print()
 
 
+def policy_name(policy: str, args) -> str:
+    return policy if policy == "greedy" else (
+        f"best_move (samples {args.samples}, candidates {args.candidates}, "
+        f"effort {args.effort})")
+
+
 def policy_table(args) -> None:
     print(f"### Policies over {args.games} deals (seed {args.seed})\n")
     print("| policy | mean score | loss rate | mean score of wins | s per game |")
@@ -137,11 +148,8 @@ def policy_table(args) -> None:
         wall = time.perf_counter() - start
         lost, score = out["lost"], out["score"]
         wins = score[~lost].mean() if (~lost).any() else float("nan")
-        name = policy if policy == "greedy" else (
-            f"best_move (samples {args.samples}, candidates {args.candidates}, "
-            f"effort {args.effort})")
-        print(f"| {name} | {score.mean():.1f} | {lost.mean():.1%} | {wins:.1f} | "
-              f"{out['seconds'].mean():.3f} | <!-- wall {wall:.0f} s -->")
+        print(f"| {policy_name(policy, args)} | {score.mean():.1f} | {lost.mean():.1%} | "
+              f"{wins:.1f} | {out['seconds'].mean():.3f} | <!-- wall {wall:.0f} s -->")
     print()
 
 
@@ -158,6 +166,34 @@ def playout_table(args) -> None:
     r_games, _, r_time = timed(reference_once, args.seconds)
     print("### Random solitaire playouts\n")
     print_against_reference("games/s (1 thread)", "Rust batch", b_games / b_time, r_games / r_time)
+
+
+def strength_table(args) -> None:
+    n = args.strength_deals
+    start = time.perf_counter()
+    # Which deals some line fills with the order known: fill_open answers exactly what
+    # solve_open's lost does (solve_open decides it with the same search), in microseconds.
+    fill = solvers.fill_open_batch(args.seed, n, threads=args.threads)
+    assert fill["solved"].all(), "a fill question past its limits"
+    fillable = np.asarray(fill["winnable"])
+    lost_return = quanta.game("quincunx", players=1).info.min_return
+    print(f"### Strength: the spread completed on the deals the order-known solver fills "
+          f"({n} deals, seed {args.seed}; {fillable.sum()} fillable)\n")
+    print("| player | completed, of the fillable | mean score | mean score of the completed |"
+          " mean return | s per game |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for policy in ("greedy", "best_move"):
+        out = solvers.play_batch(policy, args.seed, n, threads=args.threads,
+                                 samples=args.samples, candidates=args.candidates,
+                                 effort=args.effort)
+        completed = ~np.asarray(out["lost"])
+        score = np.asarray(out["score"])
+        returns = np.where(completed, score, lost_return)
+        print(f"| {policy_name(policy, args)} | {completed[fillable].sum()} of {fillable.sum()} "
+              f"({completed[fillable].mean():.2%}) | {score.mean():.1f} | "
+              f"{score[completed].mean():.1f} | {returns.mean():.1f} | "
+              f"{out['seconds'].mean():.2f} |")
+    print(f"\n<!-- wall {time.perf_counter() - start:.0f} s -->\n")
 
 
 def main() -> None:
@@ -179,6 +215,8 @@ def main() -> None:
                         help="solve_open one deal after another, each on all the threads")
     parser.add_argument("--seconds", type=float, default=3.0, help="per playout engine")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--strength-deals", type=int, default=0,
+                        help="fresh deals for the strength section (0: no such section)")
     parser.add_argument("--skip", default="", help="sections to skip: fill,solve,policy,playouts")
     args = parser.parse_args()
     args.empties = [int(e) for e in args.empties.split(",") if e]
@@ -193,6 +231,8 @@ def main() -> None:
         policy_table(args)
     if "playouts" not in skip:
         playout_table(args)
+    if args.strength_deals:
+        strength_table(args)
 
 
 if __name__ == "__main__":

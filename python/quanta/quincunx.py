@@ -17,7 +17,8 @@ baseline: most immediate points), and over many fresh deals in Rust threads
 :func:`solve_open_batch`, :func:`fill_open_batch` and :func:`play_batch`. They take a solitaire
 state where the player is to place a card (or a finished game); a chance node, a game of 2-4
 players or another game's state raises :class:`quanta.NotApplicableError`. They rank a full grid
-above any loss, then go by the final score (the turn points less the hand penalty).
+above any loss, then go by the final score (the turn points less the hand penalty; for a lost
+game, as for ``scores()``, its turn points).
 
 Limits: every solver takes ``timeout`` (seconds), ``max_nodes``, ``memory_mb`` (the
 transposition tables of the call together: the samples of :func:`best_move` solved at once share
@@ -120,7 +121,8 @@ def pile(state: State) -> list[str]:
 
 def scores(state: State) -> list[int]:
     """Per player: the totals of the finished rounds (hand penalties included) plus this round's
-    turn points (no penalty yet)."""
+    turn points (no penalty yet). A lost solitaire game keeps its turn points here; its
+    ``returns()`` are the loss, below every completed game's."""
     return _state(state, "quincunx.scores").scores()
 
 

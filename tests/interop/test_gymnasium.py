@@ -95,6 +95,30 @@ def test_the_env_follows_the_bare_api(variant):
             env.step(a)
 
 
+def test_quincunx_solitaire_rewards_rank_a_completed_spread_above_any_loss():
+    """docs/rules/quincunx.md, *Solitaire*: "If you run out of cards before completing the
+    spread, you lose." The rewards of a lost game add up to ``game.info.min_return``, below
+    every completed game's; those of a completed game to its score."""
+    env = gymnasium.make("quanta/QuincunxSolitaire-v0")
+    game = env.unwrapped.game
+    outcomes = set()
+    for seed in range(40):
+        _, info = env.reset(seed=seed)
+        env.action_space.seed(seed)
+        total, terminated = 0.0, False
+        while not terminated:
+            _, reward, terminated, _, info = env.step(env.action_space.sample(
+                mask=info["action_mask"]))
+            total += reward
+        s = env.unwrapped.game_state
+        if s.lost():
+            assert total == game.info.min_return
+        else:
+            assert game.info.min_return < total == s.scores()[0]
+        outcomes.add(s.lost())
+    assert outcomes == {True, False}
+
+
 def test_an_illegal_action_loses_or_raises():
     game = quanta.game("repair_unit")
     env = qgym.QuantaEnv(game)

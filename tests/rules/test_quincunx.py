@@ -524,14 +524,75 @@ def test_rule_draws_go_to_the_placer_before_the_next_player_moves(make):
 # ---- solitaire ----
 
 
+# The seed's goal in solitaire.
+LOSE = "If you run out of cards before completing the spread, you lose."
+# A lost game returns this: one below the lowest score a completed game can have, -222
+# (docs/rules/quincunx.md, *Solitaire*).
+LOST_RETURN = -223.0
+
+
 def test_rule_solitaire_is_lost_when_the_hand_runs_out(make):
+    # The seed: "If you run out of cards before completing the spread, you lose."
     # Two empty cells, b1 and c4; the last card goes on b1 and scores nothing, draws nothing.
     g = make(players=1)
     cells = dict(LAST_CELL_AROUND, c4=None)
     s = g.from_notation(position(cells, [["4MS"]], turn="0", scores="12", side=4, fill=True))
     s = play(s, "4MS b1")
     assert s.is_terminal and s.lost()
-    assert s.returns() == [12.0]
+    # The turn points stay readable as the score; the return is the loss.
+    assert s.scores() == [12]
+    assert s.returns() == [LOST_RETURN]
+
+
+def test_rule_solitaire_a_loss_returns_less_than_any_completed_game(make):
+    # The seed: "If you run out of cards before completing the spread, you lose." A loss at
+    # 101 turn points against a completed spread at -70: the completed one returns more.
+    g = make(players=1)
+    cells = dict(LAST_CELL_AROUND, c4=None)
+    lost = play(g.from_notation(position(cells, [["4MS"]], turn="0", scores="101", side=4,
+                                         fill=True)), "4MS b1")
+    done = play(g.from_notation(position(LAST_CELL_AROUND, [["4MS"]], turn="0", scores="-70",
+                                         side=4, fill=True)), "4MS b1")
+    assert lost.lost() and not done.lost() and lost.is_terminal and done.is_terminal
+    assert lost.scores() == [101] and done.scores() == [-70]
+    assert lost.returns() == [LOST_RETURN] < done.returns() == [-70.0]
+
+
+@needs_engine
+def test_rule_solitaire_returns_range_from_the_loss_to_the_highest_score():
+    # The seed: "If you run out of cards before completing the spread, you lose." The range
+    # of returns: a loss (-223) below the lowest completed score; the highest score a game can
+    # reach, 24 edges x 13 + 12 line bonuses x 30 + 6 power plays x 44 = 936.
+    info = quanta.game("quincunx", players=1).info
+    assert (info.min_return, info.max_return) == (LOST_RETURN, 24 * 13 + 12 * 30 + 6 * 44)
+
+
+# Two empty cells, b1 and c4, and one card, the Diplomat (8). On b1 it draws (next to the
+# Painter, 3: 11) and scores nothing (next to two 2s: 10, 10); on c4 it scores 9 + 8 + 7 -> +7,
+# +5 (d4) +7 (c3) and the straight 9-8-7 on row 4, +20, but draws nothing: the game is lost.
+DRAW_OR_LOSE = {"a1": "3SK", "c1": "2MK", "b2": "2SY", "b1": None, "c4": None, "b4": "9LK",
+                "d4": "7SK", "c3": "9WY"}
+
+
+@needs_engine
+def test_rule_solitaire_players_rank_going_on_above_a_loss_of_more_points():
+    # The seed: "If you run out of cards before completing the spread, you lose." Every player
+    # that goes by returns draws on b1 rather than scoring 39 or more on c4 and losing.
+    from quanta import bots, quincunx, solvers
+
+    g = quanta.game("quincunx", players=1)
+    s = g.from_notation(position(DRAW_OR_LOSE, [["8MS"]], turn="0", scores="0", side=4,
+                                 fill=True))
+    draw, lose = s.parse_action("8MS b1"), s.parse_action("8MS c4")
+    assert s.play(lose).lost() and s.play(lose).scores()[0] >= 39
+    assert s.play(lose).returns() < s.play(draw).returns()
+    assert solvers.greedy_move(s) == draw
+    assert bots.Greedy().choose(s) == draw
+    assert bots.MCTS(iterations=200).choose(s) == draw
+    assert bots.ISMCTS(iterations=200).choose(s) == draw
+    assert quincunx.best_move(s, seed=0) == draw
+    assert solvers.computer_move(s) == draw
+    assert quincunx.solve_expected(s).best_action == draw
 
 
 def test_rule_solitaire_goes_on_while_draws_refill_the_hand(make):

@@ -75,7 +75,7 @@ def with_order(state, order: list):
 def brute_open(state, order: list) -> tuple:
     """(won, final score) of the best line: every placement tried, draws from ``order``."""
     if state.is_terminal:
-        return (not state.lost(), int(state.returns()[0]))
+        return (not state.lost(), state.scores()[0])
     return max(brute_open(*with_order(state.play(a), order)) for a in state.legal_actions())
 
 
@@ -83,7 +83,7 @@ def brute_expected(state) -> tuple:
     """(p_win, expected final score): the best action by win probability (within 1e-9), then
     expected score; chance outcomes weighted by their probabilities."""
     if state.is_terminal:
-        return (0.0 if state.lost() else 1.0, state.returns()[0])
+        return (0.0 if state.lost() else 1.0, state.scores()[0])
     if state.is_chance:
         p = e = 0.0
         for a, w in state.chance_outcomes():
@@ -120,7 +120,7 @@ def test_the_line_replays_to_the_claimed_outcome(seed):
         state, rest = with_order(state.play(action), rest)
     assert state.is_terminal
     assert lost(state) == solution.lost
-    assert int(state.returns()[0]) == solution.score
+    assert state.scores()[0] == solution.score
 
 
 @pytest.mark.parametrize("seed", range(16))
@@ -176,7 +176,7 @@ def greedy_outcome(state, order: list) -> tuple:
     """(won, final score) of greedy play with the draws from ``order``."""
     while not state.is_terminal:
         state, order = with_order(state.play(solvers.greedy_move(state)), order)
-    return (not lost(state), int(state.returns()[0]))
+    return (not lost(state), state.scores()[0])
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -195,7 +195,7 @@ def test_larger_positions_replay_on_the_reference_and_beat_greedy(seed):
             rest = rest[1:]
     assert ref.is_terminal
     assert ref.lost() == solution.lost
-    assert int(ref.returns()[0]) == solution.score
+    assert ref.scores()[0] == solution.score
     assert (not solution.lost, solution.score) >= greedy_outcome(state, order)
 
 
@@ -203,7 +203,7 @@ def test_solve_open_at_the_end_is_the_result():
     state, order = late(5, 0)
     solution = solvers.solve_open(state, order)
     assert solution.line == ()
-    assert solution.score == int(state.returns()[0])
+    assert solution.score == state.scores()[0]
 
 
 @pytest.mark.parametrize("seed", range(6))

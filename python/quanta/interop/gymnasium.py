@@ -4,7 +4,8 @@
 players=1)``, ``quanta.game("repair_unit", players=1)``); another game raises
 :class:`quanta.NotApplicableError`. Importing this module registers
 
-- ``"quanta/QuincunxSolitaire-v0"``: Quincunx solitaire, the reward being the score;
+- ``"quanta/QuincunxSolitaire-v0"``: Quincunx solitaire, the reward being the score, a lost
+  game returning less than any completed one (``game.info.min_return``, docs/rules/quincunx.md);
 - ``"quanta/RepairUnitSolo-v0"``: solo Quantum Repair Unit, the reward being the result (+1
   for a repair, -1 for a failure);
 

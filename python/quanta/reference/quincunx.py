@@ -125,6 +125,12 @@ def card_by_code(code: str) -> int:
     return BY_CODE[code]
 
 
+# Solitaire (docs/rules/quincunx.md, *Solitaire*): "If you run out of cards before completing
+# the spread, you lose." A lost game returns -223, one below the lowest score a completed game
+# can have (-222); its turn points stay in the scores.
+LOST_RETURN = -223
+
+
 def hand_penalty(card: int) -> int:
     """What a card left in hand at the end of a round costs: Ace 15, Crown 10, numeral its
     rank, Excuse nothing."""
@@ -611,7 +617,10 @@ class QuincunxState(ReferenceState):
         return _after_turn(g, grid, hands, scores, player, self._round)
 
     def returns(self) -> list:
-        """Each player's points so far (at the end: the final totals, hand penalties included)."""
+        """Each player's points so far (at the end: the final totals, hand penalties included);
+        a lost solitaire game returns ``LOST_RETURN``."""
+        if self.lost():
+            return [float(LOST_RETURN)]
         return [float(s) for s in self._scores]
 
     def action_to_string(self, action) -> str:

@@ -44,6 +44,23 @@ const CORNERS_AND_CENTRE: &[usize] = &[0, 4, 12, 20, 24];
 /// The book setup's one start card, on the centre (4, 4) of the 9×9 board.
 const BOOK_START: &[usize] = &[4 * BOOK_SIDE + 4];
 
+/// No completed solitaire game scores less. The 4×4 grid has 24 edges, each scored once, when
+/// its second card lands: at worst −9, or 0 for a sum of 11 or 20, which draws a card. A
+/// completed grid took 12 placements from a hand of 8, so d such edges leave at most d − 4
+/// cards in hand; each draw saves 9 points and its card costs at most 15 (six Aces), then 10
+/// (six Crowns), then 9: at worst −9 × (24 − d) less six Aces and six Crowns, with d = 16.
+pub const SOLITAIRE_LOWEST_SCORE: i32 = -9 * (24 - 16) - (6 * 15 + 6 * 10);
+/// No solitaire game scores more, completed or in progress: an edge scores at most 13 (a pair
+/// of 9s, 8 + 5); each row and column gives at most one bonus of 30 per placement that makes a
+/// run of three or more in it, so two in the middle rows and columns and one in the outer ones
+/// (their corners are dealt): 12; a power play, at most 44, comes at most once for each suit.
+pub const SOLITAIRE_HIGHEST_SCORE: i32 = 24 * 13 + 12 * 30 + 6 * 44;
+/// The return of a lost solitaire game ("If you run out of cards before completing the spread,
+/// you lose."): below every completed game's score, and below the turn points of any game in
+/// progress (at least 24 × −9), so that a loss never looks better than going on. Its turn
+/// points stay in `scores`.
+pub const SOLITAIRE_LOST_RETURN: i32 = SOLITAIRE_LOWEST_SCORE - 1;
+
 /// How the round is set up.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Setup {
@@ -231,18 +248,28 @@ impl Game for Quincunx {
         self.players
     }
 
-    /// Bounds from the scoring rules: a placement scores at most 4 × 9 (basic) + 4 × 5
-    /// (pairs) + 4 × 30 (a bonus per line direction) + 44 (a power play) = 220 and at least
-    /// 4 × −9; a hand left at the end costs at most the whole deck's penalty, 282.
+    /// Bounds from the scoring rules. Solitaire: a lost game's return below the lowest
+    /// completed score, up to the highest score ([`SOLITAIRE_LOST_RETURN`],
+    /// [`SOLITAIRE_HIGHEST_SCORE`]). With 2-4 players: a placement scores at most 4 × 9
+    /// (basic) + 4 × 5 (pairs) + 4 × 30 (a bonus per line direction) + 44 (a power play) = 220
+    /// and at least 4 × −9; a hand left at the end costs at most the whole deck's penalty, 282.
     fn info(&self) -> GameInfo {
         let placements = self.grid_size() - self.start_cells().len() as u32;
         let rounds = self.rounds() as u32;
+        let (min_return, max_return) = if self.solitaire() {
+            (SOLITAIRE_LOST_RETURN as f64, SOLITAIRE_HIGHEST_SCORE as f64)
+        } else {
+            (
+                -((rounds * (36 * placements + 282)) as f64),
+                (rounds * 220 * placements) as f64,
+            )
+        };
         GameInfo {
             information: Information::Imperfect,
             utility: Utility::GeneralSum,
             chance: true,
-            min_return: -((rounds * (36 * placements + 282)) as f64),
-            max_return: (rounds * 220 * placements) as f64,
+            min_return,
+            max_return,
             max_game_length: rounds * placements,
         }
     }
@@ -373,9 +400,13 @@ impl Game for Quincunx {
         plies
     }
 
+    /// The scores, except that a lost solitaire game returns [`SOLITAIRE_LOST_RETURN`].
     fn returns(&self, s: &QuincunxState, out: &mut [f64]) {
         for (o, &score) in out.iter_mut().zip(&s.scores[..self.players]) {
             *o = score as f64;
+        }
+        if self.lost(s) {
+            out[0] = SOLITAIRE_LOST_RETURN as f64;
         }
     }
 

@@ -333,7 +333,9 @@ fn solitaire_loss() {
     assert!(g.lost(&t));
     let mut r = [0.0];
     g.returns(&t, &mut r);
-    assert_eq!(r, [3.0]);
+    // A loss returns less than any completed game; its turn points stay in the scores.
+    assert_eq!(r, [-223.0]);
+    assert_eq!(t.scores[0], 3);
     let text = g.notation(&t);
     assert_eq!(text.split(' ').nth(1), Some("-"));
     assert!(text.ends_with(" 3 end 1/1"), "{text}");
@@ -504,7 +506,7 @@ fn game_i_of_the_playouts_is_deal_i_of_the_solitaire_batches() {
 }
 
 #[test]
-fn solitaire_returns_turn_points_minus_hand_penalty() {
+fn solitaire_returns_turn_points_minus_hand_penalty_and_a_loss_least() {
     let g = game(1, false, false);
     let mut rng = row_rng(9, 0);
     let (mut won, mut lost) = (0, 0);
@@ -512,13 +514,15 @@ fn solitaire_returns_turn_points_minus_hand_penalty() {
         let mut s = g.new_state();
         let mut r = [0.0];
         let plies = g.random_playout(&mut s, &mut rng, &mut r);
-        assert_eq!(r[0], s.scores[0] as f64);
         if g.lost(&s) {
             lost += 1;
+            assert_eq!(r[0], g.info().min_return);
             assert_eq!(s.hands[0], 0);
             assert!((plies as usize) < 12);
         } else {
             won += 1;
+            assert_eq!(r[0], s.scores[0] as f64);
+            assert!(r[0] > g.info().min_return && r[0] <= g.info().max_return);
             assert_eq!(plies, 12);
         }
     }

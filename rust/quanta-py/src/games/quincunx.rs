@@ -55,7 +55,8 @@ state_class! {
         Ok(codes(quincunx(slf.as_any(), "quincunx.pile")?.state.pile))
     }
     /// Per player: the totals of the finished rounds (hand penalties included) plus this
-    /// round's turn points (no penalty yet).
+    /// round's turn points (no penalty yet). A lost solitaire game keeps its turn points here;
+    /// its `returns()` are the loss, below every completed game's.
     fn scores(slf: &Bound<'_, Self>) -> PyResult<Vec<i32>> {
         let p = quincunx(slf.as_any(), "quincunx.scores")?;
         Ok(p.state.scores[..p.game.0.players].to_vec())
