@@ -591,7 +591,7 @@ def test_rule_solitaire_players_rank_going_on_above_a_loss_of_more_points():
     assert bots.MCTS(iterations=200).choose(s) == draw
     assert bots.ISMCTS(iterations=200).choose(s) == draw
     assert quincunx.best_move(s, seed=0) == draw
-    assert solvers.computer_move(s) == draw
+    assert bots.Best().choose(s) == draw
     assert quincunx.solve_expected(s).best_action == draw
 
 
