@@ -131,7 +131,7 @@ def test_repair_unit_policy_past_its_limits_scores_only_decided_orders():
     s, checked, none_decided = REPAIR, 0, 0
     while not s.is_terminal:
         if not s.is_chance:
-            move, scores = _core.repair_unit_policy(s, 1, 16, 10, (None, 1, 64, 1))
+            move, scores = _core.repair_unit_policy(s, 1, 16, 10, dict(max_nodes=1, memory_mb=64, threads=1))
             assert move == ru.policy(s, 1, max_nodes=1, threads=1)
             shares = {a: won / decided for a, won, decided in scores if decided}
             if not shares:

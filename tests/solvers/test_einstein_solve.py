@@ -210,7 +210,7 @@ def test_best_move_uses_the_solver_in_endgames_and_the_heuristic_before():
 
 
 def test_the_bot_beats_random_play():
-    out = quanta._core.einstein_play_batch(7, 200, 0, 2, (5.0, None, 64, 1))
+    out = quanta._core.einstein_play_batch(7, 200, 0, 2, dict(timeout=5.0, memory_mb=64, threads=1))
     assert len(out["bot_won"]) == 200
     assert out["bot_won"].mean() > 0.75
     assert list(out["bot"][:4]) == [0, 1, 0, 1]

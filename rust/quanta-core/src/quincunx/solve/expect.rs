@@ -7,6 +7,7 @@ use super::solitaire::Solitaire;
 use super::{meter, table_cap};
 use crate::error::Result;
 use crate::game::{Action, Game, Rng};
+use super::Advice;
 use crate::knowledge::{Knowledge, Rollout};
 use crate::quincunx::{Quincunx, QuincunxState};
 use crate::solver::{Answer, SolverInfo};
@@ -178,9 +179,15 @@ impl Knowledge for Quincunx {
     fn best_action(&self, state: &QuincunxState, rng: &mut Rng, ctx: &Context) -> Result<Action> {
         if self.players == 1 {
             let pos = Solitaire::from_state(self, state)?;
-            let advice = super::best_move(&pos, 8, rng.random(), Some(8), Some(2000), ctx)?;
-            if let Some(a) = advice.action {
-                return Ok(a);
+            match super::best_move(&pos, 8, rng.random(), Some(8), Some(2000), ctx) {
+                Ok(Advice { action: Some(a), .. }) => return Ok(a),
+                // Past its limits the player falls back on the greedy placement.
+                Ok(_) | Err(crate::Error::SearchLimit { .. }) => {
+                    if let Some(a) = crate::greedy::greedy_action(self, state, rng) {
+                        return Ok(a);
+                    }
+                }
+                Err(e) => return Err(e),
             }
         }
         crate::bots::ismcts::within(self, state, rng, ctx)
