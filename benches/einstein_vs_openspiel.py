@@ -25,12 +25,15 @@ from random play and prints the simulations per second, and how many fit in ``--
 
 quanta's players (``--player``, repeatable), each given ``--seconds`` a move:
 
-* ``best_move``: ``quanta.einstein.best_move(state, seed=, timeout=)``, the exact solver with
-  at most three stones a side, a one-roll heuristic before;
+* ``best_move``: ``quanta.einstein.best_move(state, seed=, timeout=, threads=1)``, the exact
+  solver with at most three stones a side, a one-roll heuristic before;
 * ``mcts``: ``quanta.bots.MCTS(time=, seed=)``, UCT with random rollouts;
 * ``mcts_solver``: the same with ``solver_nodes=--solver-nodes``;
-* ``best_action``: ``quanta.einstein.best_action(state, seed=, timeout=)``, EinStein's
-  strongest player.
+* ``best_action``: ``quanta.einstein.best_action(state, seed=, timeout=, threads=1)``,
+  EinStein's strongest player (the solver in endgames, an expectimax with the race estimate
+  before).
+
+Every quanta player searches on one thread, as OpenSpiel's bot does.
 
 It prints one markdown row per player: games, quanta's wins, its share with the 95 % Wilson
 interval, and each side's mean seconds per move (the moves it chose, forced ones included).
@@ -161,10 +164,11 @@ class Lockstep:
 def quanta_player(name: str, seconds: float, solver_nodes: int):
     """``choose(state, seed) -> action`` of the quanta player ``name``."""
     if name == "best_move":
-        return lambda state, seed: quanta.einstein.best_move(state, seed=seed, timeout=seconds)
+        return lambda state, seed: quanta.einstein.best_move(state, seed=seed, timeout=seconds,
+                                                            threads=1)
     if name == "best_action":
         return lambda state, seed: quanta.einstein.best_action(state, seed=seed,
-                                                              timeout=seconds)
+                                                              timeout=seconds, threads=1)
     if name == "mcts":
         return lambda state, seed: bots.MCTS(time=seconds, seed=seed).choose(state)
     if name == "mcts_solver":

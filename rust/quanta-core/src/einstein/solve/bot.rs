@@ -10,7 +10,7 @@ use rand::Rng as _;
 use std::sync::atomic::AtomicBool;
 
 /// Steps from `cell` to the corner of the side heading for e5 (a diagonal step counts one).
-fn distance_home(cell: u8) -> u32 {
+pub(super) fn distance_home(cell: u8) -> u32 {
     let (row, col) = (cell / 5, cell % 5);
     (4 - row).max(4 - col) as u32
 }

@@ -69,8 +69,10 @@ use std::sync::atomic::{AtomicBool, AtomicU64};
 
 mod bot;
 mod memo;
+mod player;
 
 pub use bot::{Played, bot_move, heuristic_move, play_against_random};
+pub use player::{DEPTH_WITHOUT_LIMITS, SOLVER_STONES, best_action, evaluate};
 use memo::{Memo, Stored};
 
 /// The answer for a position after the setup.
