@@ -15,7 +15,9 @@
 //! positions after it: a side about to roll gets the mean over the six rolls of the best of
 //! that roll's moves, a move that wins at once is worth 1, and any other move 1 minus the
 //! opponent's value after it (no draws); each stone's best step is searched once and shared by
-//! the rolls that let it move. At the depth limit a position is valued by the evaluation. The
+//! the rolls that let it move. At the depth limit a position is valued by the evaluation. A
+//! position met again (or an equivalent one, see [`Frame::key`]) takes the value it was given
+//! if that was searched at least as deep, from a table kept within `memory_mb`. The
 //! depth grows one turn at a time until the clock or the node limit stops a search; the move
 //! played is the best of the deepest search that ended (ties broken at random by the seed), so
 //! a search stopped by a node limit is deterministic given the position and the seed.
@@ -27,7 +29,8 @@ use super::{Frame, Solver, Step, alive, bot::distance_home, turned};
 use crate::einstein::{Einstein, EinsteinState, GONE, Phase, movable_stones};
 use crate::error::{Error, Result};
 use crate::game::{Action, Game, Rng, ToMove};
-use crate::search::{Context, Limits, Meter};
+use crate::search::{Context, Limits, Meter, hash_map_cap};
+use rustc_hash::FxHashMap;
 use rand::Rng as _;
 use std::sync::OnceLock;
 
@@ -147,6 +150,11 @@ pub fn evaluate(game: &Einstein, state: &EinsteinState) -> Result<f64> {
 /// A depth-limited expectiminimax over frames, counted and stopped by `meter`.
 struct Search<'a> {
     meter: Meter<'a>,
+    /// Positions searched at least two turns deep, by their key ([`Frame::key`]: equivalent
+    /// positions share it): the turns searched and the value. A value searched as deep or
+    /// deeper serves again. At most `room` positions are kept.
+    table: FxHashMap<u64, (u32, f64)>,
+    room: usize,
 }
 
 impl Search<'_> {
@@ -154,6 +162,12 @@ impl Search<'_> {
     fn about_to_roll(&mut self, f: &Frame, depth: u32) -> Result<f64> {
         if depth == 0 {
             return Ok(race(f));
+        }
+        let key = (depth >= 2).then(|| f.key());
+        if let Some(&(searched, value)) = key.and_then(|k| self.table.get(&k)) {
+            if searched >= depth {
+                return Ok(value);
+            }
         }
         self.meter.tick()?;
         let alive = alive(&f.me);
@@ -169,7 +183,13 @@ impl Search<'_> {
                 .map(|n| best_of_stone[n as usize - 1])
                 .fold(0.0, f64::max);
         }
-        Ok(total / 6.0)
+        let value = total / 6.0;
+        if let Some(k) = key {
+            if self.table.len() < self.room {
+                self.table.insert(k, (depth, value));
+            }
+        }
+        Ok(value)
     }
 
     /// The value of stone `i`'s best step for the side about to roll in `f`.
@@ -270,6 +290,8 @@ pub fn best_action(
     };
     let mut search = Search {
         meter: Meter::new(budget, None),
+        table: FxHashMap::default(),
+        room: hash_map_cap(ctx.limits.memory_mb, 24),
     };
     let mut best: Vec<usize> = (0..actions.len()).collect();
     for depth in 0..deepest {
