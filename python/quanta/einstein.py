@@ -250,9 +250,11 @@ def best_action(state: State, *, seed: int = 0, timeout: float | None = 0.1,
     - **Endgame**: once each side has at most three stones, the exact solver's best move if it
       answers within half the time (and ``max_nodes``, ``memory_mb``, on ``threads`` threads).
     - **Otherwise**: an expectiminimax over the die (each roll 1/6, the best move after it) a
-      turn deeper at a time, the positions at its depth valued by :func:`evaluate`; the move of
-      the deepest search that ended within the limits, ties broken at random by ``seed``. With
-      neither ``timeout`` nor ``max_nodes`` it searches three turns deep.
+      turn deeper at a time, the positions at its depth valued by :func:`evaluate`, each search
+      taking the moves best first by the last one's values; the best move of the deepest
+      search (of a search stopped part-way, among the moves it valued, once it has valued the
+      last search's best), ties broken at random by ``seed``. With neither ``timeout`` nor
+      ``max_nodes`` it searches three turns deep.
     - **Arrangement** (``setup="choose"``): a uniformly random arrangement drawn with ``seed``.
 
     Given the position and the seed the action is the same, except where the clock stops a

@@ -18,9 +18,12 @@
 //! the rolls that let it move. At the depth limit a position is valued by the evaluation. A
 //! position met again (or an equivalent one, see [`Frame::key`]) takes the value it was given
 //! if that was searched at least as deep, from a table kept within `memory_mb`. The
-//! depth grows one turn at a time until the clock or the node limit stops a search; the move
-//! played is the best of the deepest search that ended (ties broken at random by the seed), so
-//! a search stopped by a node limit is deterministic given the position and the seed.
+//! depth grows one turn at a time until the clock or the node limit stops a search, each
+//! search taking the root's moves best first by the last one's values. The move played is the
+//! best of the deepest search (ties broken at random by the seed): of the last one, among the
+//! moves it valued, if it valued the last search's best move before it was stopped, else of
+//! the one before. A search stopped by a node limit is deterministic given the position and
+//! the seed.
 //!
 //! **Endgame.** Once each side has at most [`SOLVER_STONES`] stones, the exact solver is
 //! asked first, within half the time; its move is played if it answers.
@@ -218,8 +221,8 @@ fn stone_counts(state: &EinsteinState) -> [usize; 2] {
 /// `setup="choose"`, a uniformly random one), within `ctx`'s limits. In an endgame of at most
 /// [`SOLVER_STONES`] stones a side, the exact solver's best move if it answers within half the
 /// time (and the node limit, on `ctx`'s threads); otherwise the move of the deepest
-/// expectimax that ended within the limits (see the module doc), at least one turn deep
-/// (which ends in microseconds), [`DEPTH_WITHOUT_LIMITS`] turns when there are no limits.
+/// expectimax the limits allow (see the module doc), at least one turn deep (which ends in
+/// microseconds), [`DEPTH_WITHOUT_LIMITS`] turns when there are no limits.
 /// Ties go to a move drawn with `rng`. A finished game or a chance node is `NotApplicable`.
 pub fn best_action(
     game: &Einstein,
@@ -293,13 +296,16 @@ pub fn best_action(
         table: FxHashMap::default(),
         room: hash_map_cap(ctx.limits.memory_mb, 24),
     };
-    let mut best: Vec<usize> = (0..actions.len()).collect();
+    // The root's moves, the best of the last search first.
+    let mut order: Vec<usize> = (0..actions.len()).collect();
+    let mut best: Vec<usize> = order.clone();
     for depth in 0..deepest {
-        let mut values = Vec::with_capacity(actions.len());
+        let mut values: Vec<Option<f64>> = vec![None; actions.len()];
         let mut stopped = false;
-        for child in children.iter().flatten() {
+        for &i in &order {
+            let child = children[i].as_ref().expect("no move wins at once here");
             match search.about_to_roll(child, depth) {
-                Ok(v) => values.push(1.0 - v),
+                Ok(v) => values[i] = Some(1.0 - v),
                 Err(Error::SearchLimit { .. }) if depth > 0 => {
                     stopped = true;
                     break;
@@ -307,14 +313,17 @@ pub fn best_action(
                 Err(e) => return Err(e),
             }
         }
-        if stopped {
+        // A search stopped part-way counts once it has valued the last search's best move:
+        // the moves it valued compete, the others are taken to be no better.
+        if stopped && values[order[0]].is_none() {
             break;
         }
-        let top = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-        best = (0..actions.len()).filter(|&i| values[i] == top).collect();
-        if top == 1.0 {
+        let top = values.iter().flatten().copied().fold(f64::NEG_INFINITY, f64::max);
+        best = (0..actions.len()).filter(|&i| values[i] == Some(top)).collect();
+        if stopped || top == 1.0 {
             break;
         }
+        order.sort_by(|&a, &b| values[b].partial_cmp(&values[a]).expect("values are numbers"));
     }
     Ok(actions[best[rng.random_range(0..best.len())]])
 }
