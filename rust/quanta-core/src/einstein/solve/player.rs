@@ -28,7 +28,8 @@
 //! **Endgame.** Once each side has at most [`SOLVER_STONES`] stones, the exact solver is
 //! asked first, within half the time; its move is played if it answers.
 
-use super::{Frame, Solver, Step, alive, bot::distance_home, turned};
+use super::bot::{chance_node_refused, distance_home, stone_counts};
+use super::{Frame, Solver, Step, alive, turned};
 use crate::einstein::{Einstein, EinsteinState, GONE, Phase, movable_stones};
 use crate::error::{Error, Result};
 use crate::game::{Action, Game, Rng, ToMove};
@@ -210,13 +211,6 @@ impl Search<'_> {
     }
 }
 
-/// Each side's stones on the board.
-fn stone_counts(state: &EinsteinState) -> [usize; 2] {
-    state
-        .stones()
-        .map(|side| side.iter().filter(|&&c| c != GONE).count())
-}
-
 /// EinStein's strongest player: its action in `state` (after a roll; at an arrangement of
 /// `setup="choose"`, a uniformly random one), within `ctx`'s limits. In an endgame of at most
 /// [`SOLVER_STONES`] stones a side, the exact solver's best move if it answers within half the
@@ -236,13 +230,7 @@ pub fn best_action(
                 "einstein: the game is over, there is no action to choose".into(),
             ));
         }
-        ToMove::Chance => {
-            return Err(Error::NotApplicable(
-                "einstein: a player chooses after a roll or arranges its stones; this is a \
-                 chance node (roll the die, or the random setup)"
-                    .into(),
-            ));
-        }
+        ToMove::Chance => return Err(chance_node_refused()),
         ToMove::Player(_) => {}
     }
     let mut actions = Vec::new();
