@@ -72,8 +72,8 @@ mod memo;
 mod player;
 
 pub use bot::{Played, bot_move, heuristic_move, play_against_random};
-pub use player::{DEPTH_WITHOUT_LIMITS, SOLVER_STONES, best_action, evaluate};
 use memo::{Memo, Stored};
+pub use player::{DEPTH_WITHOUT_LIMITS, SOLVER_STONES, best_action, evaluate};
 
 /// The answer for a position after the setup.
 #[derive(Debug, Clone, PartialEq)]

@@ -34,8 +34,8 @@ use crate::einstein::{Einstein, EinsteinState, GONE, Phase, movable_stones};
 use crate::error::{Error, Result};
 use crate::game::{Action, Game, Rng, ToMove};
 use crate::search::{Context, Limits, Meter, hash_map_cap};
-use rustc_hash::FxHashMap;
 use rand::Rng as _;
+use rustc_hash::FxHashMap;
 use std::sync::OnceLock;
 
 /// The solver takes over once each side has at most this many stones.
@@ -104,9 +104,17 @@ impl Races {
 
     /// The race of stones heading for e5.
     fn of(stones: &[u8; 6]) -> &'static [f32; RACE_TURNS + 1] {
-        let race = stones.iter().rev().fold(0, |race, &c| {
-            race * 5 + if c == GONE { 0 } else { distance_home(c) as usize }
-        });
+        let distance = |c: u8| {
+            if c == GONE {
+                0
+            } else {
+                distance_home(c) as usize
+            }
+        };
+        let race = stones
+            .iter()
+            .rev()
+            .fold(0, |race, &c| race * 5 + distance(c));
         &Races::get().finished_by[race]
     }
 }
@@ -306,12 +314,22 @@ pub fn best_action(
         if stopped && values[order[0]].is_none() {
             break;
         }
-        let top = values.iter().flatten().copied().fold(f64::NEG_INFINITY, f64::max);
-        best = (0..actions.len()).filter(|&i| values[i] == Some(top)).collect();
+        let top = values
+            .iter()
+            .flatten()
+            .copied()
+            .fold(f64::NEG_INFINITY, f64::max);
+        best = (0..actions.len())
+            .filter(|&i| values[i] == Some(top))
+            .collect();
         if stopped || top == 1.0 {
             break;
         }
-        order.sort_by(|&a, &b| values[b].partial_cmp(&values[a]).expect("values are numbers"));
+        order.sort_by(|&a, &b| {
+            values[b]
+                .partial_cmp(&values[a])
+                .expect("values are numbers")
+        });
     }
     Ok(actions[best[rng.random_range(0..best.len())]])
 }

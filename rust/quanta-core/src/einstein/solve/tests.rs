@@ -340,12 +340,18 @@ fn the_race_counts_the_rolls_that_bring_a_stone_home() {
     assert!((value - 5.0 / 6.0).abs() < 1e-6, "{value}");
     assert!((value - solved(text).value).abs() < 1e-6);
     // After the roll: the best move's value.
-    assert_eq!(evaluate(&g, &at(".a.../...../6..../...1./..... 0 1")).unwrap(), 1.0);
+    assert_eq!(
+        evaluate(&g, &at(".a.../...../6..../...1./..... 0 1")).unwrap(),
+        1.0
+    );
     assert!(evaluate(&g, &at(".a.../...../6..../...1./..... 0 6")).unwrap() < 1e-6);
     // The same race seen from player 1 (the board turned, the sides swapped).
     let turned = evaluate(&g, &at("...../.a.../....f/...../...1. 1 -")).unwrap();
     assert!((turned - value).abs() < 1e-6, "{turned}");
-    assert_eq!(evaluate(&g, &at("f..../..1.5/.6.3./b..../..... 0 -")).unwrap(), 0.0);
+    assert_eq!(
+        evaluate(&g, &at("f..../..1.5/.6.3./b..../..... 0 -")).unwrap(),
+        0.0
+    );
     assert!(evaluate(&g, &g.new_state()).is_err());
 }
 
