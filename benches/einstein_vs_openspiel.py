@@ -17,8 +17,8 @@ number, so each quanta player meets the same setups and rolls as far as the move
 rotate: in even games quanta is player 1 and moves first, in odd games it is player 0.
 
 OpenSpiel's side is ``pyspiel.MCTSBot`` (C++) with ``RandomRolloutEvaluator(1, seed)``,
-``uct_c`` 2, ``max_memory_mb`` 1000 and the MCTS-solver on (OpenSpiel's MCTS example's
-defaults), stopped by its wall-clock limit ``--seconds`` (``max_simulations`` a million; or a
+``uct_c`` 2 and the MCTS-solver on (one rollout, ``uct_c`` and the solver as OpenSpiel's MCTS
+example sets them), ``max_memory_mb`` 1000, stopped by its wall-clock limit ``--seconds`` (``max_simulations`` a million; or a
 fixed count with ``--simulations``). A fresh bot per game, seeded with the game's number.
 ``--calibrate N`` times N moves of the bot at ``--simulations`` (default 1,000) in positions
 from random play and prints the simulations per second, and how many fit in ``--seconds``.
