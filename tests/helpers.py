@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
+import importlib.util
+import pathlib
 import random
+import sys
 
 import pytest
 
@@ -68,3 +72,18 @@ def needs_search(name: str, nodes: int = 20_000):
                     pass
             s = random_step(s, rng)
     raise AssertionError(f"{name}: no position of 100 random games needs {nodes} nodes")
+
+
+@contextlib.contextmanager
+def bench_script(name: str):
+    """The benchmark script ``benches/<name>.py`` loaded as a module, with ``benches/`` on
+    ``sys.path`` meanwhile (the scripts import their shared helpers from there)."""
+    benches = pathlib.Path(__file__).resolve().parents[1] / "benches"
+    sys.path.insert(0, str(benches))
+    try:
+        spec = importlib.util.spec_from_file_location(name, benches / f"{name}.py")
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        yield module
+    finally:
+        sys.path.remove(str(benches))

@@ -54,9 +54,11 @@ __all__ = [
     "check_fits",
     "check_limits",
     "einstein_analyze",
+    "einstein_best_action",
     "einstein_best_move",
     "einstein_card_analyze",
     "einstein_card_solve",
+    "einstein_evaluate",
     "einstein_play_batch",
     "einstein_solve",
     "game_names",
@@ -374,6 +376,8 @@ def einstein_analyze(state: State, request: _Limits) -> list[tuple[int, float]]:
 def einstein_best_move(
     state: State, solver_stones: int, seed: int, request: _Limits,
 ) -> int | None: ...
+def einstein_best_action(state: State, seed: int, request: _Limits) -> int: ...
+def einstein_evaluate(state: State) -> float: ...
 def einstein_play_batch(
     seed: int, n: int, first: int, solver_stones: int, request: _Limits,
 ) -> dict[str, npt.NDArray[Any]]: ...

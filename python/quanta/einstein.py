@@ -4,7 +4,9 @@ Options: ``setup`` = ``"random"`` (default) or ``"choose"``; ``first`` = 0 (defa
 
 This module holds the exact solver, :func:`solve` (the probability that the side to move wins,
 with a best move for each roll) and :func:`analyze` (the value of every legal action), the bot
-:func:`best_move` (the solver in endgames, a heuristic before), and helpers that work on any
+:func:`best_move` (the solver in endgames, a heuristic before), the strongest player
+:func:`best_action` (the solver in endgames, an expectimax over the die before) with its
+position estimate :func:`evaluate`, and helpers that work on any
 state of this game: :func:`board` (a 5x5 ``int8`` numpy array, also ``state.board()``;
 ``state.view()`` is the position as a dict),
 :func:`text` (a readable board), :func:`svg` (a picture for notebooks) and :func:`status`.
@@ -26,12 +28,14 @@ from ._svg import FONT, num
 __all__ = [
     "Solution",
     "analyze",
+    "best_action",
     "best_move",
     "board",
     "solve",
     "text",
     "svg",
     "status",
+    "evaluate",
     "SOLVER_STONES",
 ]
 
@@ -238,3 +242,42 @@ def best_move(state: State, *, solver_stones: int = SOLVER_STONES, seed: int = 0
     :class:`quanta.NotApplicableError`. ``solver_stones=0`` plays the heuristic alone."""
     limits = dict(timeout=timeout, max_nodes=max_nodes, memory_mb=memory_mb, threads=threads)
     return _core.einstein_best_move(state, solver_stones, seed, limits)
+
+
+def best_action(state: State, *, seed: int = 0, timeout: float | None = 0.1,
+                max_nodes: int | None = None, memory_mb: int = 512,
+                threads: int | None = None) -> int:
+    """The strongest player's action in ``state`` (after a roll, or at an arrangement of
+    ``setup="choose"``), within ``timeout`` seconds (default 0.1) and ``max_nodes``.
+
+    - **Endgame**: once each side has at most three stones, the exact solver's best move if it
+      answers within half the time (and ``max_nodes``, ``memory_mb``, on ``threads`` threads).
+    - **Otherwise**: an expectiminimax over the die (each roll 1/6, the best move after it) a
+      turn deeper at a time, the positions at its depth valued by :func:`evaluate`, each search
+      taking the moves best first by the last one's values; the best move of the deepest
+      search (of a search stopped part-way, among the moves it valued, once it has valued the
+      last search's best), ties broken at random by ``seed``. With neither ``timeout`` nor
+      ``max_nodes`` it searches three turns deep.
+    - **Arrangement** (``setup="choose"``): a uniformly random arrangement drawn with ``seed``.
+
+    Given the position and the seed the action is the same, except where the clock stops a
+    search. A finished game or a chance node raises :class:`quanta.NotApplicableError`; a bad
+    limit :class:`quanta.InvalidOptionError`. docs/rules/einstein.md, *The strongest player*."""
+    limits = dict(timeout=timeout, max_nodes=max_nodes, memory_mb=memory_mb, threads=threads)
+    return _core.einstein_best_action(state, seed, limits)
+
+
+def evaluate(state: State) -> float:
+    """The estimated probability that the player the notation names wins, from a race (no
+    search): about to roll, the probability that it brings a stone home in no more turns than
+    the opponent, each side racing as if nothing stood in its way (each roll stepping the stone
+    that leaves it the fewest turns expected) and the two races independent; after a roll, the
+    best move's value (1 if it wins at once, else 1 minus the opponent's estimate). A finished game gives 1 or 0
+    (0: the notation names the loser); a setup raises :class:`quanta.NotApplicableError`.
+
+    >>> import quanta
+    >>> s = quanta.game("einstein").from_notation(".a.../...../6..../...1./..... 0 -")
+    >>> round(evaluate(s), 3)    # rolls 1-5 move stone 1 home, a 6 moves stone 6
+    0.833
+    """
+    return _core.einstein_evaluate(state)

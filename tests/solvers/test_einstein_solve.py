@@ -215,3 +215,29 @@ def test_the_bot_beats_random_play():
     assert out["bot_won"].mean() > 0.75
     assert list(out["bot"][:4]) == [0, 1, 0, 1]
     assert (out["solved"] <= out["moves"]).all() and out["solved"].sum() > 0
+
+
+def test_best_action_solves_endgames_and_searches_before():
+    # Three stones a side: the solver's move for each roll.
+    s = GAME.from_notation("...a./..3d1/.e4../...../..... 0 -")
+    for die in range(1, 7):
+        rolled = s.play(74 + die)
+        assert ein.best_action(rolled, timeout=None) == ein.solve(rolled).best_moves[die]
+    # Six a side: the search, legal and the same within a node limit for the same seed.
+    s = GAME.from_notation("123../45.../6...f/...ed/..cba 0 4")
+    first = ein.best_action(s, seed=2, timeout=None, max_nodes=2000)
+    assert first == ein.best_action(s, seed=2, timeout=None, max_nodes=2000)
+    assert first in s.legal_actions()
+    with pytest.raises(NotApplicableError):
+        ein.best_action(GAME.from_notation("123../45.../6...f/...ed/..cba 0 -"))
+    with pytest.raises(InvalidOptionError):
+        ein.best_action(s, timeout=-1)
+
+
+def test_evaluate_is_the_race_and_agrees_with_the_solver_where_no_capture_is_in_reach():
+    s = GAME.from_notation(".a.../...../6..../...1./..... 0 -")
+    assert ein.evaluate(s) == pytest.approx(5 / 6) == pytest.approx(ein.solve(s).value)
+    assert ein.evaluate(s.play(75)) == 1.0  # roll 1: d4e5 wins
+    assert ein.evaluate(GAME.from_notation("f..../..1.5/.6.3./b..../..... 0 -")) == 0.0
+    with pytest.raises(NotApplicableError):
+        ein.evaluate(GAME.new_state())

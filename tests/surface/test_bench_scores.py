@@ -6,26 +6,15 @@ last stopped, redoes only what a larger node cap may now solve, and reads a deal
 from __future__ import annotations
 
 import argparse
-import importlib.util
-import pathlib
-import sys
 
 import pytest
-
-BENCHES = pathlib.Path(__file__).resolve().parents[2] / "benches"
+from helpers import bench_script
 
 
 @pytest.fixture(scope="module")
 def scores():
-    sys.path.insert(0, str(BENCHES))
-    try:
-        spec = importlib.util.spec_from_file_location("quincunx_scores",
-                                                      BENCHES / "quincunx_scores.py")
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
+    with bench_script("quincunx_scores") as module:
         yield module
-    finally:
-        sys.path.remove(str(BENCHES))
 
 
 def args(path, **over):

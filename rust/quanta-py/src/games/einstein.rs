@@ -145,6 +145,30 @@ fn einstein_best_move(
     })
 }
 
+/// EinStein's strongest player's action (see `quanta.einstein.best_action`).
+#[pyfunction]
+fn einstein_best_action(
+    py: Python<'_>,
+    state: &Bound<'_, PyAny>,
+    seed: &Bound<'_, PyAny>,
+    request: Limits,
+) -> PyResult<Action> {
+    let p = position::<Einstein>(state, "einstein.best_action")?;
+    let seed = errors::seed(seed, "seed")?;
+    run_detached(py, |cancel| {
+        let mut rng = quanta_core::game::row_rng(seed, 0);
+        solver::best_action(&p.game.0, &p.state, &mut rng, &request.context(cancel))
+    })
+}
+
+/// The estimated probability that the player the notation names wins (see
+/// `quanta.einstein.evaluate`).
+#[pyfunction]
+fn einstein_evaluate(state: &Bound<'_, PyAny>) -> PyResult<f64> {
+    let p = position::<Einstein>(state, "einstein.evaluate")?;
+    solver::evaluate(&p.game.0, &p.state).map_err(errors::to_py)
+}
+
 /// Games `first..first+n` of `seed`: the bot against uniform random play (see
 /// `benches/einstein_solve.py`), as a dict of numpy arrays.
 #[pyfunction]
@@ -185,6 +209,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(einstein_solve, m)?)?;
     m.add_function(wrap_pyfunction!(einstein_analyze, m)?)?;
     m.add_function(wrap_pyfunction!(einstein_best_move, m)?)?;
+    m.add_function(wrap_pyfunction!(einstein_best_action, m)?)?;
+    m.add_function(wrap_pyfunction!(einstein_evaluate, m)?)?;
     m.add_function(wrap_pyfunction!(einstein_play_batch, m)?)?;
     Ok(())
 }

@@ -10,7 +10,7 @@ use rand::Rng as _;
 use std::sync::atomic::AtomicBool;
 
 /// Steps from `cell` to the corner of the side heading for e5 (a diagonal step counts one).
-fn distance_home(cell: u8) -> u32 {
+pub(super) fn distance_home(cell: u8) -> u32 {
     let (row, col) = (cell / 5, cell % 5);
     (4 - row).max(4 - col) as u32
 }
@@ -80,10 +80,19 @@ impl Frame {
 }
 
 /// Stones on the board of each side.
-fn stone_counts(state: &EinsteinState) -> [usize; 2] {
+pub(super) fn stone_counts(state: &EinsteinState) -> [usize; 2] {
     state
         .stones()
         .map(|side| side.iter().filter(|&&c| c != GONE).count())
+}
+
+/// The refusal of a player asked to act at a chance node.
+pub(super) fn chance_node_refused() -> Error {
+    Error::NotApplicable(
+        "einstein: a player moves after a roll or arranges its stones; this is a chance node \
+         (roll the die, or the random setup)"
+            .into(),
+    )
 }
 
 /// The bot's action: in a rolled position, the solver's best move once each side has at most
@@ -102,13 +111,7 @@ pub fn bot_move(
     *solved = false;
     match game.to_move(state) {
         ToMove::Terminal => return Ok(None),
-        ToMove::Chance => {
-            return Err(Error::NotApplicable(
-                "einstein: the bot moves after a roll or arranges its stones; this is a \
-                 chance node (roll the die, or the random setup)"
-                    .into(),
-            ));
-        }
+        ToMove::Chance => return Err(chance_node_refused()),
         ToMove::Player(_) => {}
     }
     if state.phase() == Phase::Setup {

@@ -62,7 +62,7 @@ use crate::einstein::{
     Einstein, EinsteinState, FIRST_ROLL, GOAL, GONE, Phase, STONES, TARGET, movable_stones,
 };
 use crate::error::{Error, Result};
-use crate::game::{Action, Game, Rng};
+use crate::game::{Action, Game, Rng, ToMove};
 use crate::knowledge::Knowledge;
 use crate::search::{Context, Meter, pool_threads};
 use crate::solver::{Answer, SolverInfo};
@@ -71,9 +71,11 @@ use std::sync::atomic::{AtomicBool, AtomicU64};
 
 mod bot;
 mod memo;
+mod player;
 
 pub use bot::{Played, bot_move, heuristic_move, play_against_random};
 use memo::{Memo, Stored};
+pub use player::{DEPTH_WITHOUT_LIMITS, SOLVER_STONES, best_action, evaluate};
 
 /// The answer for a position after the setup.
 #[derive(Debug, Clone, PartialEq)]
@@ -710,12 +712,9 @@ pub fn best_move_strings(
     Ok(out)
 }
 
-/// Stones a side at most where the best player asks the solver (3: a solve of a few
-/// milliseconds to a second).
-pub const BEST_SOLVER_STONES: usize = 3;
-
 /// What EinStein knows beyond its rules: its solver ([`solve`]'s win probability, and the
-/// best move of each roll still to come) and its best player ([`bot_move`]).
+/// best move of each roll still to come), its evaluator (the race estimate, [`evaluate`]) and
+/// its best player ([`best_action`]).
 impl Knowledge for Einstein {
     const SOLVER: Option<SolverInfo> = Some(SolverInfo {
         function: "quanta.einstein.solve",
@@ -739,14 +738,30 @@ impl Knowledge for Einstein {
         Ok(Answer::exact(sol.value, best, line, sol.nodes, sol.seconds))
     }
 
-    const BEST_PLAYER: &'static str = "quanta.einstein.best_move: the exact solver once each \
-        side has at most 3 stones (within the time), its heuristic before";
+    const EVALUATOR: Option<&'static str> = Some(
+        "quanta.einstein.evaluate: the probability that the mover wins the race home, each \
+         side stepping its stones as if nothing stood in their way",
+    );
+
+    fn evaluate(&self, state: &EinsteinState, _rng: &mut Rng, returns: &mut [f64]) -> Result<bool> {
+        let ToMove::Player(mover) = self.to_move(state) else {
+            return Ok(false);
+        };
+        match evaluate(self, state) {
+            Ok(p) => {
+                crate::solver::win_probability_returns(p, mover as usize, returns);
+                Ok(true)
+            }
+            Err(Error::NotApplicable(_)) => Ok(false),
+            Err(e) => Err(e),
+        }
+    }
+
+    const BEST_PLAYER: &'static str = "quanta.einstein.best_action: the exact solver once each \
+        side has at most 3 stones (within half the time), else an expectiminimax over the die \
+        as deep as the time allows, its leaves valued by the race estimate (evaluate)";
 
     fn best_action(&self, state: &EinsteinState, rng: &mut Rng, ctx: &Context) -> Result<Action> {
-        let mut solver = Solver::new(ctx);
-        let mut solved = false;
-        bot_move(self, state, &mut solver, BEST_SOLVER_STONES, rng, &mut solved)?.ok_or_else(
-            || Error::NotApplicable("einstein: the game is over; nobody moves".into()),
-        )
+        best_action(self, state, rng, ctx)
     }
 }

@@ -329,3 +329,63 @@ fn the_bot_takes_a_winning_move_and_beats_random_play() {
     assert!(won > 150, "{won} of 200");
     assert!(games.iter().any(|p| p.solved > 0));
 }
+
+#[test]
+fn the_race_counts_the_rolls_that_bring_a_stone_home() {
+    let g = game();
+    // Rolls 1-5 let stone 1 (d4) step home; a 6 moves stone 6 (a3), and then stone a (b1),
+    // alone and a step from a1, wins: 5/6, as the solver says (no capture is in reach).
+    let text = ".a.../...../6..../...1./..... 0 -";
+    let value = evaluate(&g, &at(text)).unwrap();
+    assert!((value - 5.0 / 6.0).abs() < 1e-6, "{value}");
+    assert!((value - solved(text).value).abs() < 1e-6);
+    // After the roll: the best move's value.
+    assert_eq!(
+        evaluate(&g, &at(".a.../...../6..../...1./..... 0 1")).unwrap(),
+        1.0
+    );
+    assert!(evaluate(&g, &at(".a.../...../6..../...1./..... 0 6")).unwrap() < 1e-6);
+    // The same race seen from player 1 (the board turned, the sides swapped).
+    let turned = evaluate(&g, &at("...../.a.../....f/...../...1. 1 -")).unwrap();
+    assert!((turned - value).abs() < 1e-6, "{turned}");
+    assert_eq!(
+        evaluate(&g, &at("f..../..1.5/.6.3./b..../..... 0 -")).unwrap(),
+        0.0
+    );
+    assert!(evaluate(&g, &g.new_state()).is_err());
+}
+
+#[test]
+fn the_strongest_player_wins_at_once_and_repeats_itself_within_a_node_limit() {
+    let g = game();
+    let cancel = AtomicBool::new(false);
+    let nodes = Limits {
+        timeout: None,
+        max_nodes: Some(3000),
+        memory_mb: 64,
+    };
+    let ctx = Context::new(nodes, Some(1), &cancel);
+    let mut rng = crate::game::row_rng(3, 0);
+    // Four stones a side, past the solver: stone 1 rolled, and d4e5 wins.
+    let s = at("23.../4..../....d/...1c/...ba 0 1");
+    let won = best_action(&g, &s, &mut rng, &ctx).unwrap();
+    assert_eq!(g.action_to_string(&s, won).unwrap(), "d4e5");
+    // Stopped by the node limit, the same seed gives the same move.
+    let s = at("123../45.../6...f/...ed/..cba 0 4");
+    let moves: Vec<Action> = (0..2)
+        .map(|_| {
+            let mut rng = crate::game::row_rng(9, 0);
+            best_action(&g, &s, &mut rng, &ctx).unwrap()
+        })
+        .collect();
+    assert_eq!(moves[0], moves[1]);
+    let mut legal = Vec::new();
+    g.legal_actions(&s, &mut legal);
+    assert!(legal.contains(&moves[0]));
+    // Before the roll there is nothing to choose.
+    let rolling = at("123../45.../6...f/...ed/..cba 0 -");
+    assert!(matches!(
+        best_action(&g, &rolling, &mut rng, &ctx),
+        Err(Error::NotApplicable(_))
+    ));
+}
