@@ -456,6 +456,43 @@ pub fn win_probability(
     seed: u64,
     ctx: &Context,
 ) -> Result<WinProbability> {
+    estimate(game, s, samples, seed, ctx, Share::EachSample)
+}
+
+/// [`win_probability`] within one budget for all the samples, as the solver registry answers:
+/// one clock from the call's start, and one node count that the samples take in turn (sample
+/// `i` is decided only if it and the samples before it searched no more than `max_nodes` in
+/// all). A sample the time limit stopped is undecided, and with the node limit so are the
+/// samples after the first one past it. So a limit larger than an unlimited call used gives
+/// the same answer, and a larger limit never decides fewer samples; which samples are decided
+/// under a node limit depends only on the inputs, at any thread count.
+pub fn win_probability_within(
+    game: &RepairUnit,
+    s: &RepairState,
+    samples: usize,
+    seed: u64,
+    ctx: &Context,
+) -> Result<WinProbability> {
+    estimate(game, s, samples, seed, ctx, Share::OneBudget)
+}
+
+/// How [`estimate`]'s samples take the limits.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Share {
+    /// Each sample its own clock and node count.
+    EachSample,
+    /// One clock and one node count for all (see [`win_probability_within`]).
+    OneBudget,
+}
+
+fn estimate(
+    game: &RepairUnit,
+    s: &RepairState,
+    samples: usize,
+    seed: u64,
+    ctx: &Context,
+    share: Share,
+) -> Result<WinProbability> {
     let start = std::time::Instant::now();
     let one = Context::new(ctx.limits.clone(), None, ctx.cancel);
     let rows = map_rows(
@@ -467,7 +504,11 @@ pub fn win_probability(
         ctx.cancel,
         |_, rng| {
             let order = random_order(s, rng);
-            match solve_open(game, s, &order, &one) {
+            let clock = match share {
+                Share::EachSample => std::time::Instant::now(),
+                Share::OneBudget => start,
+            };
+            match search_open(game, s, &order, u32::MAX, &one, clock) {
                 Ok(sol) => Ok((Some(sol.winnable), sol.nodes)),
                 Err(Error::SearchLimit { nodes, .. }) => Ok((None, nodes)),
                 Err(e) => Err(e),
@@ -480,7 +521,11 @@ pub fn win_probability(
     for row in rows {
         let (won, n) = row?;
         nodes += n;
-        match won {
+        let within = match share {
+            Share::EachSample => true,
+            Share::OneBudget => ctx.limits.max_nodes.is_none_or(|m| nodes <= m),
+        };
+        match won.filter(|_| within) {
             Some(true) => wins += 1,
             Some(false) => {}
             None => undecided += 1,
@@ -723,8 +768,8 @@ pub fn play(
 pub const ANSWER_SAMPLES: usize = 32;
 
 /// Quantum Repair Unit's entry in the solver registry: the order of the unseen cards is
-/// chance, so the answer is [`win_probability`] over [`ANSWER_SAMPLES`] orders seeded by 0 (the
-/// time and node limits shared out among them), an estimate over the decided orders when some
+/// chance, so the answer is [`win_probability_within`] over [`ANSWER_SAMPLES`] orders seeded by
+/// 0 (one budget for all of them), an estimate over the decided orders when some
 /// are undecided; and [`policy`]'s move (8 orders, its own default search limits).
 pub const SOLVER: crate::solver::SolverEntry = crate::solver::SolverEntry {
     game: "repair_unit",
@@ -736,10 +781,7 @@ pub const SOLVER: crate::solver::SolverEntry = crate::solver::SolverEntry {
         let p = crate::solver::position::<RepairUnit>(state, "repair_unit.win_probability")?;
         let (game, s) = (&p.game.0, &p.state);
         let n = ANSWER_SAMPLES;
-        let mut each = ctx.limits.clone();
-        each.timeout = each.timeout.map(|t| t / n as u32);
-        each.max_nodes = each.max_nodes.map(|m| (m / n as u64).max(1));
-        let w = win_probability(game, s, n, 0, &Context::new(each, ctx.threads, ctx.cancel))?;
+        let w = win_probability_within(game, s, n, 0, ctx)?;
         let Some(probability) = w.probability else {
             return Err(Error::SearchLimit {
                 reason: format!(
