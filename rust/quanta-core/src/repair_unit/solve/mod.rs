@@ -32,6 +32,9 @@
 //! run several solves at once).
 
 pub mod deal_table;
+pub mod player;
+
+pub use player::{SIGHT, Sight, best_action, best_action_with, evaluate, reach};
 
 use super::{
     ACE, ACE_UNDER, Card, GO_ON, IDLE_TURNS, KING, KING_AT, NO_EFFECT, NONE, PEEK, Pending, QUEEN,
@@ -177,6 +180,9 @@ struct Open<'a> {
     horizon: u32,
     /// The actions of each depth's node (kept to spare an allocation per node).
     actions: Vec<Vec<Action>>,
+    /// The most unseen cards come on any line searched so far without a mismatch: a line of
+    /// the team's that plays on that far exists, whatever the search decides (see [`reach`]).
+    reached: u32,
 }
 
 impl Open<'_> {
@@ -208,7 +214,9 @@ impl Open<'_> {
             }
             _ => {}
         }
-        if self.total - s.unseen.count_ones() >= self.horizon {
+        let come = self.total - s.unseen.count_ones();
+        self.reached = self.reached.max(come);
+        if come >= self.horizon {
             return Ok(Some(Answer::Won)); // survived long enough (see `survives`)
         }
         let base = self.path.len();
@@ -380,46 +388,66 @@ fn search_open(
     ctx: &Context,
     start: std::time::Instant,
 ) -> Result<OpenSolution> {
-    let mut search = Open {
-        game,
-        order,
-        total: s.unseen.count_ones(),
-        lost: FxHashMap::default(),
-        path: Vec::new(),
-        cap: hash_map_cap(ctx.limits.memory_mb, std::mem::size_of::<(Key, u16)>()),
-        actions: Vec::new(),
-        meter: Meter::new(
-            crate::search::Budget::started(
-                "repair_unit solve_open",
-                ctx.limits.clone(),
-                ctx.cancel,
-                start,
-            ),
-            None,
-        ),
-        left: FIRST_ATTEMPT,
-        rng: None,
-        horizon,
-    };
-    let mut line = Vec::new();
-    let mut attempt = 0u64;
-    let winnable = loop {
-        line.clear();
-        if let Some(answer) = search.wins(s, &mut line)? {
-            break answer == Answer::Won;
-        }
-        // Restart with a fresh order of the actions and twice the nodes; what was proved
-        // lost stays known, so the last attempt is a complete search like any other.
-        attempt += 1;
-        search.left = FIRST_ATTEMPT << attempt.min(40);
-        search.rng = Some(crate::game::row_rng(0x5EED, attempt));
-    };
+    let mut search = Open::new(game, order, s, horizon, ctx, start);
+    let (winnable, line) = search.run(s)?;
     Ok(OpenSolution {
         winnable,
         line,
         nodes: search.meter.sync(),
         seconds: search.meter.seconds(),
     })
+}
+
+impl<'a> Open<'a> {
+    fn new(
+        game: &'a RepairUnit,
+        order: &'a [Card],
+        s: &RepairState,
+        horizon: u32,
+        ctx: &Context<'a>,
+        start: std::time::Instant,
+    ) -> Self {
+        Open {
+            game,
+            order,
+            total: s.unseen.count_ones(),
+            lost: FxHashMap::default(),
+            path: Vec::new(),
+            cap: hash_map_cap(ctx.limits.memory_mb, std::mem::size_of::<(Key, u16)>()),
+            actions: Vec::new(),
+            meter: Meter::new(
+                crate::search::Budget::started(
+                    "repair_unit solve_open",
+                    ctx.limits.clone(),
+                    ctx.cancel,
+                    start,
+                ),
+                None,
+            ),
+            left: FIRST_ATTEMPT,
+            rng: None,
+            horizon,
+            reached: 0,
+        }
+    }
+
+    /// The restarts (see the module docs): whether the team wins (or survives to the horizon)
+    /// from `s`, and a winning line.
+    fn run(&mut self, s: &RepairState) -> Result<(bool, Vec<Action>)> {
+        let mut line = Vec::new();
+        let mut attempt = 0u64;
+        loop {
+            line.clear();
+            if let Some(answer) = self.wins(s, &mut line)? {
+                return Ok((answer == Answer::Won, line));
+            }
+            // Restart with a fresh order of the actions and twice the nodes; what was proved
+            // lost stays known, so the last attempt is a complete search like any other.
+            attempt += 1;
+            self.left = FIRST_ATTEMPT << attempt.min(40);
+            self.rng = Some(crate::game::row_rng(0x5EED, attempt));
+        }
+    }
 }
 
 /// A uniformly random order of the unseen cards of `s`.
@@ -721,9 +749,10 @@ pub fn rule_move(game: &RepairUnit, s: &RepairState) -> Action {
     }
 }
 
-/// Plays a fresh game to its end with the player `kind` (`"policy"` with `samples` orders per
-/// decision and `ctx`'s limits per solve, `"rule"` or `"random"`), the cards drawn with
-/// `rng`: whether it was won, and the team's decisions.
+/// Plays a fresh game to its end with the player `kind` (`"best"`: [`best_action`] with
+/// `samples` orders, `horizon` and `ctx`'s node limit per search; `"policy"` with `samples`
+/// orders per decision and `ctx`'s limits per solve; `"rule"` or `"random"`), the cards drawn
+/// with `rng`: whether it was won, and the team's decisions.
 #[allow(clippy::too_many_arguments)]
 pub fn play(
     game: &RepairUnit,
@@ -746,16 +775,23 @@ pub fn play(
                 game.apply(&mut s, c);
             }
             ToMove::Player(_) => {
+                let seed = crate::game::row_rng(row, decisions as u64).random::<u64>();
                 let a = match kind {
                     "random" => {
                         game.legal_actions(&s, &mut actions);
                         actions[rng.random_range(0..actions.len())]
                     }
                     "rule" => rule_move(game, &s),
-                    _ => {
-                        let seed = crate::game::row_rng(row, decisions as u64).random::<u64>();
-                        policy(game, &s, samples, horizon, seed, ctx)?.action
+                    "best" => {
+                        let sight = Sight {
+                            samples,
+                            horizon,
+                            nodes: ctx.limits.max_nodes.unwrap_or(SIGHT.nodes),
+                            ..SIGHT
+                        };
+                        best_action_with(game, &s, &sight, seed, ctx)?
                     }
+                    _ => policy(game, &s, samples, horizon, seed, ctx)?.action,
                 };
                 game.apply(&mut s, a);
                 decisions += 1;
@@ -770,7 +806,7 @@ pub const ANSWER_SAMPLES: usize = 32;
 /// Quantum Repair Unit's entry in the solver registry: the order of the unseen cards is
 /// chance, so the answer is [`win_probability_within`] over [`ANSWER_SAMPLES`] orders seeded by
 /// 0 (one budget for all of them), an estimate over the decided orders when some
-/// are undecided; and [`policy`]'s move (8 orders, its own default search limits).
+/// are undecided; and [`best_action`]'s move (seed 0, its own node caps).
 pub const SOLVER: crate::solver::SolverEntry = crate::solver::SolverEntry {
     game: "repair_unit",
     function: "quanta.repair_unit.win_probability",
@@ -791,23 +827,16 @@ pub const SOLVER: crate::solver::SolverEntry = crate::solver::SolverEntry {
                 seconds: w.seconds,
             });
         };
-        let own = crate::search::Limits {
-            max_nodes: Some(20_000),
-            memory_mb: 64,
-            timeout: None,
-        };
-        let m = policy(
+        let action = best_action(
             game,
             s,
-            8,
-            10,
             0,
-            &Context::new(own, ctx.threads, ctx.cancel),
+            &Context::new(Default::default(), ctx.threads, ctx.cancel),
         )?;
         let mut answer = crate::solver::Answer::exact(
             probability,
-            Some(m.action),
-            game.action_to_string(s, m.action)?,
+            Some(action),
+            game.action_to_string(s, action)?,
             w.nodes,
             w.seconds,
         );
