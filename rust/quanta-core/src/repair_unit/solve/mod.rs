@@ -604,14 +604,7 @@ pub fn policy(
     seed: u64,
     ctx: &Context,
 ) -> Result<PolicyMove> {
-    let ToMove::Player(_) = game.to_move(s) else {
-        return Err(Error::NotApplicable(format!(
-            "repair_unit policy: the team has no decision in {}",
-            game.notation(s)
-        )));
-    };
-    let mut actions = Vec::new();
-    game.legal_actions(s, &mut actions);
+    let actions = team_actions(game, s, "policy")?;
     let rule = rule_move(game, s);
     if actions.len() == 1 {
         return Ok(PolicyMove {
@@ -695,6 +688,24 @@ pub fn policy(
         samples,
         nodes,
     })
+}
+
+/// The team's legal actions at `s`; `NotApplicable` (naming the `player` asked) where the team
+/// has no decision.
+pub(super) fn team_actions(
+    game: &RepairUnit,
+    s: &RepairState,
+    player: &str,
+) -> Result<Vec<Action>> {
+    let ToMove::Player(_) = game.to_move(s) else {
+        return Err(Error::NotApplicable(format!(
+            "repair_unit {player}: the team has no decision in {}",
+            game.notation(s)
+        )));
+    };
+    let mut actions = Vec::new();
+    game.legal_actions(s, &mut actions);
+    Ok(actions)
 }
 
 /// A simple rule-based player, looking only at the turn's forecast front and the target:

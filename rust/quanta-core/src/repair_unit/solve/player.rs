@@ -17,10 +17,10 @@
 //! samples only where that search was cut. A Jack's look is always taken: it costs nothing and
 //! shows the next card.
 
-use super::{Open, random_order, rule_move, solve_open};
+use super::{Open, random_order, rule_move, solve_open, team_actions};
 use crate::batch::{Split, map_rows};
 use crate::error::{Error, Result};
-use crate::game::{Action, Game, ToMove};
+use crate::game::{Action, Game};
 use crate::repair_unit::{PEEK, RepairState, RepairUnit, Step};
 use crate::search::{Context, Limits};
 
@@ -160,14 +160,7 @@ pub fn best_action_with(
     seed: u64,
     ctx: &Context,
 ) -> Result<Action> {
-    let ToMove::Player(_) = game.to_move(s) else {
-        return Err(Error::NotApplicable(format!(
-            "repair_unit best_action: the team has no decision in {}",
-            game.notation(s)
-        )));
-    };
-    let mut actions = Vec::new();
-    game.legal_actions(s, &mut actions);
+    let actions = team_actions(game, s, "best_action")?;
     if actions.len() == 1 {
         return Ok(actions[0]);
     }
