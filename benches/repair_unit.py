@@ -1,8 +1,8 @@
 """Quantum Repair Unit: the open solver on fresh deals, and the players.
 
     python benches/repair_unit.py [--deals 1000] [--timeout 1] [--players 1,2,3,4]
-                                  [--games 1000] [--best-games 1000] [--best-samples 8]
-                                  [--best-horizon 8] [--best-nodes 10000]
+                                  [--games 1000] [--best-games 1000] [--best-samples 16]
+                                  [--best-horizon 8] [--best-nodes 20000]
                                   [--policy-games 200] [--samples 8]
                                   [--horizon 8] [--policy-nodes 20000] [--threads 2]
                                   [--skip open,play]
@@ -90,9 +90,9 @@ def main() -> None:
                         type=lambda s: [int(x) for x in s.split(",")])
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--best-games", type=int, default=1000)
-    parser.add_argument("--best-samples", type=int, default=8)
+    parser.add_argument("--best-samples", type=int, default=16)
     parser.add_argument("--best-horizon", type=int, default=8)
-    parser.add_argument("--best-nodes", type=int, default=10_000)
+    parser.add_argument("--best-nodes", type=int, default=20_000)
     parser.add_argument("--policy-games", type=int, default=200)
     parser.add_argument("--samples", type=int, default=8)
     parser.add_argument("--horizon", type=int, default=8)

@@ -131,9 +131,9 @@ def policy(state: State, seed: int = 0, *, samples: int = 16, horizon: int = 10,
 
 def best_action(state: State, seed: int = 0, *, threads: int | None = None) -> int:
     """The best player's move (Rust ``repair_unit::solve::best_action``), from what the team
-    knows: 8 sampled orders of ``state.unseen()`` (from ``seed``), the same for every action;
+    knows: 16 sampled orders of ``state.unseen()`` (from ``seed``), the same for every action;
     each action scored by the mean share of a horizon of 8 more unseen cards that an open
-    search (10,000 nodes each) shows the team can survive after it; the best mean is played,
+    search (20,000 nodes each) shows the team can survive after it; the best mean is played,
     ties going to :func:`rule_move`'s choice. A Jack's look is always taken; once every card is
     known, a winning line's move (an open solve within 1,000,000 nodes). Node caps, not time:
     the move depends only on the position and ``seed``, at any ``threads``.

@@ -40,9 +40,9 @@ pub struct Sight {
 /// The settings of [`best_action`] and [`evaluate`] (docs/perf/repair_unit.md, *The best
 /// player*).
 pub const SIGHT: Sight = Sight {
-    samples: 8,
+    samples: 16,
     horizon: 8,
-    nodes: 10_000,
+    nodes: 20_000,
     endgame_nodes: 1_000_000,
 };
 
