@@ -11,18 +11,36 @@ import random
 import pytest
 
 import quanta
-from quanta.analysis import late_position
 from quanta.solvers import SOLVERS
 
-#: Late positions of seeded random games tried per solver, and how many of the quickest to
-#: an unlimited solve are checked.
+#: Positions near the end of seeded random games tried per solver, and how many of the
+#: quickest to an unlimited solve are checked.
 CANDIDATES = 4
 CHECKED = 2
+#: A position is tried only if the solver decides it within this many nodes (a few seconds).
+SEARCHABLE = 3_000_000
+
+
+def near_the_end(g: quanta.Game, rng: random.Random) -> quanta.State:
+    """A decision 2 to 5 decisions before the end of a random game (chance by its odds): late
+    enough for every solver to decide it quickly with no limit."""
+    while True:
+        state, trail = g.new_state(), []
+        while not state.is_terminal:
+            if state.is_chance:
+                outcomes = state.chance_outcomes()
+                state = state.play(rng.choices([a for a, _ in outcomes],
+                                                [p for _, p in outcomes])[0])
+                continue
+            trail.append(state)
+            state = state.play(rng.choice(state.legal_actions()))
+        if trail:
+            return trail[max(0, len(trail) - rng.randint(2, 5))]
 
 
 def quick_positions(name: str) -> list[tuple[quanta.State, quanta.Answer]]:
-    """The ``CHECKED`` positions (of ``CANDIDATES`` late positions of random games of the
-    solver's solvable form) that the solver decides in the fewest seconds with no limit, with
+    """The ``CHECKED`` positions (of ``CANDIDATES`` positions near the end of random games of
+    the solver's solvable form) that the solver decides in the fewest seconds with no limit, with
     that unlimited answer. Seconds only choose the positions; nothing is asserted about them."""
     g = quanta.game(name, **SOLVERS[name].options)
     rng = random.Random(f"budget {name}")
@@ -30,11 +48,13 @@ def quick_positions(name: str) -> list[tuple[quanta.State, quanta.Answer]]:
     tries = 0
     while len(found) < CANDIDATES and tries < 10 * CANDIDATES:
         tries += 1
-        state = late_position(g, rng)
+        state = near_the_end(g, rng)
         try:
-            answer = quanta.solve(state, threads=2)
+            if quanta.solve(state, threads=2, max_nodes=SEARCHABLE).value is None:
+                continue  # too large for a quick test
         except quanta.NotApplicableError:
             continue  # not the solver's kind of position
+        answer = quanta.solve(state, threads=2)
         assert answer.value is not None, f"{name}: no limit, yet undecided: {answer.reason}"
         found.append((state, answer))
     assert found, f"{name}: no position of its kind in {tries} random games"
