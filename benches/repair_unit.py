@@ -1,7 +1,9 @@
 """Quantum Repair Unit: the open solver on fresh deals, and the players.
 
     python benches/repair_unit.py [--deals 1000] [--timeout 1] [--players 1,2,3,4]
-                                  [--games 1000] [--policy-games 200] [--samples 8]
+                                  [--games 1000] [--best-games 1000] [--best-samples 16]
+                                  [--best-horizon 8] [--best-nodes 20000]
+                                  [--policy-games 200] [--samples 8]
                                   [--horizon 8] [--policy-nodes 20000] [--threads 2]
                                   [--skip open,play]
 
@@ -10,7 +12,10 @@
    ``--timeout`` seconds (two at a time on two threads; each deal's own solve time): the share
    decided within the limit, the share winnable among the decided ones (with its 95% interval)
    and the median, p95 and max solve time of the decided deals.
-2. **play**: ``quanta.repair_unit.play_batch`` with the determinised ``policy`` (``--samples``
+2. **play**: ``quanta.repair_unit.play_batch`` with the best player ``best_action``
+   (``--best-games`` games; each decision scores every action by the mean share of a horizon of
+   ``--best-horizon`` unseen cards the team can be shown to survive over ``--best-samples``
+   sampled orders, each search within ``--best-nodes`` nodes), the determinised ``policy`` (``--samples``
    orders per decision, each solve capped at ``--policy-nodes`` nodes; ``--policy-games``
    games; each scores an action by how many of the sampled orders the team survives for
    ``--horizon`` more unseen cards), the rule-based player and random play (``--games`` games
@@ -61,14 +66,15 @@ def play_table(args) -> None:
     print("| players | player | games | won | mean decisions | s/game |")
     print("|---:|---|---:|---:|---:|---:|")
     for players in args.players:
-        for player, games in (("policy", args.policy_games), ("rule", args.games),
-                              ("random", args.games)):
+        for player, games in (("best", args.best_games), ("policy", args.policy_games),
+                              ("rule", args.games), ("random", args.games)):
             if games == 0:
                 continue
+            sight = ((args.best_samples, args.best_horizon, args.best_nodes) if player == "best"
+                     else (args.samples, args.horizon, args.policy_nodes))
             start = time.perf_counter()
-            out = ru.play_batch(players, player, games, seed=args.seed, samples=args.samples,
-                                horizon=args.horizon,
-                                max_nodes=args.policy_nodes, threads=args.threads)
+            out = ru.play_batch(players, player, games, seed=args.seed, samples=sight[0],
+                                horizon=sight[1], max_nodes=sight[2], threads=args.threads)
             seconds = time.perf_counter() - start
             won = int(out["won"].sum())
             print(f"| {players} | {player} | {games} | {interval(won, games)} | "
@@ -83,6 +89,10 @@ def main() -> None:
     parser.add_argument("--players", default="1,2,3,4",
                         type=lambda s: [int(x) for x in s.split(",")])
     parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--best-games", type=int, default=1000)
+    parser.add_argument("--best-samples", type=int, default=16)
+    parser.add_argument("--best-horizon", type=int, default=8)
+    parser.add_argument("--best-nodes", type=int, default=20_000)
     parser.add_argument("--policy-games", type=int, default=200)
     parser.add_argument("--samples", type=int, default=8)
     parser.add_argument("--horizon", type=int, default=8)

@@ -85,6 +85,8 @@ __all__ = [
     "quincunx_solve_open_batch",
     "quote",
     "random_playouts",
+    "repair_unit_best_action",
+    "repair_unit_evaluate",
     "repair_unit_open_batch",
     "repair_unit_play_batch",
     "repair_unit_policy",
@@ -546,6 +548,8 @@ def repair_unit_win_probability(
 def repair_unit_policy(
     state: State, seed: int, samples: int, horizon: int, request: _Limits,
 ) -> tuple[int, list[tuple[int, int, int]]]: ...
+def repair_unit_best_action(state: State, seed: int, request: _Limits) -> int: ...
+def repair_unit_evaluate(state: State, seed: int, request: _Limits) -> float: ...
 def repair_unit_rule_move(state: State) -> int: ...
 def repair_unit_open_batch(
     players: int, seed: int, n: int, first: int, request: _Limits,

@@ -14,7 +14,8 @@ itself, and the solvers draw random orders of ``state.unseen()`` themselves.
 
 State extras (methods of its states): ``unseen()`` (also a module function) and
 ``view(player=None)`` (the position as a dict). Module helpers: :func:`text`, :func:`svg`,
-:func:`status`. Solvers (Rust): :func:`solve_open`, :func:`win_probability`, :func:`policy`,
+:func:`status`. Solvers (Rust): :func:`solve_open`, :func:`win_probability`, the best player
+:func:`best_action` and its position evaluator :func:`evaluate`, :func:`policy`,
 :func:`rule_move`, and the batches :func:`open_batch` and :func:`play_batch`.
 
 Rules, notation, action names and every ruling: docs/rules/repair_unit.md (the solvers: its
@@ -39,6 +40,8 @@ __all__ = [
     "WinProbability",
     "open_batch",
     "play_batch",
+    "best_action",
+    "evaluate",
     "policy",
     "rule_move",
     "solve_open",
@@ -129,6 +132,27 @@ def policy(state: State, seed: int = 0, *, samples: int = 16, horizon: int = 10,
     return action
 
 
+def best_action(state: State, seed: int = 0, *, threads: int | None = None) -> int:
+    """The best player's move (Rust ``repair_unit::solve::best_action``), from what the team
+    knows: 16 sampled orders of ``state.unseen()`` (from ``seed``), the same for every action;
+    each action scored by the mean share of a horizon of 8 more unseen cards that an open
+    search (20,000 nodes each) shows the team can survive after it; the best mean is played,
+    ties going to :func:`rule_move`'s choice. A Jack's look is always taken; once every card is
+    known, a winning line's move (an open solve within 1,000,000 nodes). Node caps, not time:
+    the move depends only on the position and ``seed``, at any ``threads``.
+    :class:`quanta.NotApplicableError` when the team has no decision."""
+    return _core.repair_unit_best_action(state, seed, dict(memory_mb=64, threads=threads))
+
+
+def evaluate(state: State, seed: int = 0, *, threads: int | None = None) -> float:
+    """A leaf value for a tree search over the real game: the team's return estimated from what
+    it knows, in [-1, 1]. A finished game gives its return; with every card known, +1 or -1
+    where an open solve decides within 1,000,000 nodes; otherwise 2 x the mean share of the
+    horizon survived (as :func:`best_action` scores an action) - 1: a horizon-cut estimate, not
+    a probability of winning."""
+    return _core.repair_unit_evaluate(state, seed, dict(memory_mb=64, threads=threads))
+
+
 def rule_move(state: State) -> int:
     """A simple rule-based player's move, looking only at the turn's forecast front and the
     target: before the move, a front face-up card that would not match the target is tunnelled
@@ -165,7 +189,9 @@ def play_batch(players: int = 1, player: str = "rule", n: int = 1000, *, seed: i
                max_nodes: int | None = 20_000, timeout: float | None = None,
                memory_mb: int = 256, threads: int | None = None,
                progress: bool = False) -> Arrays:
-    """Plays ``n`` fresh games with ``player`` (``"policy"`` as :func:`policy` with
+    """Plays ``n`` fresh games with ``player`` (``"best"`` as :func:`best_action` with
+    ``samples`` orders, ``horizon`` and ``max_nodes`` for each search; ``"policy"`` as
+    :func:`policy` with
     ``samples``, ``horizon`` and the limits ``max_nodes``, ``timeout`` and ``memory_mb`` for
     each move's search, ``"rule"`` as :func:`rule_move`, ``"random"``: uniformly random legal
     actions), the cards of game ``i`` drawn from a generator seeded from ``(seed, first + i)``:

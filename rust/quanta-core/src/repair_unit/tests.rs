@@ -88,3 +88,42 @@ fn a_winning_open_line_replays_to_a_win_and_suits_do_not_change_the_answer() {
     }
     assert!(checked > 0);
 }
+
+/// The registry's estimate takes one budget for all its sampled orders: a node limit at least
+/// what an unlimited call searched gives the same answer, and a larger limit never decides fewer
+/// orders (a limit shared out among the orders would leave the hardest one undecided).
+#[test]
+fn a_larger_budget_decides_the_same_orders_and_more() {
+    use crate::search::{Context, Limits};
+    use std::sync::atomic::AtomicBool;
+    let g = RepairUnit::new(1);
+    let s = g
+        .from_notation("TC+7D,5D+9H,3D+QH|3H+5S,5C+4S,4C+AD - - *40 - 0 A:start")
+        .unwrap();
+    let cancel = AtomicBool::new(false);
+    let within = |max_nodes: Option<u64>, timeout: Option<u64>| {
+        let limits = Limits {
+            max_nodes,
+            timeout: timeout.map(std::time::Duration::from_secs),
+            ..Limits::default()
+        };
+        solve::win_probability_within(&g, &s, 32, 0, &Context::new(limits, Some(2), &cancel))
+            .unwrap()
+    };
+    let open = within(None, None);
+    assert_eq!(open.decided, 32);
+    for (max_nodes, timeout) in [(Some(open.nodes), None), (Some(10 * open.nodes), Some(10))] {
+        let w = within(max_nodes, timeout);
+        assert_eq!(
+            (w.probability, w.wins, w.decided),
+            (open.probability, open.wins, 32)
+        );
+    }
+    let mut decided = 0;
+    for eighths in 1..8 {
+        let w = within(Some(open.nodes * eighths / 8), None);
+        assert!(w.decided >= decided && w.decided < 32, "{eighths}/8: {w:?}");
+        decided = w.decided;
+    }
+    assert!(decided > 0);
+}

@@ -254,6 +254,34 @@ fn repair_unit_policy(
 }
 
 #[pyfunction]
+fn repair_unit_best_action(
+    py: Python<'_>,
+    state: &Bound<'_, PyAny>,
+    seed: &Bound<'_, PyAny>,
+    request: Limits,
+) -> PyResult<Action> {
+    let p = repair_unit(state, "repair_unit.best_action")?;
+    let seed = errors::seed(seed, "seed")?;
+    run_detached(py, |cancel| {
+        ru::best_action(&p.game.0, &p.state, seed, &request.context(cancel))
+    })
+}
+
+#[pyfunction]
+fn repair_unit_evaluate(
+    py: Python<'_>,
+    state: &Bound<'_, PyAny>,
+    seed: &Bound<'_, PyAny>,
+    request: Limits,
+) -> PyResult<f64> {
+    let p = repair_unit(state, "repair_unit.evaluate")?;
+    let seed = errors::seed(seed, "seed")?;
+    run_detached(py, |cancel| {
+        ru::evaluate(&p.game.0, &p.state, seed, &request.context(cancel))
+    })
+}
+
+#[pyfunction]
 fn repair_unit_rule_move(state: &Bound<'_, PyAny>) -> PyResult<Action> {
     let p = repair_unit(state, "repair_unit.rule_move")?;
     match p.game.0.to_move(&p.state) {
@@ -302,7 +330,7 @@ fn repair_unit_open_batch<'py>(
     ))
 }
 
-/// Plays fresh games with a player (`"policy"`, `"rule"` or `"random"`), the cards from
+/// Plays fresh games with a player (`"best"`, `"policy"`, `"rule"` or `"random"`), the cards from
 /// row `i`'s generator: array `won` (bool) and `decisions` (int32).
 #[pyfunction]
 #[allow(clippy::too_many_arguments)]
@@ -319,9 +347,9 @@ fn repair_unit_play_batch<'py>(
 ) -> PyResult<Bound<'py, PyDict>> {
     let game = RepairUnit::new(players_arg(players)?);
     let kind = errors::text(player, |m| InvalidOptionError::new_err(m))?;
-    if !["policy", "rule", "random"].contains(&kind.as_str()) {
+    if !["best", "policy", "rule", "random"].contains(&kind.as_str()) {
         return Err(InvalidOptionError::new_err(format!(
-            "player must be 'policy', 'rule' or 'random', not {}",
+            "player must be 'best', 'policy', 'rule' or 'random', not {}",
             errors::quote(player)
         )));
     }
@@ -351,6 +379,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(repair_unit_solve_open, m)?)?;
     m.add_function(wrap_pyfunction!(repair_unit_win_probability, m)?)?;
     m.add_function(wrap_pyfunction!(repair_unit_policy, m)?)?;
+    m.add_function(wrap_pyfunction!(repair_unit_best_action, m)?)?;
+    m.add_function(wrap_pyfunction!(repair_unit_evaluate, m)?)?;
     m.add_function(wrap_pyfunction!(repair_unit_rule_move, m)?)?;
     m.add_function(wrap_pyfunction!(repair_unit_open_batch, m)?)?;
     m.add_function(wrap_pyfunction!(repair_unit_play_batch, m)?)?;

@@ -32,6 +32,9 @@
 //! run several solves at once).
 
 pub mod deal_table;
+pub mod player;
+
+pub use player::{SIGHT, Sight, best_action, best_action_with, evaluate, reach};
 
 use super::{
     ACE, ACE_UNDER, Card, GO_ON, IDLE_TURNS, KING, KING_AT, NO_EFFECT, NONE, PEEK, Pending, QUEEN,
@@ -179,6 +182,9 @@ struct Open<'a> {
     horizon: u32,
     /// The actions of each depth's node (kept to spare an allocation per node).
     actions: Vec<Vec<Action>>,
+    /// The most unseen cards come on any line searched so far without a mismatch: a line of
+    /// the team's that plays on that far exists, whatever the search decides (see [`reach`]).
+    reached: u32,
 }
 
 impl Open<'_> {
@@ -210,7 +216,9 @@ impl Open<'_> {
             }
             _ => {}
         }
-        if self.total - s.unseen.count_ones() >= self.horizon {
+        let come = self.total - s.unseen.count_ones();
+        self.reached = self.reached.max(come);
+        if come >= self.horizon {
             return Ok(Some(Answer::Won)); // survived long enough (see `survives`)
         }
         let base = self.path.len();
@@ -382,46 +390,66 @@ fn search_open(
     ctx: &Context,
     start: std::time::Instant,
 ) -> Result<OpenSolution> {
-    let mut search = Open {
-        game,
-        order,
-        total: s.unseen.count_ones(),
-        lost: FxHashMap::default(),
-        path: Vec::new(),
-        cap: hash_map_cap(ctx.limits.memory_mb, std::mem::size_of::<(Key, u16)>()),
-        actions: Vec::new(),
-        meter: Meter::new(
-            crate::search::Budget::started(
-                "repair_unit solve_open",
-                ctx.limits.clone(),
-                ctx.cancel,
-                start,
-            ),
-            None,
-        ),
-        left: FIRST_ATTEMPT,
-        rng: None,
-        horizon,
-    };
-    let mut line = Vec::new();
-    let mut attempt = 0u64;
-    let winnable = loop {
-        line.clear();
-        if let Some(answer) = search.wins(s, &mut line)? {
-            break answer == Answer::Won;
-        }
-        // Restart with a fresh order of the actions and twice the nodes; what was proved
-        // lost stays known, so the last attempt is a complete search like any other.
-        attempt += 1;
-        search.left = FIRST_ATTEMPT << attempt.min(40);
-        search.rng = Some(crate::game::row_rng(0x5EED, attempt));
-    };
+    let mut search = Open::new(game, order, s, horizon, ctx, start);
+    let (winnable, line) = search.run(s)?;
     Ok(OpenSolution {
         winnable,
         line,
         nodes: search.meter.sync(),
         seconds: search.meter.seconds(),
     })
+}
+
+impl<'a> Open<'a> {
+    fn new(
+        game: &'a RepairUnit,
+        order: &'a [Card],
+        s: &RepairState,
+        horizon: u32,
+        ctx: &Context<'a>,
+        start: std::time::Instant,
+    ) -> Self {
+        Open {
+            game,
+            order,
+            total: s.unseen.count_ones(),
+            lost: FxHashMap::default(),
+            path: Vec::new(),
+            cap: hash_map_cap(ctx.limits.memory_mb, std::mem::size_of::<(Key, u16)>()),
+            actions: Vec::new(),
+            meter: Meter::new(
+                crate::search::Budget::started(
+                    "repair_unit solve_open",
+                    ctx.limits.clone(),
+                    ctx.cancel,
+                    start,
+                ),
+                None,
+            ),
+            left: FIRST_ATTEMPT,
+            rng: None,
+            horizon,
+            reached: 0,
+        }
+    }
+
+    /// The restarts (see the module docs): whether the team wins (or survives to the horizon)
+    /// from `s`, and a winning line.
+    fn run(&mut self, s: &RepairState) -> Result<(bool, Vec<Action>)> {
+        let mut line = Vec::new();
+        let mut attempt = 0u64;
+        loop {
+            line.clear();
+            if let Some(answer) = self.wins(s, &mut line)? {
+                return Ok((answer == Answer::Won, line));
+            }
+            // Restart with a fresh order of the actions and twice the nodes; what was proved
+            // lost stays known, so the last attempt is a complete search like any other.
+            attempt += 1;
+            self.left = FIRST_ATTEMPT << attempt.min(40);
+            self.rng = Some(crate::game::row_rng(0x5EED, attempt));
+        }
+    }
 }
 
 /// A uniformly random order of the unseen cards of `s`.
@@ -458,6 +486,43 @@ pub fn win_probability(
     seed: u64,
     ctx: &Context,
 ) -> Result<WinProbability> {
+    estimate(game, s, samples, seed, ctx, Share::EachSample)
+}
+
+/// [`win_probability`] within one budget for all the samples, as the solver registry answers:
+/// one clock from the call's start, and one node count that the samples take in turn (sample
+/// `i` is decided only if it and the samples before it searched no more than `max_nodes` in
+/// all). A sample the time limit stopped is undecided, and with the node limit so are the
+/// samples after the first one past it. So a limit larger than an unlimited call used gives
+/// the same answer, and a larger limit never decides fewer samples; which samples are decided
+/// under a node limit depends only on the inputs, at any thread count.
+pub fn win_probability_within(
+    game: &RepairUnit,
+    s: &RepairState,
+    samples: usize,
+    seed: u64,
+    ctx: &Context,
+) -> Result<WinProbability> {
+    estimate(game, s, samples, seed, ctx, Share::OneBudget)
+}
+
+/// How [`estimate`]'s samples take the limits.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Share {
+    /// Each sample its own clock and node count.
+    EachSample,
+    /// One clock and one node count for all (see [`win_probability_within`]).
+    OneBudget,
+}
+
+fn estimate(
+    game: &RepairUnit,
+    s: &RepairState,
+    samples: usize,
+    seed: u64,
+    ctx: &Context,
+    share: Share,
+) -> Result<WinProbability> {
     let start = std::time::Instant::now();
     let one = Context::new(ctx.limits.clone(), None, ctx.cancel);
     let rows = map_rows(
@@ -469,7 +534,11 @@ pub fn win_probability(
         ctx.cancel,
         |_, rng| {
             let order = random_order(s, rng);
-            match solve_open(game, s, &order, &one) {
+            let clock = match share {
+                Share::EachSample => std::time::Instant::now(),
+                Share::OneBudget => start,
+            };
+            match search_open(game, s, &order, u32::MAX, &one, clock) {
                 Ok(sol) => Ok((Some(sol.winnable), sol.nodes)),
                 Err(Error::SearchLimit { nodes, .. }) => Ok((None, nodes)),
                 Err(e) => Err(e),
@@ -482,7 +551,11 @@ pub fn win_probability(
     for row in rows {
         let (won, n) = row?;
         nodes += n;
-        match won {
+        let within = match share {
+            Share::EachSample => true,
+            Share::OneBudget => ctx.limits.max_nodes.is_none_or(|m| nodes <= m),
+        };
+        match won.filter(|_| within) {
             Some(true) => wins += 1,
             Some(false) => {}
             None => undecided += 1,
@@ -533,14 +606,7 @@ pub fn policy(
     seed: u64,
     ctx: &Context,
 ) -> Result<PolicyMove> {
-    let ToMove::Player(_) = game.to_move(s) else {
-        return Err(Error::NotApplicable(format!(
-            "repair_unit policy: the team has no decision in {}",
-            game.notation(s)
-        )));
-    };
-    let mut actions = Vec::new();
-    game.legal_actions(s, &mut actions);
+    let actions = team_actions(game, s, "policy")?;
     let rule = rule_move(game, s);
     if actions.len() == 1 {
         return Ok(PolicyMove {
@@ -626,6 +692,24 @@ pub fn policy(
     })
 }
 
+/// The team's legal actions at `s`; `NotApplicable` (naming the `player` asked) where the team
+/// has no decision.
+pub(super) fn team_actions(
+    game: &RepairUnit,
+    s: &RepairState,
+    player: &str,
+) -> Result<Vec<Action>> {
+    let ToMove::Player(_) = game.to_move(s) else {
+        return Err(Error::NotApplicable(format!(
+            "repair_unit {player}: the team has no decision in {}",
+            game.notation(s)
+        )));
+    };
+    let mut actions = Vec::new();
+    game.legal_actions(s, &mut actions);
+    Ok(actions)
+}
+
 /// A simple rule-based player, looking only at the turn's forecast front and the target:
 ///
 /// - before the move, a front face-up card that would not match the target is tunnelled when
@@ -678,9 +762,10 @@ pub fn rule_move(game: &RepairUnit, s: &RepairState) -> Action {
     }
 }
 
-/// Plays a fresh game to its end with the player `kind` (`"policy"` with `samples` orders per
-/// decision and `ctx`'s limits per solve, `"rule"` or `"random"`), the cards drawn with
-/// `rng`: whether it was won, and the team's decisions.
+/// Plays a fresh game to its end with the player `kind` (`"best"`: [`best_action`] with
+/// `samples` orders, `horizon` and `ctx`'s node limit per search; `"policy"` with `samples`
+/// orders per decision and `ctx`'s limits per solve; `"rule"` or `"random"`), the cards drawn
+/// with `rng`: whether it was won, and the team's decisions.
 #[allow(clippy::too_many_arguments)]
 pub fn play(
     game: &RepairUnit,
@@ -703,16 +788,23 @@ pub fn play(
                 game.apply(&mut s, c);
             }
             ToMove::Player(_) => {
+                let seed = crate::game::row_rng(row, decisions as u64).random::<u64>();
                 let a = match kind {
                     "random" => {
                         game.legal_actions(&s, &mut actions);
                         actions[rng.random_range(0..actions.len())]
                     }
                     "rule" => rule_move(game, &s),
-                    _ => {
-                        let seed = crate::game::row_rng(row, decisions as u64).random::<u64>();
-                        policy(game, &s, samples, horizon, seed, ctx)?.action
+                    "best" => {
+                        let sight = Sight {
+                            samples,
+                            horizon,
+                            nodes: ctx.limits.max_nodes.unwrap_or(SIGHT.nodes),
+                            ..SIGHT
+                        };
+                        best_action_with(game, &s, &sight, seed, ctx)?
                     }
+                    _ => policy(game, &s, samples, horizon, seed, ctx)?.action,
                 };
                 game.apply(&mut s, a);
                 decisions += 1;
@@ -725,10 +817,11 @@ pub fn play(
 pub const ANSWER_SAMPLES: usize = 32;
 
 /// What Quantum Repair Unit knows beyond its rules: its solver (the order of the unseen cards
-/// is chance, so the answer is [`win_probability`] over [`ANSWER_SAMPLES`] orders seeded by 0
-/// (the time and node limits shared out among them), an estimate over the decided orders
-/// when some are undecided; and [`policy`]'s move (8 orders, its own default search limits)),
-/// and its best player, the policy.
+/// is chance, so the answer is [`win_probability_within`] over [`ANSWER_SAMPLES`] orders
+/// seeded by 0, one budget for all of them, an estimate over the decided orders when some are
+/// undecided; and [`best_action`]'s move (seed 0, its own node caps)), its evaluator
+/// ([`evaluate`], the best player's horizon-cut estimate) and its best player
+/// ([`best_action`]).
 impl Knowledge for RepairUnit {
     const SOLVER: Option<SolverInfo> = Some(SolverInfo {
         function: "quanta.repair_unit.win_probability",
@@ -741,10 +834,7 @@ impl Knowledge for RepairUnit {
     fn solve(&self, s: &RepairState, ctx: &Context) -> Result<solver::Answer> {
         let game = self;
         let n = ANSWER_SAMPLES;
-        let mut each = ctx.limits.clone();
-        each.timeout = each.timeout.map(|t| t / n as u32);
-        each.max_nodes = each.max_nodes.map(|m| (m / n as u64).max(1));
-        let w = win_probability(game, s, n, 0, &Context::new(each, ctx.threads, ctx.cancel))?;
+        let w = win_probability_within(game, s, n, 0, ctx)?;
         let Some(probability) = w.probability else {
             return Err(Error::SearchLimit {
                 reason: format!(
@@ -754,16 +844,16 @@ impl Knowledge for RepairUnit {
                 seconds: w.seconds,
             });
         };
-        let own = crate::search::Limits {
-            max_nodes: Some(20_000),
-            memory_mb: 64,
-            timeout: None,
-        };
-        let m = policy(game, s, 8, 10, 0, &Context::new(own, ctx.threads, ctx.cancel))?;
+        let action = best_action(
+            game,
+            s,
+            0,
+            &Context::new(Default::default(), ctx.threads, ctx.cancel),
+        )?;
         let mut answer = solver::Answer::exact(
             probability,
-            Some(m.action),
-            game.action_to_string(s, m.action)?,
+            Some(action),
+            game.action_to_string(s, action)?,
             w.nodes,
             w.seconds,
         );
@@ -778,17 +868,27 @@ impl Knowledge for RepairUnit {
         Ok(answer)
     }
 
-    const BEST_PLAYER: &'static str = "quanta.repair_unit.policy: determinised search over 16 \
-        sampled orders of the unseen cards, each cut at a horizon of 10 unseen cards";
+    const EVALUATOR: Option<&'static str> = Some(
+        "quanta.repair_unit.evaluate: the best player's horizon-cut estimate of the team's \
+         return, from 16 sampled orders of the unseen cards",
+    );
 
+    fn evaluate(&self, s: &RepairState, rng: &mut Rng, returns: &mut [f64]) -> Result<bool> {
+        let cancel = std::sync::atomic::AtomicBool::new(false);
+        let ctx = Context::new(Default::default(), Some(1), &cancel);
+        let value = evaluate(self, s, rand::Rng::random(rng), &ctx)?;
+        returns.fill(value);
+        Ok(true)
+    }
+
+    const BEST_PLAYER: &'static str = "quanta.repair_unit.best_action: every action scored by \
+        how far the team gets in 16 sampled orders of the unseen cards, each searched to a \
+        horizon of 8 unseen cards within 20,000 nodes; a Jack's look whenever offered; a \
+        winning line once every card is known";
+
+    /// The player's searches are capped in nodes, not time: its move depends only on what the
+    /// team knows and the seed.
     fn best_action(&self, s: &RepairState, rng: &mut Rng, ctx: &Context) -> Result<Action> {
-        // Each order's search within 20,000 nodes, and the call's own limits on top.
-        let own = crate::search::Limits {
-            max_nodes: Some(ctx.limits.max_nodes.map_or(20_000, |m| m.min(20_000))),
-            memory_mb: ctx.limits.memory_mb.min(64),
-            timeout: ctx.limits.timeout,
-        };
-        let seed = rand::Rng::random(rng);
-        Ok(policy(self, s, 16, 10, seed, &Context::new(own, ctx.threads, ctx.cancel))?.action)
+        best_action(self, s, rand::Rng::random(rng), ctx)
     }
 }
