@@ -92,6 +92,7 @@ SOLVERS = {
 }
 #: The bots: they always move, the solver's answer used only when it came within the limits.
 BOTS = {
+    "einstein.best_action": lambda **kw: ein.best_action(EINSTEIN_ROLLED, **kw),
     "einstein.best_move": lambda **kw: ein.best_move(EINSTEIN_ROLLED, solver_stones=6, **kw),
     "repair_unit.policy": lambda **kw: ru.policy(REPAIR, **kw),
 }

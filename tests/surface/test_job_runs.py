@@ -257,7 +257,10 @@ def test_every_batch_solver_refuses_a_count_it_cannot_hold_before_any_work(call)
 def test_a_batch_solvers_progress_computes_the_same_rows(capsys):
     plain = quanta.quincunx.solve_open_batch(3, 9, empty=7)
     shown = quanta.quincunx.solve_open_batch(3, 9, empty=7, progress=True)
-    assert "9/9" in capsys.readouterr().err, "a bar counting the deals"
+    # The bar counts deals out of the total; whether it is drawn again before it closes
+    # (leave=False clears it) depends on the clock, so only its start is certain.
+    err = capsys.readouterr().err
+    assert "/9 " in err and "deals" in err, "a bar counting the deals"
     for key in ("solved", "lost", "score", "nodes"):
         assert shown[key].tolist() == plain[key].tolist(), key
     assert quanta.repair_unit.play_batch(1, "rule", 50, progress=True)["won"].tolist() == (
