@@ -72,8 +72,10 @@ def same_rows(a: pathlib.Path, b: pathlib.Path) -> bool:
 
 def test_a_job_killed_at_random_moments_mid_part_keeps_its_parts_and_ends_as_a_clean_run(
         tmp_path):
-    deals = 60
-    moments = random.Random().sample(range(0, 1500), 3)  # ms after a part appears
+    # 500 deals take about 11 s on one core of the release build: three kills, each within a
+    # second of a part appearing, cannot let the job finish.
+    deals = 500
+    moments = random.Random().sample(range(0, 1000), 3)  # ms after a part appears
     out = tmp_path / "killed"
     for moment in moments:
         before = kept(out) if out.exists() else 0
@@ -261,7 +263,8 @@ def test_a_batch_solvers_progress_computes_the_same_rows(capsys):
     # (leave=False clears it) depends on the clock, so only its start is certain.
     err = capsys.readouterr().err
     assert "/9 " in err and "deals" in err, "a bar counting the deals"
-    for key in ("solved", "lost", "score", "nodes"):
+    # The answers; the nodes a deal took may depend on how the threads share the work.
+    for key in ("solved", "lost", "score"):
         assert shown[key].tolist() == plain[key].tolist(), key
     assert quanta.repair_unit.play_batch(1, "rule", 50, progress=True)["won"].tolist() == (
         quanta.repair_unit.play_batch(1, "rule", 50)["won"].tolist())

@@ -15,6 +15,7 @@ import os
 import pathlib
 import re
 import socket
+import time
 import uuid
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
@@ -122,6 +123,10 @@ class Outcome:
 # ---- the lock ----
 
 
+#: Seconds a refused run waits for the holder of a directory to write who it is.
+HOLDER_WAIT = 2.0
+
+
 def holder_text(holder: dict | None) -> str:
     if not holder:
         return "another run (it has not yet written who it is)"
@@ -151,9 +156,18 @@ def lock(out: pathlib.Path) -> Iterator[dict | None]:
     try:
         held.acquire()
     except Timeout:
+        # The holder writes who it is right after it takes the lock: give it a moment.
+        holder = None
+        deadline = time.monotonic() + HOLDER_WAIT
+        while True:
+            found = _read_json(out / HOLDER)
+            holder = found if isinstance(found, dict) else None
+            if holder is not None or time.monotonic() >= deadline:
+                break
+            time.sleep(0.02)
         raise DirectoryInUseError(
-            f"{out} is in use by {holder_text(_read_json(out / HOLDER))}: wait for that run "
-            f"to end or stop it, then run again") from None
+            f"{out} is in use by {holder_text(holder)}: wait for that run to end or stop it, "
+            f"then run again") from None
     try:
         stale = _read_json(out / HOLDER)
         me = {"host": socket.gethostname(), "pid": os.getpid(),
