@@ -96,18 +96,25 @@ def playout_figures(g: quanta.Game, n: int, *, seed: int = 0, threads: int | Non
     }
 
 
+def random_decisions(g: quanta.Game, rng: random.Random) -> list[quanta.State]:
+    """The decisions of one game of ``g`` played with uniformly random moves (chance by its
+    odds), in order."""
+    state, trail = g.new_state(), []
+    while not state.is_terminal:
+        if state.is_chance:
+            outcomes = state.chance_outcomes()
+            state = state.play(rng.choices([a for a, _ in outcomes],
+                                            [p for _, p in outcomes])[0])
+            continue
+        trail.append(state)
+        state = state.play(rng.choice(state.legal_actions()))
+    return trail
+
+
 def late_position(g: quanta.Game, rng: random.Random) -> quanta.State:
     """A decision position from the last third of a random game (chance by its odds)."""
     while True:
-        state, trail = g.new_state(), []
-        while not state.is_terminal:
-            if state.is_chance:
-                outcomes = state.chance_outcomes()
-                state = state.play(rng.choices([a for a, _ in outcomes],
-                                                [p for _, p in outcomes])[0])
-                continue
-            trail.append(state)
-            state = state.play(rng.choice(state.legal_actions()))
+        trail = random_decisions(g, rng)
         if trail:
             return trail[rng.randrange(2 * len(trail) // 3, len(trail))]
 

@@ -11,6 +11,7 @@ import random
 import pytest
 
 import quanta
+from quanta.analysis import random_decisions
 from quanta.solvers import SOLVERS
 
 #: Positions near the end of seeded random games tried per solver, and how many of the
@@ -25,15 +26,7 @@ def near_the_end(g: quanta.Game, rng: random.Random) -> quanta.State:
     """A decision 2 to 5 decisions before the end of a random game (chance by its odds): late
     enough for every solver to decide it quickly with no limit."""
     while True:
-        state, trail = g.new_state(), []
-        while not state.is_terminal:
-            if state.is_chance:
-                outcomes = state.chance_outcomes()
-                state = state.play(rng.choices([a for a, _ in outcomes],
-                                                [p for _, p in outcomes])[0])
-                continue
-            trail.append(state)
-            state = state.play(rng.choice(state.legal_actions()))
+        trail = random_decisions(g, rng)
         if trail:
             return trail[max(0, len(trail) - rng.randint(2, 5))]
 
