@@ -28,6 +28,7 @@ PACKAGE = ROOT / "python" / "quanta"
 PAGES = {
     "README.md": "index.md",
     "CHANGELOG.md": "changelog.md",
+    "LICENSE": "license.md",
     "benches/README.md": "perf/benches.md",
 }
 
