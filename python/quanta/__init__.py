@@ -31,7 +31,34 @@ from .exceptions import (
 #: The names of the registered games, sorted.
 GAMES: tuple[str, ...] = tuple(game_names())
 
-__version__ = "0.1.0"
+#: The distribution's name on PyPI: ``pip install quanta-games``.
+DISTRIBUTION = "quanta-games"
+
+
+def _version() -> str:
+    """The installed distribution's version; the version lives in one place, Cargo.toml's
+    ``[workspace.package] version``, which the build writes into the metadata. Imported from a
+    checkout that is not installed (``PYTHONPATH=python``), it is read from that Cargo.toml."""
+    import importlib.metadata
+    import pathlib
+    import re
+
+    try:
+        return importlib.metadata.version(DISTRIBUTION)
+    except importlib.metadata.PackageNotFoundError:
+        cargo = pathlib.Path(__file__).resolve().parents[2] / "Cargo.toml"
+        section = ""
+        for line in cargo.read_text().splitlines() if cargo.is_file() else []:
+            if line.startswith("["):
+                section = line.strip()
+            found = re.match(r'version = "([^"]+)"', line)
+            if section == "[workspace.package]" and found:
+                return found.group(1)
+        return "0+unknown"
+
+
+#: The package's version (PEP 440), as the installed metadata states it.
+__version__: str = _version()
 
 
 def game(name: str, **options: Any) -> Game:

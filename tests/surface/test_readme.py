@@ -98,6 +98,43 @@ def test_the_readme_opens_with_two_commands_run_and_test():
     assert test.replace("cargo test", "cargo test --locked") + " || exit $?" in ci
 
 
+def test_the_first_command_installs_the_distribution_the_package_is_named():
+    # The wheel's file name starts with the distribution's name, `-` written `_` (PEP 427).
+    import quanta
+    run, _ = _commands()
+    assert f"dist/{quanta.DISTRIBUTION.replace('-', '_')}-*.whl" in run
+    pyproject = (README.parent / "pyproject.toml").read_text()
+    assert re.search(rf'^name = "{quanta.DISTRIBUTION}"$', pyproject, re.M)
+
+
+def _first_screen() -> tuple[str, str, str]:
+    """The README up to its first section: (what comes before the commands, the commands'
+    block, what follows up to the first ``##`` heading)."""
+    head = README.read_text().split("\n## ", 1)[0]
+    before, rest = head.split("```sh\n", 1)
+    commands, after = rest.split("```\n", 1)
+    return before, commands, after
+
+
+def test_the_first_screen_says_what_quanta_is_then_the_commands_then_a_tour_of_ten_lines():
+    before, commands, after = _first_screen()
+    title, _, prose = before.strip().partition("\n\n")
+    assert title == "# quanta"
+    # Two sentences: two full stops that end a sentence (none inside a name or a number).
+    assert len(re.findall(r"[.!?](?=\s|$)", prose.strip())) == 2, prose
+    assert len(commands.splitlines()) == 2
+    blocks = re.findall(r"```(\w*)\n(.*?)```", after, flags=re.S)
+    assert [language for language, _ in blocks] == ["python"], blocks
+    assert len(blocks[0][1].splitlines()) == 10
+    # The tour is one of the blocks the tests above run and check.
+    assert blocks[0][1] in _blocks()
+    # The measured set-up times live in docs/install.md, not on the first screen.
+    assert not re.search(r"\d+ (min|s)\b.*measured|measured.*\d+ (min|s)\b", before + after)
+    install = (README.parent / "docs" / "install.md").read_text()
+    assert re.search(r"\d+ min \d+ s measured", install)
+    assert "docs/install.md" in after
+
+
 def test_the_first_command_installs_the_wheel_or_else_builds_from_the_clone(tmp_path):
     """The first command's shell logic, with `pip` and `quanta` standing in: a wheel in
     dist/ is installed and nothing is built; without one, `pip install .` builds it."""
@@ -118,11 +155,11 @@ def test_the_first_command_installs_the_wheel_or_else_builds_from_the_clone(tmp_
 
     bare = tmp_path / "clone"
     bare.mkdir()
-    assert calls(bare) == ["pip install dist/quanta-*.whl", "pip install .", "quanta analyze"]
+    assert calls(bare) == ["pip install dist/quanta_games-*.whl", "pip install .", "quanta analyze"]
 
     with_wheel = tmp_path / "with_wheel"
     (with_wheel / "dist").mkdir(parents=True)
-    wheel = "quanta-0.1.0-cp310-abi3-manylinux_2_17_x86_64.whl"
+    wheel = "quanta_games-0.1.0-cp310-abi3-manylinux_2_17_x86_64.whl"
     (with_wheel / "dist" / wheel).write_bytes(b"")
     assert calls(with_wheel) == [f"pip install dist/{wheel}", "quanta analyze"]
 

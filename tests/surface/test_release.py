@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import pathlib
 import platform
+import re
 import subprocess
 import sys
 import zipfile
@@ -84,8 +85,11 @@ def test_only_a_version_tag_publishes_and_no_token_is_stored():
     [publish] = uses(job, "pypa/gh-action-pypi-publish")
     assert not {"password", "user"} & set(steps(job)[publish].get("with", {}))
     assert "secrets." not in WORKFLOW.read_text()
-    [version] = runs(job, "GITHUB_REF_NAME#v")
-    assert version < publish
+    # The tag is checked against the version where it is kept, before anything is published.
+    [version] = runs(job, '"Cargo.toml"')
+    assert "GITHUB_REF_NAME#v" in steps(job)[version]["run"]
+    [page] = runs(job, "gh release create")
+    assert version < page < publish
 
 
 def test_ci_runs_the_wheel_check_after_the_readme_test_command():
@@ -137,7 +141,7 @@ def wheel_check(wheel: pathlib.Path) -> subprocess.CompletedProcess:
 @pytest.mark.skipif(platform.system() != "Linux", reason="the manylinux tag is Linux's")
 def test_the_wheel_check_refuses_a_wheel_without_the_manylinux_tag(tmp_path):
     # What a build without maturin's compliance check gives (`pip wheel .`): a plain linux tag.
-    wheel = tmp_path / f"quanta-0.1.0-cp310-abi3-linux_{platform.machine()}.whl"
+    wheel = tmp_path / f"quanta_games-0.1.0-cp310-abi3-linux_{platform.machine()}.whl"
     wheel.write_bytes(b"")
     done = wheel_check(wheel)
     assert done.returncode == 1 and "not a wheel of the form" in done.stderr, done
@@ -145,12 +149,141 @@ def test_the_wheel_check_refuses_a_wheel_without_the_manylinux_tag(tmp_path):
 
 @pytest.mark.skipif(platform.system() != "Linux", reason="the manylinux tag is Linux's")
 def test_the_wheel_check_refuses_a_wheel_that_needs_more_than_the_core(tmp_path):
-    wheel = tmp_path / f"quanta-0.1.0-cp310-abi3-manylinux_2_17_{platform.machine()}.whl"
+    wheel = tmp_path / f"quanta_games-0.1.0-cp310-abi3-manylinux_2_17_{platform.machine()}.whl"
     requires = ["numpy>=1.24", "click>=8.1", "tqdm>=4.60", "pyarrow>=15",
                 "pytest>=7 ; extra == 'test'"]
     with zipfile.ZipFile(wheel, "w") as archive:
-        archive.writestr("quanta-0.1.0.dist-info/METADATA", "".join(
+        archive.writestr("quanta_games-0.1.0.dist-info/METADATA", "".join(
             f"Requires-Dist: {r}\n" for r in requires))
     done = wheel_check(wheel)
     assert done.returncode == 1 and "the wheel requires ['click', 'numpy', 'pyarrow', 'tqdm']" \
         in done.stderr, done
+
+
+@pytest.mark.skipif(platform.system() != "Linux", reason="the manylinux tag is Linux's")
+def test_the_wheel_check_refuses_a_wheel_of_another_name(tmp_path):
+    # `quanta` on PyPI is another project: a wheel still named so is refused.
+    wheel = tmp_path / f"quanta-0.1.0-cp310-abi3-manylinux_2_17_{platform.machine()}.whl"
+    wheel.write_bytes(b"")
+    done = wheel_check(wheel)
+    assert done.returncode == 1 and "not a wheel of the form quanta_games-" in done.stderr, done
+
+
+# ---- the release's identity: one name, one version, the license, the changelog, the citation ----
+
+tomllib = pytest.importorskip("tomllib")   # Python 3.11
+
+
+def cargo_version() -> str:
+    return tomllib.loads((ROOT / "Cargo.toml").read_text())["workspace"]["package"]["version"]
+
+
+def test_the_version_is_kept_in_cargo_toml_alone():
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert "version" not in project and "version" in project["dynamic"]
+    for crate in (ROOT / "rust").glob("*/Cargo.toml"):
+        package = tomllib.loads(crate.read_text())["package"]
+        assert package["version"] == {"workspace": True}, crate
+    assert "__version__ = \"" not in (ROOT / "python" / "quanta" / "__init__.py").read_text()
+
+
+def test_quanta_knows_its_version_and_distribution():
+    import importlib.metadata
+
+    import quanta
+    assert project_name() == quanta.DISTRIBUTION == "quanta-games"
+    try:   # installed (CI): the metadata maturin wrote; else the checkout's Cargo.toml
+        installed = importlib.metadata.version(quanta.DISTRIBUTION)
+    except importlib.metadata.PackageNotFoundError:
+        installed = cargo_version()
+    assert quanta.__version__ == installed == cargo_version()
+
+
+def project_name() -> str:
+    return tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["name"]
+
+
+def test_the_changelog_and_the_citation_name_the_version():
+    changelog = (ROOT / "CHANGELOG.md").read_text()
+    releases = re.findall(r"^## \[([^\]]+)\](?: - (\d{4}-\d{2}-\d{2}))?$", changelog, re.M)
+    assert releases[0] == ("Unreleased", ""), releases   # Keep a Changelog: newest first
+    version, date = releases[1]
+    assert version == cargo_version() and date, releases
+    citation = yaml.safe_load((ROOT / "CITATION.cff").read_text())
+    assert citation["cff-version"] == "1.2.0"
+    assert {"message", "title", "authors"} <= set(citation)
+    assert citation["version"] == version and str(citation["date-released"]) == date
+    assert citation["license"] == "MIT"
+
+
+def notes_step() -> str:
+    [step] = runs(workflow()["jobs"]["publish"], "CHANGELOG.md")
+    return steps(workflow()["jobs"]["publish"])[step]["run"]
+
+
+def test_the_release_notes_are_the_versions_changelog_entry(tmp_path):
+    # The publish job's step, run on the real CHANGELOG: the entry of the version, and a
+    # failure for a version the changelog has no entry for.
+    (tmp_path / "CHANGELOG.md").write_text((ROOT / "CHANGELOG.md").read_text())
+    script = notes_step()
+    done = subprocess.run(["bash", "-e", "-c", script], cwd=tmp_path, text=True,
+                          capture_output=True, env=dict(os.environ, GITHUB_REF_NAME="v" + cargo_version()))
+    assert done.returncode == 0, done
+    notes = (tmp_path / "notes.md").read_text()
+    changelog = (ROOT / "CHANGELOG.md").read_text()
+    assert notes.strip() and notes.strip() in changelog and "### " in notes
+    assert not re.search(r"^## ", notes, re.M)   # the next version's entry is left out
+    done = subprocess.run(["bash", "-e", "-c", script], cwd=tmp_path, text=True,
+                          capture_output=True, env=dict(os.environ, GITHUB_REF_NAME="v9.9.9"))
+    assert done.returncode != 0 and "no entry for 9.9.9" in done.stderr, done
+
+
+def test_the_publish_job_uploads_only_quanta_games_files_of_the_tagged_version(tmp_path):
+    job = workflow()["jobs"]["publish"]
+    [check] = runs(job, "quanta_games-")
+    [publish] = uses(job, "pypa/gh-action-pypi-publish")
+    assert check < publish
+    script = steps(job)[check]["run"]
+
+    def passes(*files: str) -> bool:
+        folder = tmp_path / str(len(list(tmp_path.iterdir())))
+        (folder / "dist").mkdir(parents=True)
+        for name in files:
+            (folder / "dist" / name).write_bytes(b"")
+        return subprocess.run(["bash", "-e", "-c", script], cwd=folder, capture_output=True,
+                              env=dict(os.environ, GITHUB_REF_NAME="v0.1.0")).returncode == 0
+
+    wheel = "quanta_games-0.1.0-cp310-abi3-manylinux_2_17_x86_64.whl"
+    assert passes(wheel, "quanta_games-0.1.0.tar.gz")
+    assert not passes(wheel, "quanta-0.1.0.tar.gz")
+    assert not passes("quanta_games-0.1.1-cp310-abi3-win_amd64.whl")
+    assert job["environment"]["url"] == f"https://pypi.org/project/{project_name()}/"
+
+
+def test_the_license_is_mit_and_credits_every_games_designer():
+    import quanta
+    license_text = (ROOT / "LICENSE").read_text()
+    assert license_text.startswith("MIT License\n\nCopyright (c) ")
+    assert "the quanta authors" in license_text.splitlines()[2]
+    assert tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["license"] == {
+        "text": "MIT"}
+    for game in quanta.GAMES:
+        page = (ROOT / "docs" / "rules" / f"{game}.md").read_text()
+        title = page.splitlines()[0].removeprefix("# ")
+        assert f"- {title}:" in license_text, title
+        # The designer the rules page names in its opening ("... by Mal Jones (2011)").
+        opening = page.split("\n\n")[1]
+        for designer in re.findall(r"\bby ((?:[A-ZÀ-Þ][\w-]+ ?){2,3})", opening):
+            assert designer.strip() in license_text, (game, designer)
+
+
+def test_no_file_of_the_repository_points_outside_it():
+    tracked = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True)
+    if tracked.returncode != 0:
+        pytest.skip("not a git checkout")
+    shared = "shared"   # (spelt apart, so that this file does not match itself)
+    outside = re.compile(rf"/work/{shared}|\.\./{shared}\b")
+    hits = [name for name in tracked.stdout.splitlines()
+            if (ROOT / name).is_file() and (ROOT / name).suffix not in {".so", ".parquet"}
+            and outside.search((ROOT / name).read_text(errors="replace"))]
+    assert hits == []
