@@ -8,6 +8,8 @@ fn game(players: usize) -> AQuantumLeap {
     AQuantumLeap {
         players,
         match_play: false,
+        packs: 1,
+        teams: false,
     }
 }
 
@@ -431,6 +433,8 @@ fn random_games_round_trip_and_keep_within_the_bounds() {
             let g = AQuantumLeap {
                 players,
                 match_play,
+                packs: 1,
+                teams: false,
             };
             let info = g.info();
             let mut rng = crate::game::row_rng(players as u64, match_play as u64);
