@@ -734,7 +734,9 @@ def test_rule_no_match_is_a_single_game():
 def test_action_ids_follow_the_documented_layout():
     g = ref.game()
     assert g.num_actions == 2459 and g.name == "a_quantum_leap" and g.num_players == 2
-    assert g.options == {"match": False, "players": 2}
+    assert g.options == {"match": False, "packs": 1, "players": 2, "teams": "none"}
+    # Two packs and partners keep the action ids: a hand never holds both copies of a card.
+    assert ref.game(players=4, packs=2, teams="partners").num_actions == 2459
     s = two_player("4H 2H TH / 3H AH KS / QS 4S JS", ["5S", "AS", "2S"], ["6H"], pattern="free")
     # 5S (index 4) on a1 (cell 0) ascending: (4 * 9 + 0) * 5 + 0 = 180.
     assert s.parse_action("5S a1") == 180
