@@ -870,7 +870,8 @@ impl AQuantumLeap {
         for (q, score) in s.scores[..self.players].iter().enumerate() {
             if q > 0 {
                 // Partners' points are written `a+b`, the teams `,` apart.
-                out.push(if self.partner(q) == Some(q - 1) { '+' } else { ',' });
+                let partners = self.partner(q) == Some(q - 1);
+                out.push(if partners { '+' } else { ',' });
             }
             let _ = write!(out, "{score}");
         }
