@@ -227,7 +227,8 @@ def variant_position(options: dict, seed: int):
     return rng.choice(found) if found else None
 
 
-@pytest.mark.parametrize("options", VARIANTS, ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()))
+@pytest.mark.parametrize("options", VARIANTS,
+                         ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()))
 @pytest.mark.parametrize("seed", range(6))
 def test_best_turn_equals_the_reference_oracle_with_two_packs_and_partners(options, seed):
     s = variant_position(options, seed)
