@@ -304,7 +304,8 @@ def best_turn(state: State, *, timeout: float | None = None, max_nodes: int | No
     equals it takes the fewest cards, then the lexicographically smallest sequence of action
     ids. At the start of a turn that is the whole turn; after k >= 1 placements it is the rest
     (a penalty already given is not counted again). Definitions as in
-    docs/rules/a_quantum_leap.md, *Best turn and best Higgs*, and :func:`quanta.reference.a_quantum_leap.best_turn`.
+    docs/rules/a_quantum_leap.md, *Best turn and best Higgs*, and
+    :func:`quanta.reference.a_quantum_leap.best_turn`.
 
     The result (:class:`BestTurn`, frozen): ``actions`` (a tuple of action ids: placements,
     then ``end`` unless the last card ends the game; ``(pass,)`` when nothing can be placed at
