@@ -131,6 +131,28 @@ def policy_table(games: int, best_games: int, turn_nodes: int, threads) -> None:
     print()
 
 
+def variants_table(games: int, threads: int | None) -> None:
+    """Random play against greedy play in the two-pack and partnership games: the arena,
+    seats (partners: sides) rotated game by game, greedy's win share with its 95 % interval."""
+    from quanta import bots
+
+    print("| game | greedy wins [95 %] | draws | mean return random / greedy |")
+    print("|---|---:|---:|---:|")
+    for label, options in [("4 players, 2 packs", dict(players=4, packs=2)),
+                           ("3 players, 2 packs", dict(players=3, packs=2)),
+                           ("4 players, partners", dict(players=4, teams="partners")),
+                           ("4 players, partners, 2 packs",
+                            dict(players=4, packs=2, teams="partners"))]:
+        game = quanta.game("a_quantum_leap", **options)
+        r = quanta.arena(game, [bots.Random(), bots.Greedy()], games, seed=1, threads=threads)
+        rnd, greedy = r.summary
+        low, high = greedy.win_interval
+        print(f"| {label} | {greedy.wins / greedy.decided:.1%} [{low:.1%}, {high:.1%}] | "
+              f"{greedy.draws / greedy.decided:.1%} | {rnd.mean_return:.1f} / "
+              f"{greedy.mean_return:.1f} |")
+    print()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--full-hands", type=int, default=1000)
@@ -151,6 +173,8 @@ def main() -> None:
         playouts_table(args.seconds)
     if "policy" not in skip:
         policy_table(args.games, args.best_games, args.turn_nodes, args.threads)
+    if "variants" not in skip:
+        variants_table(args.games, args.threads)
 
 
 if __name__ == "__main__":

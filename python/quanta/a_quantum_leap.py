@@ -3,7 +3,9 @@ placed on it following a numerical pattern (ascending, descending, halving, doub
 pairs, runs and triples. For 2 to 4 players.
 
 Options: ``players`` = 2 (default), 3 or 4; ``match`` = False (default) or True (one game per
-dealer, the points added up).
+dealer, the points added up); ``packs`` = 1 (default) or 2 (three or four players: a second
+stock, the same suit of the second pack); ``teams`` = ``"none"`` (default) or ``"partners"``
+(four players: seats 0 and 1 against seats 2 and 3, ``returns()`` the team totals).
 
 State extras (methods of its states, also module functions): ``display()``, ``stacks()``,
 ``stack(cell)``, ``pattern()``, ``hand(player)``, ``hand_shown(player)``, ``stock(player)``,
@@ -127,11 +129,23 @@ def status(state: State) -> str:
     ``"game 1/1: player 0 places 7S on an outer cell"``, ``"game 1/1: player 0 places the
     Higgs"``, ``"game 1/1: player 1 to play (2 placed this turn)"``, ``"game 1/3: the suit
     left out is drawn"`` or ``"game over: player 1 wins with 36"``."""
-    return _status(_state(state, "a_quantum_leap.status").view())
+    s = _state(state, "a_quantum_leap.status")
+    return _status(s.view(), _partners(s))
 
 
-def _status(view: views.AQuantumLeapView) -> str:
+def _partners(state: State) -> bool:
+    return state.game.options.get("teams") == "partners"
+
+
+def _status(view: views.AQuantumLeapView, partners: bool = False) -> str:
     phase, player, game = view["phase"], view["player"], f"{view['game']}/{view['games']}"
+    if phase == "end" and partners:
+        points = view["scores"]
+        totals = [points[0] + points[1], points[2] + points[3]]
+        if totals[0] == totals[1]:
+            return f"game over: the teams tie with {totals[0]}"
+        team = 0 if totals[0] > totals[1] else 1
+        return f"game over: players {2 * team}+{2 * team + 1} win with {max(totals)}"
     if phase == "end":
         totals = view["scores"]
         best = max(totals)
@@ -167,7 +181,7 @@ def text(state: State, viewer: int | None = None) -> str:
         cards = "hidden" if held is None else " ".join(held) or "-"
         lines.append(f"player {p}: {cards}{mark}  ({points} points)")
     lines.append(f"pattern {view['pattern'] or '-'}")
-    lines.append(_status(view))
+    lines.append(_status(view, _partners(state)))
     return "\n".join(lines)
 
 
@@ -220,10 +234,14 @@ def svg(state: State, cell: float = 70) -> str:
                 f"font-size='{num(max(side * 0.16, 1))}' {FONT} fill='{_GRID}'>"
                 f"\u00d7{heights[r][c]}</text>"
             )
-    points = ", ".join(str(p) for p in view["scores"])
+    partners = _partners(state)
+    scores = [str(p) for p in view["scores"]]
+    # Partners' points are joined by '+' (seats 0+1, 2+3), as in the notation.
+    points = f"{'+'.join(scores[:2])}, {'+'.join(scores[2:])}" if partners else ", ".join(scores)
+    packs = "; 2 packs" if state.game.options.get("packs") == 2 else ""
     out.append(_svg.caption(left - 14, top + grid + 19, f"pattern {view['pattern'] or '-'}; "
-                            f"points {points}"))
-    out.append(_svg.caption(left - 14, top + grid + 37, _status(view)))
+                            f"points {points}{packs}"))
+    out.append(_svg.caption(left - 14, top + grid + 37, _status(view, partners)))
     return _svg.finish(out)
 
 
@@ -281,11 +299,13 @@ def best_turn(state: State, *, timeout: float | None = None, max_nodes: int | No
 
     It maximises ``points - 4 * penalty``: the points the mover scores, less the 4 that every
     opponent scores when the actions place the fifth card of the turn while another player
-    has cards in hand (how much the mover's lead over every opponent grows). Among equals it takes
-    the fewest cards, then the lexicographically smallest sequence of action ids. At the start
-    of a turn that is the whole turn; after k >= 1 placements it is the rest (a penalty already
-    given is not counted again). Definitions as in docs/rules/a_quantum_leap.md, *Best turn and
-    best Higgs*, and :func:`quanta.reference.a_quantum_leap.best_turn`.
+    has cards in hand (how much the mover's lead over every opponent grows; with partners the
+    two opponents score 4 each, so ``points - 8 * penalty``: ``penalty_points``). Among
+    equals it takes the fewest cards, then the lexicographically smallest sequence of action
+    ids. At the start of a turn that is the whole turn; after k >= 1 placements it is the rest
+    (a penalty already given is not counted again). Definitions as in
+    docs/rules/a_quantum_leap.md, *Best turn and best Higgs*, and
+    :func:`quanta.reference.a_quantum_leap.best_turn`.
 
     The result (:class:`BestTurn`, frozen): ``actions`` (a tuple of action ids: placements,
     then ``end`` unless the last card ends the game; ``(pass,)`` when nothing can be placed at

@@ -12,6 +12,12 @@ True
 take turns in every seat, game by game. Fewer bots than seats: a bot plays several seats of a
 game; more bots than seats: some sit a game out.
 
+**Partners.** In a partnership game (A Quantum Leap with ``teams="partners"``) the sides take
+the place of the seats: side ``i`` of game ``g`` (seats 0 and 1 are side 0, seats 2 and 3 side
+1) is played by bot ``(i + g) % k`` in both its seats, and a side's result (its seats share one
+return, the team's total) is counted once: in ``games``, the mean return and the wins, draws
+and losses. ``returns`` and ``seats`` still have a column per seat.
+
 **Win, draw, loss.** In each game a bot takes part in, its result is the best return among the
 seats it holds. It *wins* when that is the game's highest return and no other bot's seat
 reached it; it *draws* when another bot's seat reached it too; it *loses* otherwise. In a
@@ -222,8 +228,11 @@ def arena(game: quanta.Game | str, bots: Sequence[Bot], n: int, *, seed: int = 0
     recorded = columns.get("actions")
     returns, seats = columns["returns"], columns["seats"]
     players = tuple(bots)
+    # One column per side: a partnership's seats share one result, counted once.
+    sides = [int(side) for side in columns["sides"]]
+    counted = [seat for seat, side in enumerate(sides) if side not in sides[:seat]]
     return ArenaResult(game=game.name, bots=players, returns=returns, seats=seats,
                        lengths=columns["length"],
-                       summary=_summary(players, returns, seats,
+                       summary=_summary(players, returns[:, counted], seats[:, counted],
                                         game.info.utility == "cooperative"),
                        actions=None if recorded is None else tuple(map(tuple, recorded)))

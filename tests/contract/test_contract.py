@@ -26,9 +26,19 @@ def random_states(game: quanta.Game, seed: int, games: int = 5):
             yield s
 
 
-@pytest.fixture(params=quanta.GAMES)
+#: Option sets checked besides every game's defaults: variants with rules of their own (A
+#: Quantum Leap's second pack, and partners whose hands are hidden from each other).
+VARIANTS = [
+    ("a_quantum_leap", dict(players=3, packs=2)),
+    ("a_quantum_leap", dict(players=4, packs=2, teams="partners")),
+]
+
+
+@pytest.fixture(params=[(name, {}) for name in quanta.GAMES] + VARIANTS,
+                ids=lambda p: p[0] + "".join(f"-{k}={v}" for k, v in p[1].items()))
 def game(request) -> quanta.Game:
-    return quanta.game(request.param)
+    name, options = request.param
+    return quanta.game(name, **options)
 
 
 def test_games_are_registered_sorted_and_named():

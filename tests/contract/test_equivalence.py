@@ -56,6 +56,16 @@ RUNS: dict[str, list[Run]] = {
         Run(a_quantum_leap, st.just(dict(players=players, match=match)), fewer(6))
         for players in (2, 3, 4)
         for match in (False, True)
+    ]
+    # Two packs (three or four players) and partnerships (four), alone and together.
+    + [
+        Run(a_quantum_leap, st.just(options), fewer(6))
+        for options in (
+            dict(players=3, packs=2),
+            dict(players=4, packs=2),
+            dict(players=4, teams="partners"),
+            dict(players=4, packs=2, teams="partners", match=True),
+        )
     ],
     "einstein": [
         Run(

@@ -734,7 +734,9 @@ def test_rule_no_match_is_a_single_game():
 def test_action_ids_follow_the_documented_layout():
     g = ref.game()
     assert g.num_actions == 2459 and g.name == "a_quantum_leap" and g.num_players == 2
-    assert g.options == {"match": False, "players": 2}
+    assert g.options == {"match": False, "packs": 1, "players": 2, "teams": "none"}
+    # Two packs and partners keep the action ids: a hand never holds both copies of a card.
+    assert ref.game(players=4, packs=2, teams="partners").num_actions == 2459
     s = two_player("4H 2H TH / 3H AH KS / QS 4S JS", ["5S", "AS", "2S"], ["6H"], pattern="free")
     # 5S (index 4) on a1 (cell 0) ascending: (4 * 9 + 0) * 5 + 0 = 180.
     assert s.parse_action("5S a1") == 180
@@ -963,3 +965,153 @@ def test_bad_player_and_seed_are_invalid_option_errors():
     for bad in (-1, 2**64, 1.5, None, "1"):
         with pytest.raises(InvalidOptionError):
             s.resample(0, bad)
+
+
+# ---- two packs and partnerships ----
+#
+# The seed, "Partnership games and using two packs of cards": "Using two packs of cards will
+# provide a game of longer duration when three or four people play. It is suggested that the
+# procedure for taking up the second pack of cards should follow the principle used for the two
+# player game. It is also suggested that partners should sit next to each other as this will
+# allow one player to set up a tactic which may require more than four cards to complete."
+
+
+def four_player(rows: str, hands, *, aside=(True, True, True, True), packs=2, teams="none",
+                pattern="ascending", turn="play:0:0", scores=None):
+    """A four-player stage-two position of the first game (player 0 dealt: S H D C to players
+    0 1 2 3; with two packs each player's second stock is the same suit again) with the top
+    cards ``rows``. Outer bottoms follow the order of placement (a1 b1 c1 a2 c2 a3 b3 c3: S H D
+    C S H D C), the Higgs on b2 is an S, and every other card of the two packs that is neither
+    on top, in a hand nor in a second stock still aside lies covered under the top of a1."""
+    tops = [c for row in rows.split("/") for c in row.split()]
+    spare = [c for c in ALL for _ in range(packs)]
+    for c in tops + [c for h in hands for c in h] + [
+            c for p, s in enumerate("SHDC") if aside[p] and packs == 2 for c in suit_of(s)]:
+        spare.remove(c)  # ValueError: more copies than the packs hold
+    owners = dict(zip(OUTER, "SHDCSHDC"), b2="S")
+    stacks = {}
+    for name in CELLS:
+        bottom = next(c for c in spare if c[1] == owners[name])
+        spare.remove(bottom)
+        stacks[name] = [bottom]
+    stacks["a1"] += spare
+    for name, top in zip(CELLS, tops):
+        stacks[name].append(top)
+    display = "/".join(",".join("".join(stacks[n]) for n in CELLS[r * 3:r * 3 + 3])
+                       for r in range(3))
+    hand_text = "|".join(codes(h) for h in hands)
+    if packs == 2:
+        stocks = "|".join("-/" + (codes(suit_of(s)) if aside[p] else "-")
+                          for p, s in enumerate("SHDC"))
+    else:
+        stocks = "-|-|-|-"
+    if scores is None:
+        scores = "0+0,0+0" if teams == "partners" else "0,0,0,0"
+    text = f"{display} {hand_text} {stocks} {pattern} {turn} 0 {scores} 1/1"
+    return ref.game(players=4, packs=packs, teams=teams).from_notation(text)
+
+
+@pytest.mark.parametrize("options", [{"packs": 0}, {"packs": 3}, {"packs": "2"},
+                                     {"packs": True}, {"packs": 2, "players": 2},
+                                     {"teams": "partners"}, {"teams": "partners", "players": 3},
+                                     {"teams": "pairs", "players": 4}, {"teams": True}])
+def test_bad_pack_and_team_options_are_invalid_option_errors(options):
+    """Two packs are for "when three or four people play"; partners are two pairs of four."""
+    with pytest.raises(InvalidOptionError):
+        ref.game(**options)
+
+
+def test_rule_two_packs_give_each_player_the_same_suit_again_as_a_second_stock():
+    """"the procedure for taking up the second pack of cards should follow the principle used
+    for the two player game": "each will use one complete suit of cards before taking up the
+    second suit"."""
+    s = ref.game(players=4, packs=2).new_state()
+    spades, hearts, diamonds, clubs = (codes(suit_of(x)) for x in "SHDC")
+    assert s.notation().split(" ")[2] == (f"{spades}/{spades}|{hearts}/{hearts}|"
+                                          f"{diamonds}/{diamonds}|{clubs}/{clubs}")
+    assert [s.second_stock(p) for p in range(4)] == [suit_of(x) for x in "SHDC"]
+    # Three players: the suit left out is left out of both packs.
+    s = play(ref.game(players=3, packs=2).new_state(), "leave out H")
+    assert [s.stock(p) for p in range(3)] == [suit_of(x) for x in "SDC"]
+    assert [s.second_stock(p) for p in range(3)] == [suit_of(x) for x in "SDC"]
+    assert s.observation_string(1).split(" ")[3] == "13/13|13/13|13/13"
+
+
+def test_rule_two_packs_stage_one_and_the_higgs_use_the_first_pack_only():
+    """The Higgs: "the dealer picks up his remaining cards and chooses a card from those
+    remaining in hand" -- the first stock; the second pack's stock stays aside."""
+    s = ref.game(players=4, packs=2).new_state()
+    while s.current_player != 0 or s.notation().split(" ")[4] != "higgs:0":
+        s = lowest(s)
+    # Each outer card was the lowest of its placer's first stock: AS AH AD AC 2S 2H 2D 2C.
+    assert s.hand(0) == suit_of("S")[2:] and s.second_stock(0) == suit_of("S")
+    assert list(s.legal_actions()) == [2349 + idx(c) for c in suit_of("S")[2:]]
+
+
+def test_rule_two_packs_the_second_stock_is_taken_up_at_the_start_of_the_next_turn():
+    """"when the last card of the first stock is placed the second stock may be taken up and
+    used on the player's next turn of play" -- with two packs as with two players."""
+    s = four_player("8S 2H TD / 3C 5S KH / QD 4C JS", [["9S"], ["7H"], ["7D"], ["7C"]])
+    s = play(s, "9S a1")  # 9 on 8, ascending
+    assert s.hand(0) == [] and s.second_stock(0) == suit_of("S")
+    assert moves(s) == ["end"], "the hand is empty mid-turn: the second stock stays aside"
+    s = play(s, "end", "pass", "pass", "pass")  # the 7s fit nothing under ascending
+    assert s.current_player == 0 and s.hand(0) == suit_of("S") and s.second_stock(0) == []
+    # The second pack's spades: TS ascends on the 9S on a1.
+    assert "TS a1" in moves(s)
+
+
+def test_rule_two_packs_a_card_and_its_twin_are_alike_on_the_display():
+    """"Placing Rule 3; a card is placed on top of an equal valued card in the display" and
+    "an adjacent 'pair' of equal ranked cards": the second pack's 7S on the first pack's 7S is
+    an equal placement, and beside it a pair."""
+    base = "7S 2H TD / 3C 5S KH / QD 4C JS"
+    s = four_player(base, [["7S", "6S"], ["9H"], ["9D"], ["9C"]], aside=(False, True, True, True),
+                    pattern="free")
+    assert "7S a1 equal" not in moves(s) and "7S a1" in moves(s)
+    after = play(s, "7S a1")
+    assert after.pattern() == "free" and after.scores() == [0, 0, 0, 0]
+    assert after.stack("a1")[-2:] == ["7S", "7S"]
+    assert ref.game(players=4, packs=2).from_notation(after.notation()) == after
+    # The twin beside: the second 7S ascending on the 6H at b1 pairs with the 7S on a1 (2)
+    # and scores 1 for the rule.
+    s = four_player("7S 6H TD / 3C 5S KH / QD 4C JS", [["7S"], ["9H"], ["9D"], ["9C"]],
+                    aside=(False, True, True, True), pattern="ascending")
+    after = play(s, "7S b1")
+    assert after.scores()[0] == 1 + 2  # ascending 1, pair with a1's 7S 2
+
+
+def test_rule_partners_sit_next_to_each_other_and_share_their_points():
+    """"partners should sit next to each other" and "the player or team with the highest
+    score wins the match": seats 0 and 1 are partners, 2 and 3 the other team; each team's
+    total is both partners' return."""
+    s = four_player("8S 2H TD / 3C 5S KH / QD 4C JS", [["9S"], ["9H"], ["7D"], ["7C"]],
+                    packs=1, teams="partners", scores="3+4,10+0")
+    assert s.returns() == [7.0, 7.0, 10.0, 10.0]
+    s = play(s, "9S a1", "end")
+    assert s.current_player == 1, "the partner plays next"
+    assert s.notation().split(" ")[6] == "4+4,10+0"  # 9S on 8S: 1 point, no bonus
+    assert s.returns() == [8.0, 8.0, 10.0, 10.0]
+
+
+def test_rule_the_penalty_in_a_team_game_goes_to_each_opponent_not_the_partner():
+    """"Using more than four cards in a turn of play incurs a penalty: four points are awarded
+    to each opponent" -- the two players of the other team, 8 for their team."""
+    s = four_player("8S 2H TD / 3C 5S KH / QD 4C 9D", [["9S", "TS", "JS", "QS", "KS"], ["9H"],
+                    ["7D"], ["7C"]], packs=1, teams="partners", scores="10+20,30+40")
+    s = play(s, "9S a1", "TS a1", "JS a1", "QS a1")
+    assert s.scores() == [14, 20, 30, 40]
+    s = play(s, "KS a1")  # the fifth card: K on Q, ascending, 1 point
+    assert s.scores() == [15, 20, 34, 44]
+    assert s.returns() == [35.0, 35.0, 78.0, 78.0]
+
+
+def test_rule_a_partners_hand_is_hidden_from_the_other_partner():
+    """Partners "sit next to each other", not in each other's hands: no table talk."""
+    a = four_player("8S 2H TD / 3C 5S KH / QD 4C JS", [["9S"], ["9H", "7H"], ["7D"], ["7C"]],
+                    packs=1, teams="partners")
+    b = four_player("8S 2H TD / 3C 5S KH / QD 4C JS", [["9S"], ["9H", "6H"], ["7D"], ["7C"]],
+                    packs=1, teams="partners")
+    assert a.observation_string(0).split(" ")[2] == "9S|#2|#1|#1"
+    assert b.observation_string(0) == a.observation_string(0)
+    assert b.observation_string(1) != a.observation_string(1)

@@ -201,3 +201,72 @@ def test_play_batch_is_reproducible_and_checks_its_arguments():
         aql.play_batch("greedy", 5, 1)
     with pytest.raises(InvalidOptionError):
         aql.play_batch("greedy", 2, -1)
+
+
+# ---- two packs and partners ----
+
+VARIANTS = [dict(players=3, packs=2), dict(players=4, packs=2),
+            dict(players=4, teams="partners"), dict(players=4, packs=2, teams="partners")]
+
+
+def variant_position(options: dict, seed: int):
+    """A stage-two position of a game with ``options`` reached by random play, the mover
+    holding at most MOST_CARDS cards, or None."""
+    rng = random.Random(seed)
+    s = quanta.game("a_quantum_leap", **options).new_state()
+    found = []
+    while not s.is_terminal:
+        if s.is_chance:
+            actions, weights = zip(*s.chance_outcomes())
+            s = s.play(rng.choices(actions, weights)[0])
+            continue
+        if s.notation().split(" ")[4].startswith("play") and \
+                len(aql.hand(s, s.current_player)) <= MOST_CARDS:
+            found.append(s)
+        s = s.play(rng.choice(s.legal_actions()))
+    return rng.choice(found) if found else None
+
+
+@pytest.mark.parametrize("options", VARIANTS,
+                         ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()))
+@pytest.mark.parametrize("seed", range(6))
+def test_best_turn_equals_the_reference_oracle_with_two_packs_and_partners(options, seed):
+    s = variant_position(options, seed)
+    if s is None:
+        pytest.skip("no small hand in this game")
+    mine = aql.best_turn(s)
+    theirs = ref.best_turn(ref.game(**options).from_notation(s.notation()))
+    assert (mine.actions, mine.points, mine.penalty, mine.value) == (
+        theirs.actions, theirs.points, theirs.penalty, theirs.value)
+
+
+def test_best_turn_with_partners_counts_a_penalty_as_eight():
+    """"four points are awarded to each opponent": with partners both opponents score 4, so
+    the fifth card's triple (1 + 6) no longer pays for it. a1 climbs 9 T J Q on the 8H (1
+    each: 4), then the KS makes K-K-K down the a column (1 + 6): 11 points, less 4 against
+    every opponent: 7 without partners. With them it is 11 - 8 = 3, and the best of four
+    cards wins: 9S on a1 (1), KS on the KH at a2 (equal: 0, the pattern free), TS on the 5H
+    (doubling: 2), QS on the 6H (doubling: 2): 5, no bonus on the way."""
+    rows = ["8H", "2H", "5H", "KH", "6H", "4H", "KD", "2S", "3S"]
+    hands = [["9S", "TS", "JS", "QS", "KS"], ["JH"], ["JD"], ["JC"]]
+    spare = [r + s for s in "SHDC" for r in "A23456789TJQK"]
+    for c in rows + [c for h in hands for c in h]:
+        spare.remove(c)
+    stacks = []
+    for owner in "SHDCSSHDC":  # a1 b1 c1 a2 b2 c2 a3 b3 c3: the placing order, b2 the Higgs
+        bottom = next(c for c in spare if c[1] == owner)
+        spare.remove(bottom)
+        stacks.append([bottom])
+    stacks[0] += spare
+    for stack, top in zip(stacks, rows):
+        stack.append(top)
+    display = "/".join(",".join("".join(st) for st in stacks[r * 3:r * 3 + 3]) for r in range(3))
+    hand_text = "|".join(",".join(h) for h in hands)
+    for teams, scores, cards, value in [("none", "0,0,0,0", 5, 7), ("partners", "0+0,0+0", 4, 5)]:
+        text = f"{display} {hand_text} -|-|-|- ascending play:0:0 0 {scores} 1/1"
+        for best in (aql.best_turn(quanta.game("a_quantum_leap", players=4, teams=teams)
+                                   .from_notation(text)),
+                     ref.best_turn(ref.game(players=4, teams=teams).from_notation(text))):
+            placed = sum(1 for a in best.actions if a < 2340)
+            assert (placed, best.value) == (cards, value), teams
+            assert best.penalty_points == (8 if teams == "partners" else 4)

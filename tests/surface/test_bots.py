@@ -309,3 +309,34 @@ def test_solver_leaves_round_trip_and_are_refused_where_the_solver_gives_no_game
     assert refused and taken
     for name, message in refused:
         assert all(t in message for t in taken + [name]), message
+
+
+def test_arena_seats_partners_by_side_and_counts_each_side_once():
+    """A Quantum Leap with partners: both seats of a side are one bot's, the side's return is
+    the team's total, and its result counts once (a game per side, not per seat)."""
+    game = quanta.game("a_quantum_leap", players=4, teams="partners")
+    r = quanta.arena(game, [bots.Random(), bots.Greedy()], 6, seed=3, threads=1)
+    for g in range(6):
+        assert r.seats[g].tolist() == [g % 2, g % 2, 1 - g % 2, 1 - g % 2]
+        assert r.returns[g, 0] == r.returns[g, 1] and r.returns[g, 2] == r.returns[g, 3]
+    for record in r.summary:
+        assert record.games == 6 and record.decided == 6
+    assert r.summary[0].wins + r.summary[0].draws + r.summary[1].wins == 6
+    # Counting seats would count every game twice.
+    assert r.summary[0].wins == int(sum(
+        r.returns[g][r.seats[g].tolist().index(0)] > r.returns[g][r.seats[g].tolist().index(1)]
+        for g in range(6)))
+
+
+def test_best_player_plays_legal_actions_with_two_packs_and_partners():
+    for options in (dict(players=3, packs=2), dict(players=4, packs=2, teams="partners")):
+        game = quanta.game("a_quantum_leap", **options)
+        best, rng = bots.Best(timeout=0.05), random.Random(2)
+        s = game.new_state()
+        while not s.is_terminal:
+            if s.is_chance:
+                s = random_step(s, rng)
+                continue
+            action = best.choose(s)
+            assert action in s.legal_actions()
+            s = s.play(action)

@@ -179,3 +179,20 @@ def test_a_picture_size_is_any_positive_number_and_nothing_else(data, name):
     else:
         with pytest.raises(InvalidOptionError, match=f"^{option} must be"):
             svg(s, **{option: value})
+
+
+def test_a_quantum_leap_picture_shows_partners_and_two_packs():
+    """A partnership game's caption joins partners' points and names the winning team; a
+    two-pack game says so."""
+    game = quanta.game("a_quantum_leap", players=4, packs=2, teams="partners")
+    rng = random.Random(5)
+    s = game.new_state()
+    while not s.is_terminal:
+        s = random_step(s, rng)
+    a, b, c, d = s.scores()
+    caption = " ".join(texts(s._repr_svg_()))
+    assert f"points {a}+{b}, {c}+{d}; 2 packs" in caption
+    if a + b != c + d:
+        winners = "0+1" if a + b > c + d else "2+3"
+        assert f"players {winners} win with {max(a + b, c + d)}" in caption
+    assert "2 packs" not in " ".join(texts(quanta.game("a_quantum_leap").new_state()._repr_svg_()))

@@ -320,20 +320,46 @@ def placement_action(card: int, cell: int, rule: str) -> int:
 
 class AQuantumLeapGame:
     """The parameters of a game: ``players`` 2 (default), 3 or 4; ``match`` (one game per
-    dealer, totals kept; default False). Player 0 deals the first game; in a match game g
-    (0-based) is dealt by player g."""
+    dealer, totals kept; default False); ``packs`` 1 (default) or 2 (three or four players:
+    everyone also gets the same suit of the second pack, a second stock taken up as two
+    players take up theirs); ``teams`` "none" (default) or "partners" (four players: seats 0
+    and 1 against seats 2 and 3, who sit next to each other). Player 0 deals the first game;
+    in a match game g (0-based) is dealt by player g."""
 
     name = NAME
     num_actions = NUM_ACTIONS
 
-    def __init__(self, players: int = 2, match: bool = False) -> None:
+    def __init__(self, players: int = 2, match: bool = False, packs: int = 1,
+                 teams: str = "none") -> None:
         if isinstance(players, bool) or not isinstance(players, int) or players not in (2, 3, 4):
             raise InvalidOptionError(f"{NAME}: option players must be 2, 3 or 4, not {players!r}")
         if not isinstance(match, bool):
             raise InvalidOptionError(f"{NAME}: option match must be a bool, not {match!r}")
+        if isinstance(packs, bool) or not isinstance(packs, int) or packs not in (1, 2):
+            raise InvalidOptionError(f"{NAME}: option packs must be 1 or 2, not {packs!r}")
+        if teams not in ("none", "partners"):
+            raise InvalidOptionError(
+                f"{NAME}: option teams must be 'none' or 'partners', not {teams!r}")
+        if packs == 2 and players == 2:
+            raise InvalidOptionError(f"{NAME}: two packs are for three or four players")
+        if teams == "partners" and players != 4:
+            raise InvalidOptionError(f"{NAME}: partners need four players")
         self.players = players
         self.match = match
+        self.packs = packs
+        self.teams = teams
         self.games = players if match else 1
+
+    @property
+    def second_stocks(self) -> bool:
+        """Two players, or two packs: everyone has a second stock."""
+        return self.players == 2 or self.packs == 2
+
+    def opponents(self, player: int) -> list:
+        """The players ``player`` plays against: everyone else, or the other partnership."""
+        if self.teams == "partners":
+            return [q for q in range(4) if q // 2 != player // 2]
+        return [q for q in range(self.players) if q != player]
 
     @property
     def num_players(self) -> int:
@@ -341,7 +367,8 @@ class AQuantumLeapGame:
 
     @property
     def options(self) -> dict:
-        return {"match": self.match, "players": self.players}
+        return {"match": self.match, "packs": self.packs, "players": self.players,
+                "teams": self.teams}
 
     def dealer(self, game_number: int) -> int:
         return game_number % self.players
@@ -354,7 +381,9 @@ class AQuantumLeapGame:
         players, the first two are the first stocks, the last two the second stocks)."""
         return self.suits_in_play(left_out)[(player - self.dealer(game_number)) % self.players]
 
-    def second_suit(self, game_number: int, player: int):
+    def second_suit(self, game_number: int, left_out, player: int):
+        if self.packs == 2:  # the same suit again, from the second pack
+            return self.first_suit(game_number, left_out, player)
         if self.players != 2:
             return None
         return (player - self.dealer(game_number)) % 2 + 2
@@ -365,10 +394,11 @@ class AQuantumLeapGame:
         return self.options == other.options
 
     def __hash__(self) -> int:
-        return hash((NAME, self.players, self.match))
+        return hash((NAME, self.players, self.match, self.packs, self.teams))
 
     def __repr__(self) -> str:
-        return f"AQuantumLeapGame(players={self.players}, match={self.match})"
+        return (f"AQuantumLeapGame(players={self.players}, match={self.match}, "
+                f"packs={self.packs}, teams={self.teams!r})")
 
     def new_state(self) -> "AQuantumLeapState":
         return _start_of_game(self, 0, (0,) * self.players)
@@ -389,8 +419,9 @@ def _start_of_game(g: AQuantumLeapGame, game_number: int, scores) -> "AQuantumLe
 
 def _dealt(g, game_number, left_out, scores) -> "AQuantumLeapState":
     stocks = tuple(suit_cards(g.first_suit(game_number, left_out, p)) for p in range(g.players))
-    if g.players == 2:
-        seconds = tuple(suit_cards(g.second_suit(game_number, p)) for p in range(2))
+    if g.second_stocks:
+        seconds = tuple(suit_cards(g.second_suit(game_number, left_out, p))
+                        for p in range(g.players))
     else:
         seconds = (frozenset(),) * g.players
     return AQuantumLeapState(g, game_number, ((),) * 9, (frozenset(),) * g.players, stocks,
@@ -532,6 +563,10 @@ class AQuantumLeapState(ReferenceState):
         return self._player
 
     def returns(self) -> list:
+        """Each player's points; with partners, each partnership's total for both."""
+        if self._game.teams == "partners":
+            return [float(self._scores[q - q % 2] + self._scores[q - q % 2 + 1])
+                    for q in range(4)]
         return [float(s) for s in self._scores]
 
     def _check_player(self, player) -> int:
@@ -650,11 +685,11 @@ class AQuantumLeapState(ReferenceState):
         scores[p] += result.points
         placed = self._placed + 1
         if placed == 5:
-            # More than four cards in a turn: four points to every opponent, unless only this
-            # player still has cards in hand (an untaken second stock is not in hand).
-            others = [q for q in range(g.players) if q != p]
-            if any(hands[q] for q in others):
-                for q in others:
+            # More than four cards in a turn: four points to every opponent (a partner is
+            # none), unless only this player still has cards in hand (an untaken second stock
+            # is not in hand).
+            if any(hands[q] for q in range(g.players) if q != p):
+                for q in g.opponents(p):
                     scores[q] += 4
         after = self._replace(stacks=stacks, hands=hands, shown=shown, scores=scores,
                               pattern=result.pattern, placed=placed, passes=0)
@@ -747,7 +782,10 @@ class AQuantumLeapState(ReferenceState):
 
     def _common_tail(self, viewer=None) -> str:
         pattern = self._pattern or "-"
-        scores = ",".join(str(s) for s in self._scores)
+        if self._game.teams == "partners":  # partners joined by '+'
+            scores = ",".join(f"{self._scores[t]}+{self._scores[t + 1]}" for t in (0, 2))
+        else:
+            scores = ",".join(str(s) for s in self._scores)
         return (f"{pattern} {self._turn_field(viewer)} {self._passes} {scores} "
                 f"{self._number + 1}/{self._game.games}")
 
@@ -758,9 +796,9 @@ class AQuantumLeapState(ReferenceState):
                            for r in range(3))
         hands = "|".join(("*" if self._shown[p] else "") + _codes(self._hands[p])
                          for p in range(self._game.players))
-        if self._game.players == 2:
+        if self._game.second_stocks:
             stocks = "|".join(f"{_codes(self._stocks[p])}/{_codes(self._seconds[p])}"
-                              for p in range(2))
+                              for p in range(self._game.players))
         else:
             stocks = "|".join(_codes(s) for s in self._stocks)
         return f"{display} {hands} {stocks} {self._common_tail()}"
@@ -776,8 +814,9 @@ class AQuantumLeapState(ReferenceState):
         return "|".join(parts)
 
     def _stock_sizes(self) -> str:
-        if self._game.players == 2:
-            return "|".join(f"{len(self._stocks[p])}/{len(self._seconds[p])}" for p in range(2))
+        if self._game.second_stocks:
+            return "|".join(f"{len(self._stocks[p])}/{len(self._seconds[p])}"
+                            for p in range(self._game.players))
         return "|".join(str(len(s)) for s in self._stocks)
 
     def observation_string(self, player: int) -> str:
@@ -922,10 +961,11 @@ def _parse_notation(g: AQuantumLeapGame, text) -> AQuantumLeapState:
         raise bad(f"expected {n} stocks separated by '|'")
     stocks, seconds = [], []
     for q, s in enumerate(stock_texts):
-        if n == 2:
+        if g.second_stocks:
             halves = s.split("/")
             if len(halves) != 2:
-                raise bad("with two players each stock entry is '<first>/<second>'")
+                raise bad(f"with {'two players' if n == 2 else 'two packs'} each stock entry "
+                          f"is '<first>/<second>'")
             stocks.append(read_set(halves[0], f"player {q}'s stock"))
             seconds.append(read_set(halves[1], f"player {q}'s second stock"))
         else:
@@ -940,7 +980,14 @@ def _parse_notation(g: AQuantumLeapGame, text) -> AQuantumLeapState:
     else:
         raise bad(f"unknown pattern {pattern_f!r}")
     passes = read_int(passes_f, "passes")
-    score_texts = scores_f.split(",")
+    if g.teams == "partners":
+        teams = scores_f.split(",")
+        if len(teams) != 2 or any(len(t.split("+")) != 2 for t in teams):
+            raise bad("with partners the scores are '<p0>+<p1>,<p2>+<p3>' (partners joined by "
+                      "'+')")
+        score_texts = [x for t in teams for x in t.split("+")]
+    else:
+        score_texts = scores_f.split(",")
     if len(score_texts) != n:
         raise bad(f"expected {n} scores separated by ','")
     scores = [read_int(s, "a score") for s in score_texts]
@@ -974,12 +1021,13 @@ def _parse_notation(g: AQuantumLeapGame, text) -> AQuantumLeapState:
     phase = {"leave": "leave", "end": "end", "draw": "draw", "higgs": "higgs",
              "place": "place", "play": "play"}[kind]
 
-    # Every card at most once.
+    # Every card at most once (two packs: twice).
     everywhere = [c for s in stacks for c in s] + [c for h in hands for c in h] \
         + [c for s in stocks for c in s] + [c for s in seconds for c in s] \
         + ([drawn] if drawn is not None else [])
-    if len(everywhere) != len(set(everywhere)):
-        raise bad("a card appears twice")
+    if any(everywhere.count(c) > g.packs for c in set(everywhere)):
+        raise bad("a card appears twice" if g.packs == 1
+                  else "a card appears three times (two packs hold two of each)")
     present = set(everywhere)
 
     if phase == "leave":
@@ -999,10 +1047,12 @@ def _parse_notation(g: AQuantumLeapGame, text) -> AQuantumLeapState:
     else:
         left_out = None
     in_play = set().union(*(suit_cards(s) for s in g.suits_in_play(left_out)))
-    if present != in_play:
-        raise bad("every card of the suits in play must be somewhere, once")
+    if present != in_play or any(everywhere.count(c) != g.packs for c in present):
+        raise bad("every card of the suits in play must be somewhere, once" if g.packs == 1
+                  else "every card of the suits in play must be somewhere, twice (two packs)")
     first = [suit_cards(g.first_suit(number, left_out, q)) for q in range(n)]
-    second = [suit_cards(g.second_suit(number, q)) if n == 2 else frozenset() for q in range(n)]
+    second = [suit_cards(g.second_suit(number, left_out, q)) if g.second_stocks else frozenset()
+              for q in range(n)]
     for q in range(n):
         own = first[q] | second[q]
         if not hands[q] <= own:
@@ -1011,7 +1061,8 @@ def _parse_notation(g: AQuantumLeapGame, text) -> AQuantumLeapState:
             raise bad(f"player {q}'s stock holds a card of another suit")
         if seconds[q] not in (frozenset(), second[q]):
             raise bad(f"player {q}'s second stock must be the whole suit "
-                      f"{SUITS[g.second_suit(number, q)] if n == 2 else ''} or '-'")
+                      f"{SUITS[g.second_suit(number, left_out, q)] if g.second_stocks else ''} "
+                      f"or '-'")
     if drawn is not None and drawn not in first[player]:
         raise bad(f"player {player} cannot have drawn a card of another suit")
 
@@ -1125,16 +1176,20 @@ class BestTurn:
     * ``points``: what the mover scores with them.
     * ``penalty``: whether they place the fifth card of the turn while another player has
       cards in hand, so that every opponent scores 4.
+    * ``penalty_points``: what the penalty costs the mover's side: 4, or 8 with partners (both
+      opponents score 4).
     """
 
     actions: tuple
     points: int
     penalty: bool
+    penalty_points: int = 4
 
     @property
     def value(self) -> int:
-        """``points - 4 * penalty``: how much the mover's lead over every opponent grows."""
-        return self.points - 4 * self.penalty
+        """``points - penalty_points * penalty``: how much the mover's lead over every opponent
+        (with partners: the other partnership) grows."""
+        return self.points - self.penalty_points * self.penalty
 
     @property
     def cards(self) -> int:
@@ -1168,15 +1223,17 @@ def _gains(before: AQuantumLeapState, after: AQuantumLeapState, p: int) -> tuple
     """What one action gave: (the mover's points, whether the opponents got the penalty).
     Read from the scores (in a match they carry over into the next game)."""
     points = after._scores[p] - before._scores[p]
-    others = {after._scores[q] - before._scores[q]
-              for q in range(before._game.players) if q != p}
-    assert others in ({0}, {4}), "only the penalty gives points to the opponents"
-    return points, others == {4}
+    opponents = {after._scores[q] - before._scores[q] for q in before._game.opponents(p)}
+    assert opponents in ({0}, {4}), "only the penalty gives points to the opponents"
+    if before._game.teams == "partners":
+        assert after._scores[p ^ 1] == before._scores[p ^ 1], "a partner gets no penalty"
+    return points, opponents == {4}
 
 
 def best_turn(state) -> BestTurn:
     """The exact best way for the player to act (stage two, phase ``play``) to play the rest
-    of the turn: the largest ``points - 4 * penalty``, then the fewest cards, then the
+    of the turn: the largest ``points - 4 * penalty`` (8 with partners: both opponents score
+    4), then the fewest cards, then the
     lexicographically smallest sequence of action ids. At the start of a turn that is the
     whole turn; after k >= 1 placements it is the rest (points and penalty from here on: a
     penalty already given at the fifth card is not counted again).
@@ -1193,6 +1250,7 @@ def best_turn(state) -> BestTurn:
     if not isinstance(state, AQuantumLeapState) or state._phase != "play":
         raise _not_applicable("best_turn applies to a stage-two turn (phase play)", state)
     p = state._player
+    cost = 4 * len(state._game.opponents(p)) if state._game.teams == "partners" else 4
     # memo[position] = (-value, cards, first action, points, penalty) of the best rest of the
     # turn from that position. Options at one position differ in their first action, and the
     # rest after it is the best rest from the position it leads to, so comparing these
@@ -1222,7 +1280,7 @@ def best_turn(state) -> BestTurn:
                         cards = 1 + rest_cards
                     else:
                         cards = 1
-                    option = (-(points - 4 * penalty), cards, action, points, penalty)
+                    option = (-(points - cost * penalty), cards, action, points, penalty)
                 if best is None or option[:3] < best[:3]:
                     best = option
             assert best is not None, "END or PASS is legal in every stage-two position"
@@ -1240,7 +1298,7 @@ def best_turn(state) -> BestTurn:
         if not continues(s, after):
             break
         s = after
-    result = BestTurn(tuple(actions), points, penalty)
+    result = BestTurn(tuple(actions), points, penalty, cost)
     assert result.value == -negative_value
     return result
 

@@ -148,6 +148,12 @@ pub trait Game: Clone + PartialEq + Send + Sync + 'static {
 
     // ---- provided ----
 
+    /// The side `player` plays for: a partnership's seats share one (their returns are the
+    /// team's), otherwise every seat is its own side.
+    fn side(&self, player: usize) -> usize {
+        player
+    }
+
     fn is_legal(&self, state: &Self::State, action: Action) -> bool {
         let mut actions = Vec::new();
         self.legal_actions(state, &mut actions);

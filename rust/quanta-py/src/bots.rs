@@ -225,7 +225,8 @@ impl Bot {
 
 /// `n` games of `game` between `bots` (seat `i` of game `g` played by bot `(i + g) % k`), on
 /// `threads` threads with the GIL released: a dict of numpy arrays `returns` (n × players),
-/// `seats` (n × players, the bot in each seat) and `length` (decisions per game), and with
+/// `seats` (n × players, the bot in each seat), `sides` (players: the side of each seat,
+/// partners sharing one) and `length` (decisions per game), and with
 /// `record` `actions` (a list of each game's actions, chance outcomes included).
 #[pyfunction]
 #[pyo3(signature = (game, bots, n, seed, threads, record = None))]
@@ -276,6 +277,7 @@ fn arena<'py>(
         "seats",
         result.seats.into_pyarray(py).reshape([n, players])?,
     )?;
+    out.set_item("sides", result.sides.into_pyarray(py))?;
     out.set_item("length", result.length.into_pyarray(py))?;
     if let Some(actions) = result.actions {
         out.set_item("actions", actions)?;

@@ -2,7 +2,10 @@
 //! numerical pattern, scoring pairs, runs and triples. The cards, rules and scoring are in
 //! [`rules`], the notation in [`notation`].
 //!
-//! Options: `players` = 2 (default), 3 or 4; `match` = false (default) or true.
+//! Options: `players` = 2 (default), 3 or 4; `match` = false (default) or true; `packs` = 1
+//! (default) or 2 (three or four players: each takes up a second stock, the same suit of the
+//! second pack, as two players do); `teams` = `none` (default) or `partners` (four players:
+//! seats 0 and 1 against seats 2 and 3).
 //!
 //! Rules, notation and action names: docs/rules/a_quantum_leap.md.
 
@@ -44,6 +47,10 @@ pub struct AQuantumLeap {
     pub players: usize,
     /// One game per dealer, the points added up.
     pub match_play: bool,
+    /// 1, or 2 with three or four players.
+    pub packs: usize,
+    /// Four players in two partnerships of adjacent seats: 0 and 1 against 2 and 3.
+    pub teams: bool,
 }
 
 /// What happens next (the `<turn>` field of the notation).
@@ -73,12 +80,14 @@ pub struct AQuantumLeapState {
     /// The number of cards on each cell.
     heights: [u8; CELLS],
     /// `under[card]`: the card below `card` on its stack; `NO_CARD` at the bottom and for the
-    /// cards not on the display.
-    under: [Card; CARD_COUNT],
+    /// cards not on the display. On the display a card of the second pack is `card + 52`
+    /// ([`AQuantumLeapState::put_copy`]): `tops` and `under` hold these ids, whose rank and code
+    /// are their card's.
+    under: [Card; 2 * CARD_COUNT],
     /// Card sets per player.
     hands: [u64; MAX_PLAYERS],
     stocks: [u64; MAX_PLAYERS],
-    /// Two players: the untaken second stocks.
+    /// Two players, or two packs: the untaken second stocks.
     seconds: [u64; MAX_PLAYERS],
     /// Bit `p`: player p's hand lies face up after a pass.
     shown: u8,
@@ -177,11 +186,49 @@ impl AQuantumLeapState {
         self.tops[cell] = card;
         self.heights[cell] += 1;
     }
+    /// The cell whose stack holds the display id `id`, if any.
+    fn cell_of(&self, id: Card) -> Option<usize> {
+        (0..CELLS).find(|&cell| {
+            let mut c = self.tops[cell];
+            while c != NO_CARD && c != id {
+                c = self.under[c as usize];
+            }
+            c == id
+        })
+    }
+    /// Two packs: puts `card` on `cell`, the two copies of a card told apart by where they
+    /// lie, so that a position has one form however it came about: the copy that comes first
+    /// reading the display cell by cell (a1 to c3), each stack bottom to top, is `card`, the
+    /// other `card + 52`.
+    fn put_copy(&mut self, card: Card, cell: usize) {
+        let other = card + CARD_COUNT as Card;
+        match self.cell_of(card) {
+            None => self.put(card, cell),
+            Some(there) if there <= cell => self.put(other, cell),
+            Some(there) => {
+                // The copy already down comes later in reading order: it becomes `other`.
+                let mut above = NO_CARD;
+                let mut c = self.tops[there];
+                while c != card {
+                    above = c;
+                    c = self.under[c as usize];
+                }
+                if above == NO_CARD {
+                    self.tops[there] = other;
+                } else {
+                    self.under[above as usize] = other;
+                }
+                self.under[other as usize] = self.under[card as usize];
+                self.under[card as usize] = NO_CARD;
+                self.put(card, cell);
+            }
+        }
+    }
     fn empty(game_number: u8, scores: [i32; MAX_PLAYERS], phase: Phase, player: u8) -> Self {
         AQuantumLeapState {
             tops: [NO_CARD; CELLS],
             heights: [0; CELLS],
-            under: [NO_CARD; CARD_COUNT],
+            under: [NO_CARD; 2 * CARD_COUNT],
             hands: [0; MAX_PLAYERS],
             stocks: [0; MAX_PLAYERS],
             seconds: [0; MAX_PLAYERS],
@@ -225,8 +272,28 @@ impl AQuantumLeap {
     }
 
     /// Two players: the suit of `player`'s second stock (D for the dealer, C for the other).
-    fn second_suit(&self, game_number: u8, player: usize) -> Option<u8> {
+    /// Two packs: the second stock is the same suit as the first, from the second pack.
+    fn second_suit(&self, game_number: u8, left_out: Option<u8>, player: usize) -> Option<u8> {
+        if self.packs == 2 {
+            return Some(self.first_suit(game_number, left_out, player));
+        }
         (self.players == 2).then(|| ((player + 2 - self.dealer(game_number)) % 2) as u8 + 2)
+    }
+
+    /// Whether each player has a second stock: two players, or two packs.
+    pub fn second_stocks(&self) -> bool {
+        self.players == 2 || self.packs == 2
+    }
+
+    /// The partnership of `player`: with `teams`, 0 for seats 0 and 1, 1 for seats 2 and 3;
+    /// otherwise every player is their own side.
+    pub fn team(&self, player: usize) -> usize {
+        if self.teams { player / 2 } else { player }
+    }
+
+    /// `player`'s partner, in a partnership game.
+    pub fn partner(&self, player: usize) -> Option<usize> {
+        self.teams.then_some(player ^ 1)
     }
 
     /// A new game: with three players the suit left out is drawn first; otherwise the stocks
@@ -250,7 +317,7 @@ impl AQuantumLeap {
         s.left_out = left_out;
         for p in 0..self.players {
             s.stocks[p] = suit_cards(self.first_suit(game_number, left_out, p));
-            if let Some(second) = self.second_suit(game_number, p) {
+            if let Some(second) = self.second_suit(game_number, left_out, p) {
                 s.seconds[p] = suit_cards(second);
             }
         }
@@ -360,7 +427,11 @@ impl AQuantumLeap {
             cell,
             Some(RULES[(action % 5) as usize]),
         );
-        s.put(card as Card, cell);
+        if self.packs == 2 {
+            s.put_copy(card as Card, cell);
+        } else {
+            s.put(card as Card, cell);
+        }
         s.hands[p] &= !(1 << card);
         s.shown &= !(1 << p);
         s.scores[p] += result.points;
@@ -368,7 +439,8 @@ impl AQuantumLeap {
         s.placed = s.placed.saturating_add(1);
         s.passes = 0;
         if s.placed == 5 && s.others_have_cards_in_hand(self.players, p) {
-            for q in (0..self.players).filter(|&q| q != p) {
+            // "four points are awarded to each opponent": a partner is none.
+            for q in (0..self.players).filter(|&q| self.team(q) != self.team(p)) {
                 s.scores[q] += 4;
             }
         }
@@ -391,7 +463,7 @@ impl AQuantumLeap {
         for q in 0..self.players {
             out.push(if q == 0 { ' ' } else { '|' });
             let _ = write!(out, "{}", s.stocks[q].count_ones());
-            if self.players == 2 {
+            if self.second_stocks() {
                 let _ = write!(out, "/{}", s.seconds[q].count_ones());
             }
         }
@@ -407,10 +479,28 @@ impl Game for AQuantumLeap {
         let mut r = OptionReader::new(Self::NAME, options);
         let players = r.int("players", 2, 4, 2)? as usize;
         let match_play = r.bool("match", false)?;
+        let packs = r.int("packs", 1, 2, 1)? as usize;
+        let teams = r.choice("teams", &["none", "partners"])? == "partners";
         r.finish()?;
+        if packs == 2 && players == 2 {
+            return Err(Error::InvalidOption(format!(
+                "{}: option packs=2 needs 3 or 4 players (\"two packs ... when three or four \
+                 people play\"), not players=2",
+                Self::NAME
+            )));
+        }
+        if teams && players != 4 {
+            return Err(Error::InvalidOption(format!(
+                "{}: option teams='partners' needs players=4 (two partnerships of two), not \
+                 players={players}",
+                Self::NAME
+            )));
+        }
         Ok(AQuantumLeap {
             players,
             match_play,
+            packs,
+            teams,
         })
     }
 
@@ -418,6 +508,11 @@ impl Game for AQuantumLeap {
         Options::from([
             ("players".to_string(), OptionValue::Int(self.players as i64)),
             ("match".to_string(), OptionValue::Bool(self.match_play)),
+            ("packs".to_string(), OptionValue::Int(self.packs as i64)),
+            (
+                "teams".to_string(),
+                OptionValue::Str(if self.teams { "partners" } else { "none" }.to_string()),
+            ),
         ])
     }
 
@@ -440,7 +535,9 @@ impl Game for AQuantumLeap {
     /// 30 + 32P a game.
     fn info(&self) -> GameInfo {
         let n = self.players as u32;
-        let in_play = if n == 3 { 39 } else { 52 };
+        // A team's total is bounded as one player's: its cards score for it, and the other
+        // team's penalties give it 8 for 5 cards, less than 32 a card.
+        let in_play = if n == 3 { 39 } else { 52 } * self.packs as u32;
         let stage_two = in_play - 9;
         let games = self.games() as u32;
         GameInfo {
@@ -570,9 +667,17 @@ impl Game for AQuantumLeap {
         }
     }
 
+    /// Partners (seats 0 and 1, 2 and 3) are one side.
+    fn side(&self, player: usize) -> usize {
+        self.team(player)
+    }
+
     fn returns(&self, s: &AQuantumLeapState, out: &mut [f64]) {
-        for (o, &score) in out.iter_mut().zip(&s.scores[..self.players]) {
-            *o = score as f64;
+        for (p, o) in out.iter_mut().enumerate().take(self.players) {
+            *o = match self.partner(p) {
+                Some(q) => (s.scores[p] + s.scores[q]) as f64,
+                None => s.scores[p] as f64,
+            };
         }
     }
 
@@ -626,7 +731,7 @@ impl Game for AQuantumLeap {
         for q in 0..self.players {
             out.push(if q == 0 { ' ' } else { '|' });
             notation::write_cards(s.stocks[q], &mut out);
-            if self.players == 2 {
+            if self.second_stocks() {
                 out.push('/');
                 notation::write_cards(s.seconds[q], &mut out);
             }
@@ -690,7 +795,7 @@ impl Game for AQuantumLeap {
         out.fill(0.0);
         for (cell, &top) in s.tops.iter().enumerate() {
             if top != NO_CARD {
-                out[top as usize * WIDTH + cell] = 1.0;
+                out[(top as usize % CARD_COUNT) * WIDTH + cell] = 1.0;
             }
         }
         for card in cards(s.hands[player]) {
@@ -714,6 +819,7 @@ impl Game for AQuantumLeap {
             row[4] = s.is_shown(q) as u8 as f32;
             row[5] = (q == player) as u8 as f32;
             row[6] = (acting && q == s.player as usize) as u8 as f32;
+            row[7] = (self.partner(player) == Some(q)) as u8 as f32;
         }
         let heights = &mut out[56 * WIDTH..57 * WIDTH];
         for (h, &height) in heights.iter_mut().zip(&s.heights) {
@@ -731,6 +837,8 @@ impl Game for AQuantumLeap {
         row[3] = self.games() as f32;
         row[4] = self.dealer(s.game_number) as f32;
         row[5] = s.left_out.map_or(0.0, |suit| suit as f32 + 1.0);
+        row[6] = (self.packs == 2) as u8 as f32;
+        row[7] = self.teams as u8 as f32;
     }
 }
 
@@ -761,7 +869,9 @@ impl AQuantumLeap {
         let _ = write!(out, " {} ", s.passes);
         for (q, score) in s.scores[..self.players].iter().enumerate() {
             if q > 0 {
-                out.push(',');
+                // Partners' points are written `a+b`, the teams `,` apart.
+                let partners = self.partner(q) == Some(q - 1);
+                out.push(if partners { '+' } else { ',' });
             }
             let _ = write!(out, "{score}");
         }

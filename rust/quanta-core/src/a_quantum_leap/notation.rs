@@ -227,12 +227,16 @@ impl AQuantumLeap {
         let mut stocks = [0u64; MAX_PLAYERS];
         let mut seconds = [0u64; MAX_PLAYERS];
         for (q, s) in stock_texts.iter().enumerate() {
-            if n == 2 {
+            if self.second_stocks() {
                 let halves: Vec<&str> = s.split('/').collect();
                 let [first, second] = halves[..] else {
                     return Err(bad(
                         text,
-                        "with two players each stock entry is '<first>/<second>'",
+                        if n == 2 {
+                            "with two players each stock entry is '<first>/<second>'"
+                        } else {
+                            "with two packs each stock entry is '<first>/<second>'"
+                        },
                     ));
                 };
                 stocks[q] = set(first, &format!("player {q}'s stock"))?;
@@ -251,7 +255,19 @@ impl AQuantumLeap {
             ),
         };
         let passes = int(passes_f, "passes")?;
-        let score_texts: Vec<&str> = scores_f.split(',').collect();
+        // Partners' points are written `a+b`, the teams `,` apart.
+        let score_texts: Vec<&str> = if self.teams {
+            let teams: Vec<&str> = scores_f.split(',').collect();
+            if teams.len() != 2 || teams.iter().any(|t| t.split('+').count() != 2) {
+                return Err(bad(
+                    text,
+                    "with partners the scores are '<p0>+<p1>,<p2>+<p3>' (partners joined by '+')",
+                ));
+            }
+            teams.iter().flat_map(|t| t.split('+')).collect()
+        } else {
+            scores_f.split(',').collect()
+        };
         if score_texts.len() != n {
             return Err(bad(text, format!("expected {n} scores separated by ','")));
         }
@@ -297,9 +313,9 @@ impl AQuantumLeap {
             }
         };
 
-        // Every card at most once.
+        // Every card at most once (two packs: twice).
         let mut present = 0u64;
-        let mut count = 0;
+        let mut copies = [0usize; CARD_COUNT];
         let everywhere = stacks.iter().flatten().copied().chain(
             hands
                 .iter()
@@ -309,16 +325,31 @@ impl AQuantumLeap {
         );
         for c in everywhere.chain((drawn != NO_CARD).then_some(drawn)) {
             present |= 1 << c;
-            count += 1;
+            copies[c as usize] += 1;
         }
-        if present.count_ones() != count {
-            return Err(bad(text, "a card appears twice"));
+        if copies.iter().any(|&k| k > self.packs) {
+            return Err(bad(
+                text,
+                if self.packs == 1 {
+                    "a card appears twice"
+                } else {
+                    "a card appears three times (two packs hold two of each)"
+                },
+            ));
         }
 
         let mut s = AQuantumLeapState::empty(game_number, scores, phase, player as u8);
+        // Reading order tells the two copies of a card apart (see `put_copy`).
+        let mut down = 0u64;
         for (cell, stack) in stacks.iter().enumerate() {
             for &c in stack {
-                s.put(c, cell);
+                let id = if down & 1 << c != 0 {
+                    c + CARD_COUNT as Card
+                } else {
+                    c
+                };
+                down |= 1 << c;
+                s.put(id, cell);
             }
         }
         s.hands = hands;
@@ -357,17 +388,23 @@ impl AQuantumLeap {
         let in_play = (0..4)
             .filter(|&suit| Some(suit) != left_out)
             .fold(0u64, |set, suit| set | suit_cards(suit));
-        if present != in_play {
+        if present != in_play || cards(present).any(|c| copies[c as usize] != self.packs) {
             return Err(bad(
                 text,
-                "every card of the suits in play must be somewhere, once",
+                if self.packs == 1 {
+                    "every card of the suits in play must be somewhere, once"
+                } else {
+                    "every card of the suits in play must be somewhere, twice (two packs)"
+                },
             ));
         }
         let mut first = [0u64; MAX_PLAYERS];
         let mut second = [0u64; MAX_PLAYERS];
         for q in 0..n {
             first[q] = suit_cards(self.first_suit(game_number, left_out, q));
-            second[q] = self.second_suit(game_number, q).map_or(0, suit_cards);
+            second[q] = self
+                .second_suit(game_number, left_out, q)
+                .map_or(0, suit_cards);
             if hands[q] & !(first[q] | second[q]) != 0 {
                 return Err(bad(
                     text,

@@ -55,8 +55,9 @@ const CODES: [&str; CARD_COUNT] = [
     "AC", "2C", "3C", "4C", "5C", "6C", "7C", "8C", "9C", "TC", "JC", "QC", "KC",
 ];
 
+/// The code of a card; a second-pack copy on the display (`card + 52`) has its card's code.
 pub fn code(card: Card) -> &'static str {
-    CODES[card as usize]
+    CODES[card as usize % CARD_COUNT]
 }
 
 /// The card written `text` (`7S`, `TH`), if any.

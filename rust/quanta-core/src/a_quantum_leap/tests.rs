@@ -8,6 +8,8 @@ fn game(players: usize) -> AQuantumLeap {
     AQuantumLeap {
         players,
         match_play: false,
+        packs: 1,
+        teams: false,
     }
 }
 
@@ -424,16 +426,74 @@ fn notation_refuses_what_cannot_be() {
     }
 }
 
+/// Two packs: the two copies of a card on the display are told apart by reading order, so a
+/// position has one form whichever copy went down first ("The four suits have no significance
+/// in the play of game").
+#[test]
+fn two_copies_of_a_card_have_one_form_whichever_went_down_first() {
+    let (seven, eight) = (from_code("7S").unwrap(), from_code("8H").unwrap());
+    let empty = AQuantumLeapState::empty(0, [0; MAX_PLAYERS], Phase::Play, 0);
+    // c3 first, then a1 (the later copy comes first in reading order), against a1 first.
+    let (mut a, mut b) = (empty, empty);
+    a.put_copy(seven, 8);
+    a.put(eight, 8);
+    a.put_copy(seven, 0);
+    b.put_copy(seven, 0);
+    b.put_copy(seven, 8);
+    b.put(eight, 8);
+    assert_eq!(a, b);
+    assert_eq!(
+        (a.stack(0), a.stack(8)),
+        (vec![seven], vec![seven + 52, eight])
+    );
+    // On one stack the lower copy is the first.
+    let mut c = empty;
+    c.put_copy(seven, 4);
+    c.put_copy(seven, 4);
+    assert_eq!(c.stack(4), vec![seven, seven + 52]);
+}
+
+#[test]
+fn partners_share_their_returns_and_the_penalty_skips_the_partner() {
+    let g = AQuantumLeap::from_options(&Options::from([
+        ("players".to_string(), OptionValue::Int(4)),
+        (
+            "teams".to_string(),
+            OptionValue::Str("partners".to_string()),
+        ),
+    ]))
+    .unwrap();
+    let mut s = g.new_state();
+    s.scores = [3, 4, 10, 0];
+    let mut r = [0.0; 4];
+    g.returns(&s, &mut r);
+    assert_eq!(r, [7.0, 7.0, 10.0, 10.0]);
+    assert_eq!((g.side(1), g.side(2)), (0, 1));
+}
+
 #[test]
 fn random_games_round_trip_and_keep_within_the_bounds() {
-    for players in 2..=4 {
-        for match_play in [false, true] {
+    let variants = (2..=4)
+        .flat_map(|players| [(players, false, 1, false), (players, true, 1, false)])
+        .chain([
+            (3, false, 2, false),
+            (4, false, 2, false),
+            (4, false, 1, true),
+            (4, true, 2, true),
+        ]);
+    for (players, match_play, packs, teams) in variants {
+        {
             let g = AQuantumLeap {
                 players,
                 match_play,
+                packs,
+                teams,
             };
             let info = g.info();
-            let mut rng = crate::game::row_rng(players as u64, match_play as u64);
+            let mut rng = crate::game::row_rng(
+                players as u64 + 8 * (packs as u64 - 1) + 16 * teams as u64,
+                match_play as u64,
+            );
             for _ in 0..20 {
                 let mut s = g.new_state();
                 let mut decisions = 0;

@@ -5,6 +5,10 @@
 //! game). Fewer bots than seats means a bot plays several seats of a game; more bots than
 //! seats means some sit a game out.
 //!
+//! **Sides.** In a partnership game ([`Game::side`]) the sides take the place of the seats:
+//! side `i` of game `g` is played by bot `(i + g) % k` in all its seats, and a side's result
+//! (its seats share one return) is counted once ([`ArenaResult::counted`]).
+//!
 //! **Seeds.** Game `g` draws its chance outcomes from its own generator, `row_rng(seed, g)`
 //! ([`crate::game::row_rng`], through [`crate::batch::map_rows`]), one number each, read
 //! against the outcomes' odds ([`draw`]). Each decision is the acting bot's
@@ -19,7 +23,7 @@ use super::{Bot, BotSpec};
 use crate::knowledge::Knowledge;
 use crate::batch::{Split, check_fits, map_rows};
 use crate::error::{Error, Result};
-use crate::game::{Action, Rng, ToMove};
+use crate::game::{Action, Game, Rng, ToMove};
 use rand::Rng as _;
 use std::sync::atomic::AtomicBool;
 
@@ -33,6 +37,8 @@ pub struct ArenaResult {
     pub returns: Vec<f64>,
     /// Row-major `n * players`: the bot (its index in the list given) in each seat.
     pub seats: Vec<u32>,
+    /// The side of each seat ([`Game::side`]): partners share one, else each seat its own.
+    pub sides: Vec<u32>,
     /// Decisions per game, chance outcomes excluded.
     pub length: Vec<i32>,
     /// Each game's actions from its start, chance outcomes included (with `record`).
@@ -44,11 +50,22 @@ impl ArenaResult {
         self.length.len()
     }
 
-    /// Each bot's mean return over the seats it played (NaN for a bot that played none).
+    /// Whether seat `seat`'s result counts: it is the first seat of its side (a side's seats
+    /// share one result, counted once).
+    pub fn counted(&self, seat: usize) -> bool {
+        self.sides[..seat].iter().all(|&s| s != self.sides[seat])
+    }
+
+    /// Each bot's mean return over the sides it played (NaN for a bot that played none).
     pub fn mean_by_bot(&self) -> Vec<f64> {
         let mut sum = vec![0.0; self.bots];
         let mut count = vec![0u64; self.bots];
-        for (&bot, &r) in self.seats.iter().zip(&self.returns) {
+        let counted = (0..self.players).map(|seat| self.counted(seat));
+        let counted: Vec<bool> = counted.collect();
+        for (i, (&bot, &r)) in self.seats.iter().zip(&self.returns).enumerate() {
+            if !counted[i % self.players] {
+                continue;
+            }
             sum[bot as usize] += r;
             count[bot as usize] += 1;
         }
@@ -65,6 +82,8 @@ impl ArenaResult {
             .filter(|&g| {
                 let row = g * self.players..(g + 1) * self.players;
                 let (seats, returns) = (&self.seats[row.clone()], &self.returns[row]);
+                // A side's returns are one result: their seats agree, so reading them all
+                // changes nothing here.
                 let mine = seats
                     .iter()
                     .zip(returns)
@@ -83,6 +102,12 @@ impl ArenaResult {
 /// The bot in seat `seat` of game `game` among `bots` bots.
 pub fn seat_bot(seat: usize, game: u64, bots: usize) -> usize {
     ((seat as u64 + game % bots as u64) % bots as u64) as usize
+}
+
+/// The bot in seat `seat` of game `number` of `game`: its side's ([`Game::side`]), which is
+/// the seat itself except in a partnership game.
+fn side_bot<G: Game>(game: &G, seat: usize, number: u64, bots: usize) -> usize {
+    seat_bot(game.side(seat), number, bots)
 }
 
 /// Plays `n` games of `game` from its start between `bots` (see the module's docs for the
@@ -123,6 +148,7 @@ pub fn arena<G: Knowledge>(
         bots: k,
         returns: Vec::with_capacity(n * players),
         seats: Vec::with_capacity(n * players),
+        sides: (0..players).map(|seat| game.side(seat) as u32).collect(),
         length: Vec::with_capacity(n),
         actions: record.then(|| Vec::with_capacity(n)),
     };
@@ -133,7 +159,7 @@ pub fn arena<G: Knowledge>(
         }
         out.returns.extend_from_slice(&returns);
         out.seats
-            .extend((0..players).map(|seat| seat_bot(seat, g as u64, k) as u32));
+            .extend((0..players).map(|seat| side_bot(game, seat, g as u64, k) as u32));
         out.length.push(length);
     }
     Ok(out)
@@ -162,7 +188,7 @@ fn play<G: Knowledge>(
             }
             ToMove::Player(p) => {
                 length += 1;
-                bots[seat_bot(p as usize, g, bots.len())].choose(game, &state, cancel)?
+                bots[side_bot(game, p as usize, g, bots.len())].choose(game, &state, cancel)?
             }
         };
         game.apply(&mut state, a);

@@ -243,16 +243,19 @@ result_class! {
         moves: Tuple<String>,
         points: i32,
         penalty: bool,
+        /// What a penalty costs the mover's side: 4, or 8 with partners (two opponents).
+        penalty_points: i32,
         nodes: u64,
         seconds: f64,
         exact: bool,
     }
     repr "BestTurn" ["moves", "points", "penalty", "nodes", "seconds:.3", "exact"]
     methods {
-        /// `points - 4 * penalty`: how much the mover's lead over every opponent grows.
+        /// `points - penalty_points * penalty`: how much the mover's lead over every opponent
+        /// (with partners: the other team) grows.
         #[getter]
         fn value(&self) -> i32 {
-            self.points - 4 * self.penalty as i32
+            self.points - self.penalty_points * self.penalty as i32
         }
     }
 }
@@ -294,6 +297,7 @@ fn a_quantum_leap_best_turn(
         moves: Tuple(moves),
         points: best.points,
         penalty: best.penalty,
+        penalty_points: best.penalty_points,
         nodes: best.nodes,
         seconds: best.seconds,
         exact: true,
@@ -370,6 +374,8 @@ fn a_quantum_leap_play_batch<'py>(
     let game = AQuantumLeap {
         players,
         match_play: false,
+        packs: 1,
+        teams: false,
     };
     let rows = run_detached(py, |cancel| {
         let max_nodes = limits.limits.max_nodes;

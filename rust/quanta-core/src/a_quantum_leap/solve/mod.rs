@@ -3,7 +3,8 @@
 //!
 //! **What is optimised.** From a stage-two position (phase `play`), the rest of the mover's
 //! turn: the largest `points − 4·penalty` (the points the mover scores, 4 off when the actions
-//! place the fifth card of the turn while another player has cards in hand), then the fewest cards,
+//! place the fifth card of the turn while another player has cards in hand; 8 off in a
+//! partnership game, where both opponents score 4), then the fewest cards,
 //! then the lexicographically smallest list of action ids. A position where the mover can
 //! place nothing at the start of the turn answers `pass`. The Higgs: the card whose bonuses
 //! score the most on b2, the lowest card among equals.
@@ -59,15 +60,19 @@ pub struct BestTurn {
     pub points: i32,
     /// Whether they place the fifth card of the turn while another player has cards in hand.
     pub penalty: bool,
+    /// What a penalty costs the mover's side against the other: 4, or 8 with partners (each
+    /// of the two opponents scores 4).
+    pub penalty_points: i32,
     pub nodes: u64,
     pub seconds: f64,
 }
 
 impl BestTurn {
-    /// What the turn is worth to the mover: `points` less the 4 every opponent gains from a
-    /// penalty (how much the mover's lead over every opponent grows).
+    /// What the turn is worth to the mover: `points` less what the opponents gain from a
+    /// penalty (how much the mover's lead over every opponent grows; with partners, the
+    /// mover's team's lead over the other team).
     pub fn value(&self) -> i32 {
-        self.points - 4 * self.penalty as i32
+        self.points - self.penalty_points * self.penalty as i32
     }
 }
 
@@ -86,8 +91,13 @@ pub struct BestHiggs {
 const NEG: i32 = i32::MIN / 2;
 /// A point is worth this much; a card placed costs 1 (at most 13 per turn, fewer than this).
 const POINT: i32 = 32;
-/// The penalty: 4 points.
+/// The penalty: 4 points to each opponent.
 const PENALTY: i32 = 4 * POINT;
+
+/// What a penalty costs the mover's side: 4 points, or 8 with partners (two opponents).
+fn penalty_points(game: &AQuantumLeap) -> i32 {
+    if game.teams { 8 } else { 4 }
+}
 
 /// What decides the rest of the turn.
 #[derive(Debug, Clone, Copy)]
@@ -166,6 +176,8 @@ fn down(r: u8) -> u8 {
 struct Search<'a> {
     /// Whether another player has cards in hand (the penalty applies).
     others_in_hand: bool,
+    /// The penalty's cost in values: `PENALTY`, twice that with partners.
+    penalty: i32,
     /// Whether the mover's hand running out ends the game (nobody else holds cards and the
     /// mover has no second stock aside).
     last_cards_end: bool,
@@ -186,7 +198,7 @@ impl Search<'_> {
                     let placed = n.placed + 1;
                     let mut value = POINT * p.points - 1;
                     if placed == 5 && self.others_in_hand {
-                        value -= PENALTY;
+                        value -= self.penalty;
                     }
                     let hand = n.hand & !(1 << card);
                     let child = (hand != 0 || !self.last_cards_end).then(|| {
@@ -286,7 +298,7 @@ impl Search<'_> {
         for (k, g) in gains.iter().enumerate() {
             sum += g;
             if n.placed as usize + k + 1 == 5 && self.others_in_hand {
-                sum -= PENALTY;
+                sum -= self.penalty;
             }
             best = best.max(sum);
         }
@@ -367,6 +379,7 @@ pub fn best_turn(
     let limits = &ctx.limits;
     let mut search = Search {
         others_in_hand: state.others_have_cards_in_hand(game.players, p),
+        penalty: PENALTY * penalty_points(game) / 4,
         last_cards_end: !others_hold && state.seconds[p] == 0,
         table: FxHashMap::default(),
         cap: hash_map_cap(limits.memory_mb, std::mem::size_of::<(u128, Entry)>()),
@@ -420,6 +433,7 @@ pub fn best_turn(
         actions,
         points,
         penalty,
+        penalty_points: penalty_points(game),
         nodes: search.meter.sync(),
         seconds: search.meter.seconds(),
     })
@@ -626,8 +640,8 @@ fn greedy_turn(game: &AQuantumLeap, s: &mut AQuantumLeapState) -> u32 {
 impl Knowledge for AQuantumLeap {
     const SOLVER: Option<SolverInfo> = Some(SolverInfo {
         function: "quanta.a_quantum_leap.best_turn (best_higgs for the Higgs)",
-        value: "the points of the mover's best turn less 4 per penalty it gives (the Higgs: its \
-                bonus points)",
+        value: "the points of the mover's best turn less 4 per penalty it gives (8 with \
+                partners; the Higgs: its bonus points)",
         options: &[],
         returns: None,
     });

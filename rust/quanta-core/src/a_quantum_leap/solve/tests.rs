@@ -10,6 +10,8 @@ fn game(players: usize) -> AQuantumLeap {
     AQuantumLeap {
         players,
         match_play: false,
+        packs: 1,
+        teams: false,
     }
 }
 
