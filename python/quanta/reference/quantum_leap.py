@@ -218,6 +218,8 @@ class QuantumLeapGame:
 
     def __init__(self, size: int | None = None, setup: str = "A",
                  board: str | None = None) -> None:
+        if board is not None and not isinstance(board, str):
+            raise InvalidOptionError(f"{NAME}: option board must be a text, not {board!r}")
         if size is not None and board is not None:
             raise InvalidOptionError(f"{NAME}: give the option size or the option board, not both")
         if board is None:
