@@ -174,3 +174,17 @@ def test_a_board_past_128_cells_plays_and_solves_to_the_end():
     for late in history[-6:]:
         expected = ref.solve(r.from_notation(late.notation()), memo)
         assert ql.solve(late, max_nodes=10_000_000).win == expected
+
+
+def test_pictures_of_other_boards():
+    """The text and the SVG draw the board's own cells: a triangle's rows, its centre."""
+    import xml.etree.ElementTree as ET
+
+    s = board("triangle 4").from_notation("./ww/wwb/bbbb swap")
+    assert ql.text(s).splitlines()[:4] == ["a     .", "b    w w", "c   w w b", "d  b b b b"]
+    root = ET.fromstring(ql.svg(s))
+    polygons = [p for p in root.iter() if p.tag.endswith("polygon")]
+    assert len(polygons) == 10
+    assert sum(p.get("fill") == "#dcc597" for p in polygons) == 1  # the centre, c2
+    assert len(ET.fromstring(ql.svg(board("parallelogram 2x3").new_state())).findall(
+        ".//{*}polygon")) == 6
