@@ -73,10 +73,10 @@ def board_cells(board: str) -> list[tuple[int, int]]:
             raise bad(f"a hexagon has a side from 2 to 9, not {n}")
         cells = [(q, r) for r in range(-n + 1, n) for q in range(-n + 1, n) if abs(q + r) < n]
     elif len(words) == 2 and words[0] == "parallelogram":
-        a, x, b = words[1].partition("x")
-        if not (x and a.isdigit() and b.isdigit()):
+        across, x, down = words[1].partition("x")
+        if not (x and across.isdigit() and down.isdigit()):
             raise bad("a parallelogram is written AxB")
-        a, b = int(a), int(b)
+        a, b = int(across), int(down)
         if a > 100:
             raise bad(f"a parallelogram has rows of at most 100 cells, not {a}")
         cells = [(q, r) for r in range(b) for q in range(a)]
@@ -85,9 +85,9 @@ def board_cells(board: str) -> list[tuple[int, int]]:
     elif words and words[0] == "cells":
         cells = []
         for word in words[1:]:
-            q, comma, r = word.partition(",")
+            q_text, comma, r_text = word.partition(",")
             try:
-                cell = (int(q), int(r))
+                cell = (int(q_text), int(r_text))
             except ValueError:
                 raise bad(f"{word!r} is no cell q,r") from None
             if not comma or max(abs(cell[0]), abs(cell[1])) > 100:
@@ -231,7 +231,7 @@ class QuantumLeapGame:
             raise InvalidOptionError(
                 f"{NAME}: option setup must be one of {list(SETUPS)}, not {setup!r}"
             )
-        self.geometry = geometry(hexagon(size) if board is None else board)
+        self.geometry = geometry(hexagon(size or 5) if board is None else board)
         # A hexagon of side up to 7 is the option size; any other board, the option board.
         words = (board or "").split()
         if board is not None and words[0] == "hexagon" and int(words[1]) <= 7:
@@ -264,8 +264,9 @@ class QuantumLeapGame:
 
     def board_text(self) -> str:
         """The option ``board`` naming the board (cells one by one in the engine's order)."""
-        if self.board.split()[0] != "cells":
-            return " ".join(self.board.split())
+        words = (self.board or "").split()
+        if not words or words[0] != "cells":
+            return " ".join(words)
         return "cells " + " ".join(f"{q},{r}" for q, r in self.geometry.coords)
 
     def __eq__(self, other_game: object) -> bool:
