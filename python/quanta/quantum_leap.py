@@ -1,7 +1,9 @@
 """Quantum Leap (Néstor Romeral Andrés, 2013): a capture game on a hexhex board, with an exact
 solver.
 
-Options: ``size`` = 5 (default) or any side from 2 to 7; ``setup`` = ``"A"`` (default) or ``"B"``.
+Options: ``size`` = 5 (default) or any side from 2 to 7, or ``board`` = any board:
+``"hexagon 9"``, ``"parallelogram 3x4"``, ``"triangle 5"`` or the cells one by one,
+``"cells 0,0 1,0 0,1 ..."`` (axial coordinates q,r); ``setup`` = ``"A"`` (default) or ``"B"``.
 
 This module holds the solver, :func:`solve` (whether the side to act wins, with a best move)
 and :func:`analyze` (the value of every legal action), and pure-Python helpers that work on any
@@ -34,7 +36,7 @@ __all__ = [
     "status",
 ]
 
-_ROW_LETTERS = "abcdefghijklm"
+_ROW_LETTERS = "abcdefghijklmnopqrstuvwxyz"
 
 
 def _view(state: State, what: str, viewer: int | None = None) -> views.QuantumLeapView:
@@ -43,14 +45,26 @@ def _view(state: State, what: str, viewer: int | None = None) -> views.QuantumLe
     return _core.game_state(state, _core.QuantumLeapState, what).view(viewer)
 
 
+def _row_cells(coords: list[tuple[int, int]]) -> list[list[int]]:
+    """The cell numbers row by row (cells of one r, numbered left to right)."""
+    rows: list[list[int]] = []
+    for cell, (_, r) in enumerate(coords):
+        if cell == 0 or r != coords[cell - 1][1]:
+            rows.append([])
+        rows[-1].append(cell)
+    return rows
+
+
 def _rows(view: views.QuantumLeapView) -> list[str]:
     """The cells row by row, each row a string of its cells' characters."""
-    size, cells, rows = view["size"], view["cells"], []
-    for i in range(2 * size - 1):
-        length = size + i if i < size else 3 * size - 2 - i
-        rows.append("".join(cells[:length]))
-        cells = cells[length:]
-    return rows
+    cells = view["cells"]
+    return ["".join(cells[c] for c in row) for row in _row_cells(view["coords"])]
+
+
+def _names(coords: list[tuple[int, int]]) -> list[str]:
+    """The cell names, by cell number: row letter and place in the row from the left."""
+    return [f"{_ROW_LETTERS[i]}{place}" for i, row in enumerate(_row_cells(coords))
+            for place in range(1, len(row) + 1)]
 
 
 def cells(state: State) -> list[str]:
@@ -59,8 +73,11 @@ def cells(state: State) -> list[str]:
     return _core.game_state(state, _core.QuantumLeapState, "quantum_leap.cells").cells()
 
 
-def cell_names(size: int) -> list[str]:
-    """The names of the cells of the board of side ``size``, by cell number (a1, a2, ...)."""
+def cell_names(size: int | State) -> list[str]:
+    """The names of the cells, by cell number (a1, a2, ...): of the hexagonal board of side
+    ``size``, or of the board of a state (any board)."""
+    if isinstance(size, State):
+        return _names(_view(size, "quantum_leap.cell_names")["coords"])
     names: list[str] = []
     for i in range(2 * size - 1):
         length = size + i if i < size else 3 * size - 2 - i
@@ -80,7 +97,7 @@ def _status(view: views.QuantumLeapView, state: State) -> str:
     if view["phase"] == "deal":
         if view["setup"] == "A" and "." not in board:
             return "dealing: the empty cell"
-        return f"dealing: next cell {cell_names(view['size'])[board.index('?')]}"
+        return f"dealing: next cell {_names(view['coords'])[board.index('?')]}"
     if view["phase"] == "swap":
         return "Black to swap or not"
     if view["phase"] == "over":
@@ -89,7 +106,7 @@ def _status(view: views.QuantumLeapView, state: State) -> str:
 
 
 def text(state: State, viewer: int | None = None) -> str:
-    """A readable board: one line per row with its letter, rows indented so the hexagon shows,
+    """A readable board: one line per row with its letter, rows indented so the board shows,
     cells as in the notation (``w`` white, ``b`` black, ``.`` empty, ``?`` not dealt yet), then
     the status line. Size 2, ``ww/.bb/wb w``::
 
@@ -101,12 +118,18 @@ def text(state: State, viewer: int | None = None) -> str:
     Quantum Leap hides nothing: ``viewer`` (None, 0 or 1) sees it all.
     """
     view = _view(state, "quantum_leap.text", viewer)
-    rows = _rows(view)
-    longest = max(len(row) for row in rows)
-    lines = []
+    rows, coords = _rows(view), view["coords"]
+    # A cell at (q, r) is drawn 2q + r columns from the left (a row is half a cell right of the
+    # one above it at the same q); on a hexagon this indents each row by its missing cells.
+    column = [2 * q + r for q, r in coords]
+    left = min(column)
+    lines, cell = [], 0
     for i, row in enumerate(rows):
-        indent = " " * (longest - len(row))
-        lines.append(f"{_ROW_LETTERS[i]}  {indent}{' '.join(row)}")
+        line = [" "] * (max(column) - left + 1)
+        for char in row:
+            line[column[cell] - left] = char
+            cell += 1
+        lines.append(f"{_ROW_LETTERS[i]}  {''.join(line).rstrip()}")
     lines.append(_status(view, state))
     return "\n".join(lines)
 
@@ -123,26 +146,29 @@ _NEXT = "#c0392b"  # outline of the next cell to deal
 
 
 def svg(state: State, radius: float = 21.0) -> str:
-    """A self-contained SVG picture of the position: the hexhex board of pointy-top hexagons
-    (each ``radius`` pixels from centre to corner; about 350 px wide for size 5), the centre cell
-    a little darker, white and black stones as circles, empty cells bare, cells not dealt yet
+    """A self-contained SVG picture of the position: the board of pointy-top hexagons (each
+    ``radius`` pixels from centre to corner; about 350 px wide for size 5), the centre cell
+    (where the board has one) a little darker, white and black stones as circles, empty cells bare, cells not dealt yet
     grey with a ``?`` (the next one to deal outlined in red), every cell's name in small print,
     and a status caption. ``radius`` must be a positive number of pixels (else
     :class:`~quanta.InvalidOptionError`)."""
     radius = _svg.pixels("radius", radius)
     view = _view(state, "quantum_leap.svg")
-    rows, size = _rows(view), view["size"]
-    names = cell_names(size)
+    rows, coords = _rows(view), view["coords"]
+    names = _names(coords)
+    centre = _centre(coords)
     step_x = math.sqrt(3) * radius  # distance between neighbouring cells of a row
     step_y = 1.5 * radius  # distance between rows
     margin = 12.0
     caption_height = 26.0
-    board_width = (2 * size - 1) * step_x
-    board_height = (2 * size - 2) * step_y + 2 * radius
+    across = [q + r / 2 for q, r in coords]  # in cells from the left
+    r_top, r_bottom = coords[0][1], coords[-1][1]
+    board_width = (max(across) - min(across) + 1) * step_x
+    board_height = (r_bottom - r_top) * step_y + 2 * radius
     width = max(board_width + 2 * margin, 190.0)
     height = margin + board_height + caption_height
-    centre_x = width / 2
-    centre_y = margin + radius + (size - 1) * step_y
+    centre_x = width / 2 - step_x * (max(across) + min(across)) / 2
+    centre_y = margin + radius - r_top * step_y
     label_size = max(6.5, radius * 0.36)
 
     def hexagon(x: float, y: float) -> str:
@@ -166,11 +192,9 @@ def svg(state: State, radius: float = 21.0) -> str:
     dealing = view["phase"] == "deal" and not empty_cell_next
     highlight = None
     number = 0
-    for i, row in enumerate(rows):
-        r = i - (size - 1)
-        first_q = max(-(size - 1), -(size - 1) - r)
-        for position, char in enumerate(row):
-            q = first_q + position
+    for row in rows:
+        for char in row:
+            q, r = coords[number]
             x = centre_x + step_x * (q + r / 2)
             y = centre_y + step_y * r
             name = names[number]
@@ -179,7 +203,7 @@ def svg(state: State, radius: float = 21.0) -> str:
                 fill = _UNDEALT
                 if dealing and highlight is None:
                     highlight = (x, y)
-            elif (q, r) == (0, 0):
+            elif (q, r) == centre:
                 fill = _CENTRE
             else:
                 fill = _BOARD
@@ -207,6 +231,13 @@ def svg(state: State, radius: float = 21.0) -> str:
         )
     out.append(_svg.caption(margin, margin + board_height + 18, _status(view, state)))
     return _svg.finish(out)
+
+
+def _centre(coords: list[tuple[int, int]]) -> tuple[int, int] | None:
+    """The cell at the mean of the cells' positions, where there is one."""
+    n = len(coords)
+    q, r = sum(c[0] for c in coords), sum(c[1] for c in coords)
+    return (q // n, r // n) if q % n == 0 and r % n == 0 and (q // n, r // n) in coords else None
 
 
 # ---- the solver ----

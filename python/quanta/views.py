@@ -42,7 +42,9 @@ class EinsteinCardView(TypedDict):
     discards: list[list[str]]
 
 class QuantumLeapView(TypedDict):
-    size: int
+    size: int | None
+    board: str
+    coords: list[tuple[int, int]]
     setup: Literal["A", "B"]
     cells: list[str]
     phase: Literal["deal", "swap", "move", "over"]

@@ -104,6 +104,25 @@ RUNS: dict[str, list[Run]] = {
             st.fixed_dictionaries({"size": st.integers(5, 6), "setup": st.sampled_from("AB")}),
             max(10, settings.default.max_examples // 4),
         ),
+        # Boards of other shapes (issue 46): "peut être joué sur une grille hexagonale de toute
+        # forme et de taille". Odd and even cell counts, with and without a centre.
+        Run(
+            quantum_leap,
+            st.fixed_dictionaries({"board": st.one_of(
+                st.builds("parallelogram {}x{}".format, st.integers(2, 5), st.integers(2, 5)),
+                st.sampled_from(["parallelogram 1x3", "parallelogram 5x1"]),
+                st.builds("triangle {}".format, st.integers(2, 6)),
+                st.just("cells 0,0 1,0 2,0 3,0 1,1 2,1 -1,2 0,2 1,2 2,2 3,-1 4,-1"),
+            ), "setup": st.sampled_from("AB")}),
+            settings.default.max_examples,
+        ),
+        # Past 128 cells, the 256-bit sets: a hexagon of side 9 (217 cells), a long triangle.
+        Run(
+            quantum_leap,
+            st.fixed_dictionaries({"board": st.sampled_from(["hexagon 9", "triangle 17"]),
+                                   "setup": st.sampled_from("AB")}),
+            max(4, settings.default.max_examples // 20),
+        ),
     ],
     # Every option set a few games (rather than one run sampling them: fewer games, all sets).
     "quincunx": [Run(quincunx, st.just(options), fewer(6)) for options in QUINCUNX_OPTIONS],

@@ -1,7 +1,8 @@
 """Quantum Leap (hex capture game): the pure-Python reference rules (a test oracle; slow).
 
 Written plainly from the rules (docs/rules/quantum_leap.md, with its rulings), independently of
-the Rust engine, which implements the same contract: the same options (``size``, ``setup``),
+the Rust engine, which implements the same contract: the same options (``size`` or ``board``,
+``setup``),
 action ids, action strings and notation. ``game(**options)`` makes the game.
 
 Also here: :func:`solve` and :func:`analyze`, a plain exhaustive memoised negamax used as the
@@ -43,36 +44,102 @@ DIRECTION_NAMES = ["E", "NE", "NW", "W", "SW", "SE"]
 
 WHITE, BLACK, EMPTY, UNDEALT = "w", "b", ".", "?"
 SIDES = ("w", "b", "swap", "deal")
-ROW_LETTERS = "abcdefghijklm"  # 2 * 7 - 1 = 13 rows at most
+ROW_LETTERS = "abcdefghijklmnopqrstuvwxyz"  # 26 rows at most
+MOST_CELLS = 255
+BOARD_FORMS = '"hexagon N", "parallelogram AxB", "triangle N" or "cells q,r q,r ..."'
 
 
 def enemy_of(colour: str) -> str:
     return BLACK if colour == WHITE else WHITE
 
 
-class Geometry:
-    """The hexhex board of side ``size``: cell numbers, axial coordinates, names, neighbours."""
+def board_cells(board: str) -> list[tuple[int, int]]:
+    """The cells (q, r) of the option ``board``: ``"hexagon N"`` (|q|, |r|, |q + r| < N),
+    ``"parallelogram AxB"`` (0 <= q < A, 0 <= r < B), ``"triangle N"`` (0 <= r < N,
+    -r <= q <= 0) or ``"cells q,r q,r ..."``; InvalidOptionError for anything else, or for cells
+    that are not a board (repeated, fewer than 3 or more than 255, more than 26 rows, not
+    connected)."""
+    def bad(what: str):
+        return InvalidOptionError(
+            f"{NAME}: option board must be {BOARD_FORMS}; {what} in {board!r}")
 
-    def __init__(self, size: int) -> None:
-        n = size
-        self.size = n
-        self.coords: list[tuple[int, int]] = []  # cell number -> (q, r)
+    if not isinstance(board, str):
+        raise InvalidOptionError(f"{NAME}: option board must be a text, not {board!r}")
+    words = board.split()
+    numbers = [w for w in words[1:] if w.isdigit()]
+    if len(words) == 2 and words[0] == "hexagon" and numbers:
+        n = int(words[1])
+        if not 2 <= n <= 9:
+            raise bad(f"a hexagon has a side from 2 to 9, not {n}")
+        cells = [(q, r) for r in range(-n + 1, n) for q in range(-n + 1, n) if abs(q + r) < n]
+    elif len(words) == 2 and words[0] == "parallelogram":
+        across, x, down = words[1].partition("x")
+        if not (x and across.isdigit() and down.isdigit()):
+            raise bad("a parallelogram is written AxB")
+        a, b = int(across), int(down)
+        if a > 100:
+            raise bad(f"a parallelogram has rows of at most 100 cells, not {a}")
+        cells = [(q, r) for r in range(b) for q in range(a)]
+    elif len(words) == 2 and words[0] == "triangle" and numbers:
+        cells = [(q, r) for r in range(int(words[1])) for q in range(-r, 1)]
+    elif words and words[0] == "cells":
+        cells = []
+        for word in words[1:]:
+            q_text, comma, r_text = word.partition(",")
+            try:
+                cell = (int(q_text), int(r_text))
+            except ValueError:
+                raise bad(f"{word!r} is no cell q,r") from None
+            if not comma or max(abs(cell[0]), abs(cell[1])) > 100:
+                raise bad(f"{word!r} is no cell q,r with whole numbers from -100 to 100")
+            cells.append(cell)
+    else:
+        raise bad("no such shape")
+    if len(set(cells)) < len(cells):
+        raise bad("a cell is given twice")
+    if not 3 <= len(cells) <= MOST_CELLS:
+        raise bad(f"{len(cells)} cells")
+    if len({r for _, r in cells}) > len(ROW_LETTERS):
+        raise bad("more than 26 rows")
+    reached, todo, given = {cells[0]}, [cells[0]], set(cells)
+    while todo:
+        q, r = todo.pop()
+        for dq, dr in DIRECTIONS:
+            if (q + dq, r + dr) in given and (q + dq, r + dr) not in reached:
+                reached.add((q + dq, r + dr))
+                todo.append((q + dq, r + dr))
+    if len(reached) < len(cells):
+        raise bad("the cells are not connected")
+    return cells
+
+
+def hexagon(size: int) -> str:
+    return f"hexagon {size}"
+
+
+class Geometry:
+    """A board: cell numbers, axial coordinates, names, neighbours. Rows are the cells of one
+    r, top (least r) first; cells are numbered row by row, left (least q) to right."""
+
+    def __init__(self, board: str) -> None:
+        cells = board_cells(board)
+        self.board = board
+        self.coords: list[tuple[int, int]] = sorted(cells, key=lambda qr: (qr[1], qr[0]))
         self.rows: list[list[int]] = []  # row i -> its cell numbers, left to right
         self.names: list[str] = []  # cell number -> name such as "e5"
-        for i in range(2 * n - 1):
-            r = i - (n - 1)
-            row = []
-            q_first, q_last = max(-(n - 1), -(n - 1) - r), min(n - 1, n - 1 - r)
-            for position, q in enumerate(range(q_first, q_last + 1)):
-                row.append(len(self.coords))
-                self.coords.append((q, r))
-                self.names.append(ROW_LETTERS[i] + str(position + 1))
-            self.rows.append(row)
+        for cell, (q, r) in enumerate(self.coords):
+            if not self.rows or r != self.coords[cell - 1][1]:
+                self.rows.append([])
+            self.rows[-1].append(cell)
+            self.names.append(ROW_LETTERS[len(self.rows) - 1] + str(len(self.rows[-1])))
         self.num_cells = len(self.coords)
-        assert self.num_cells == 3 * n * (n - 1) + 1
         self.index = {qr: c for c, qr in enumerate(self.coords)}  # (q, r) -> cell number
         self.by_name = {name: c for c, name in enumerate(self.names)}
-        self.centre = self.index[(0, 0)]
+        # The centre: the cell at the mean of the cells' positions, if there is one there.
+        n = self.num_cells
+        mean_q, rest_q = divmod(sum(q for q, _ in self.coords), n)
+        mean_r, rest_r = divmod(sum(r for _, r in self.coords), n)
+        self.centre = self.index.get((mean_q, mean_r)) if rest_q == rest_r == 0 else None
         # The neighbours of each cell (the up to 6 on-board cells one step away).
         self.neighbours = [
             [self.index[(q + dq, r + dr)] for dq, dr in DIRECTIONS
@@ -80,29 +147,19 @@ class Geometry:
             for q, r in self.coords
         ]
 
-        # rays[cell][direction]: the cells 1, 2, 3, ... steps away in that direction, to the edge.
-        self.rays = []
-        for q, r in self.coords:
-            cell_rays = []
-            for dq, dr in DIRECTIONS:
-                ray = []
-                distance = 1
-                while (q + dq * distance, r + dr * distance) in self.index:
-                    ray.append(self.index[(q + dq * distance, r + dr * distance)])
-                    distance += 1
-                cell_rays.append(ray)
-            self.rays.append(cell_rays)
-
     def target(self, cell: int, direction: int, distance: int):
         """The cell ``distance`` >= 1 steps from ``cell`` in ``direction``, or None if that is
-        off the board."""
-        ray = self.rays[cell][direction]
-        return ray[distance - 1] if distance <= len(ray) else None
+        off the board. Only the landing cell counts: on a board with a notch or a hole, a leap
+        may pass over cells that are not on the board (the ruling *Passing over*)."""
+        (q, r), (dq, dr) = self.coords[cell], DIRECTIONS[direction]
+        return self.index.get((q + dq * distance, r + dr * distance))
 
 
 @functools.lru_cache(maxsize=None)
-def geometry(size: int) -> Geometry:
-    return Geometry(size)
+def geometry(board: str | int) -> Geometry:
+    """The board of the option ``board``, or the hexagon of side ``board`` when it is a
+    number."""
+    return Geometry(hexagon(board) if isinstance(board, int) else board)
 
 
 # ---- the capture rule, shared by the states and the solver ----
@@ -123,9 +180,10 @@ def jumps(geo: Geometry, cells, colour: str) -> list:
         k = friendly_neighbours(geo, cells, cell)
         if k == 0:
             continue  # an isolated stone cannot jump
-        for direction, ray in enumerate(geo.rays[cell]):
-            # The target is the k-th cell of the ray, which must be on the board and hostile.
-            if len(ray) >= k and cells[ray[k - 1]] == enemy:
+        for direction in range(6):
+            # The target is k cells away in that direction, and must be on the board and hostile.
+            target = geo.target(cell, direction, k)
+            if target is not None and cells[target] == enemy:
                 actions.append(cell * 6 + direction)
     return actions
 
@@ -150,23 +208,37 @@ def apply_jump(geo: Geometry, cells, action: int) -> tuple:
 class QuantumLeapGame:
     """The parameters of a game of Quantum Leap.
 
-    Options: ``size`` = side length of the hexhex board, 2..7 (default 5: 61 cells);
-    ``setup`` = "A" (default: random deal with one empty cell, then Black's swap) or "B"
-    (random deal of a full board, one black stone more, no swap).
+    Options: ``size`` = side length of the hexhex board, 2..7 (default 5: 61 cells), or
+    ``board`` = any board (see :func:`board_cells`); ``setup`` = "A" (default: random deal
+    with one empty cell, then Black's swap) or "B" (random deal of a full board, no swap). The
+    stones are as equal in number as can be, the odd one Black's.
     """
 
     num_players = 2
 
-    def __init__(self, size: int = 5, setup: str = "A") -> None:
-        if isinstance(size, bool) or not isinstance(size, int) or size not in SIZES:
-            raise InvalidOptionError(f"{NAME}: option size must be an int in 2..7, not {size!r}")
+    def __init__(self, size: int | None = None, setup: str = "A",
+                 board: str | None = None) -> None:
+        if board is not None and not isinstance(board, str):
+            raise InvalidOptionError(f"{NAME}: option board must be a text, not {board!r}")
+        if size is not None and board is not None:
+            raise InvalidOptionError(f"{NAME}: give the option size or the option board, not both")
+        if board is None:
+            size = 5 if size is None else size
+            if isinstance(size, bool) or not isinstance(size, int) or size not in SIZES:
+                raise InvalidOptionError(
+                    f"{NAME}: option size must be an int in 2..7, not {size!r}")
         if not isinstance(setup, str) or setup not in SETUPS:
             raise InvalidOptionError(
                 f"{NAME}: option setup must be one of {list(SETUPS)}, not {setup!r}"
             )
+        self.geometry = geometry(hexagon(size or 5) if board is None else board)
+        # A hexagon of side up to 7 is the option size; any other board, the option board.
+        words = (board or "").split()
+        if board is not None and words[0] == "hexagon" and int(words[1]) <= 7:
+            size = int(words[1])
         self.size = size
+        self.board = board
         self.setup = setup
-        self.geometry = geometry(size)
         c = self.geometry.num_cells
         self.num_cells = c
         self.no_swap_action = 6 * c
@@ -175,11 +247,10 @@ class QuantumLeapGame:
         self.deal_white_action = self.deal_base + c
         self.deal_black_action = self.deal_base + c + 1
         self.num_actions = self.deal_base + c + 2
-        # How many stones of each colour the deal hands out.
-        if setup == "A":
-            self.white_stones = self.black_stones = (c - 1) // 2
-        else:
-            self.white_stones, self.black_stones = (c - 1) // 2, (c + 1) // 2
+        # How many stones of each colour the deal hands out: setup A leaves one cell empty,
+        # setup B none; the stones are shared as equally as can be, the odd one Black's.
+        stones = c - 1 if setup == "A" else c
+        self.white_stones, self.black_stones = stones // 2, stones - stones // 2
 
     @property
     def name(self) -> str:
@@ -187,7 +258,16 @@ class QuantumLeapGame:
 
     @property
     def options(self) -> dict:
-        return {"setup": self.setup, "size": self.size}
+        if self.size is not None:
+            return {"setup": self.setup, "size": self.size}
+        return {"board": self.board_text(), "setup": self.setup}
+
+    def board_text(self) -> str:
+        """The option ``board`` naming the board (cells one by one in the engine's order)."""
+        words = (self.board or "").split()
+        if not words or words[0] != "cells":
+            return " ".join(words)
+        return "cells " + " ".join(f"{q},{r}" for q, r in self.geometry.coords)
 
     def __eq__(self, other_game: object) -> bool:
         if not isinstance(other_game, QuantumLeapGame):
@@ -195,9 +275,11 @@ class QuantumLeapGame:
         return self.options == other_game.options
 
     def __hash__(self) -> int:
-        return hash((self.size, self.setup))
+        return hash((tuple(self.geometry.coords), self.setup))
 
     def __repr__(self) -> str:
+        if self.size is None:
+            return f"QuantumLeapGame(board={self.board_text()!r}, setup={self.setup!r})"
         return f"QuantumLeapGame(size={self.size}, setup={self.setup!r})"
 
     def new_state(self) -> "QuantumLeapState":
@@ -402,9 +484,9 @@ def _parse_notation(game: QuantumLeapGame, text) -> QuantumLeapState:
     # The board.
     rows = rows_field.split("/")
     if len(rows) != len(geo.rows):
+        board = f"size {game.size}" if game.size is not None else f"board {game.board_text()!r}"
         raise bad(
-            f"expected {len(geo.rows)} rows separated by '/' for size {game.size}, "
-            f"found {len(rows)}"
+            f"expected {len(geo.rows)} rows separated by '/' for {board}, found {len(rows)}"
         )
     cells = []
     for i, (row_text, row_cells) in enumerate(zip(rows, geo.rows)):
@@ -434,7 +516,7 @@ def _parse_notation(game: QuantumLeapGame, text) -> QuantumLeapState:
     if game.setup == "A":
         if len(empties) > 1:
             raise bad("setup A's deal has at most one empty cell ('.')")
-        if empties and empties[0] == geo.centre:
+        if empties and geo.centre is not None and empties[0] == geo.centre:
             raise bad(f"the empty cell cannot be the centre ({geo.names[geo.centre]})")
         if not empties and any(value != UNDEALT for value in cells):
             raise bad(

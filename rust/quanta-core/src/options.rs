@@ -112,6 +112,19 @@ impl<'a> OptionReader<'a> {
         }
     }
 
+    /// A text option, or `None` when it is not given.
+    pub fn text(&mut self, name: &'static str) -> Result<Option<&'a str>> {
+        self.used.push(name);
+        match self.given.get(name) {
+            None => Ok(None),
+            Some(OptionValue::Str(s)) => Ok(Some(s)),
+            Some(other) => Err(Error::InvalidOption(format!(
+                "{}: option {name} must be a text, not {other}",
+                self.game
+            ))),
+        }
+    }
+
     /// A boolean option.
     pub fn bool(&mut self, name: &'static str, default: bool) -> Result<bool> {
         self.used.push(name);

@@ -5,7 +5,8 @@
 use crate::erased::{DynGame, Erased};
 use crate::error::{Error, Result, quoted};
 use crate::knowledge::{Knowledge, Rollout};
-use crate::options::{OptionValue, Options};
+use crate::bits::Bits256;
+use crate::options::Options;
 use crate::quantum_leap::QuantumLeap;
 use crate::solver::SolverInfo;
 use crate::table::TableEntry;
@@ -38,10 +39,12 @@ const fn entry<G: Knowledge>(tables: &'static [&'static TableEntry]) -> Entry {
     }
 }
 
-/// Quantum Leap at the bitboard width its board needs: 64 bits up to side 5, 128 beyond.
+/// Quantum Leap at the bitboard width its board needs: 64 bits up to 64 cells (a hexagon of
+/// side 5), 128 up to 128 (side 7), 256 beyond.
 fn quantum_leap_at_width(options: &Options) -> Result<Arc<dyn DynGame>> {
-    match options.get("size") {
-        Some(OptionValue::Int(side)) if *side > 5 => Erased::<QuantumLeap<u128>>::make(options),
+    match crate::quantum_leap::cells_of(options) {
+        Some(cells) if cells > 128 => Erased::<QuantumLeap<Bits256>>::make(options),
+        Some(cells) if cells > 64 => Erased::<QuantumLeap<u128>>::make(options),
         _ => Erased::<QuantumLeap<u64>>::make(options),
     }
 }

@@ -59,6 +59,10 @@ pub enum Kind {
     Choice {
         choices: &'static [&'static str],
     },
+    /// Any text (the kernel checks it): `what` it must be, for a message; "" by default.
+    Text {
+        what: &'static str,
+    },
     /// A time limit in seconds a row, or None for none.
     Timeout {
         default: Option<f64>,
@@ -97,6 +101,12 @@ impl Param {
             kind: Kind::Choice { choices },
         }
     }
+    pub const fn text(name: &'static str, what: &'static str) -> Param {
+        Param {
+            name,
+            kind: Kind::Text { what },
+        }
+    }
     pub const TIMEOUT: Param = Param {
         name: "timeout",
         kind: Kind::Timeout { default: None },
@@ -126,6 +136,7 @@ impl Param {
             Kind::Int { default, .. } | Kind::MemoryMb { default } => Value::Int(default as i128),
             Kind::Bool { default } => Value::Bool(default),
             Kind::Choice { choices } => Value::Str(choices[0].to_string()),
+            Kind::Text { .. } => Value::Str(String::new()),
             Kind::Timeout { default } => default.map_or(Value::None, Value::Float),
             Kind::MaxNodes => Value::None,
         }
@@ -137,6 +148,7 @@ impl Param {
             Kind::Int { min, max, .. } => format!("an integer from {min} to {max}"),
             Kind::Bool { .. } => "True or False".into(),
             Kind::Choice { choices } => format!("one of {choices:?}"),
+            Kind::Text { what } => what.into(),
             Kind::Timeout { .. } => "a number of seconds from 0, or None for no limit".into(),
             Kind::MaxNodes => "a number of nodes from 0, or None for no limit".into(),
             Kind::MemoryMb { .. } => "a number of megabytes from 1".into(),
@@ -151,6 +163,7 @@ impl Param {
                 .contains(v)
                 .then(|| value.clone()),
             (Kind::Bool { .. }, Value::Bool(_)) => Some(value.clone()),
+            (Kind::Text { .. }, Value::Str(_)) => Some(value.clone()),
             (Kind::Choice { choices }, Value::Str(s)) => {
                 choices.contains(&s.as_str()).then(|| value.clone())
             }

@@ -1,7 +1,9 @@
 //! Quantum Leap (Néstor Romeral Andrés): the hex capture game, with its exact solver in `solve`.
 //!
-//! Options: `size` = 5 (default) or any side from 2 to 7; `setup` = `"A"` (default) or `"B"`.
-//! Positions are two bitboards (`u64` up to side 5, `u128` up to side 7); the board's tables
+//! Options: `size` = 5 (default) or any side from 2 to 7, or `board` = any board
+//! (`"hexagon 9"`, `"parallelogram 3x4"`, `"triangle 5"`, `"cells 0,0 1,0 ..."`: see
+//! [`board::Shape`]); `setup` = `"A"` (default) or `"B"`. Positions are two bitboards (`u64`
+//! up to 64 cells, `u128` up to 128, [`crate::bits::Bits256`] beyond); the board's tables
 //! (`board`) give neighbours and jump targets.
 //!
 //! Rules, notation and action names: docs/rules/quantum_leap.md.
@@ -15,7 +17,7 @@ use crate::bits::Bits;
 use crate::error::{Error, Result};
 use crate::game::{Action, Game, GameInfo, Information, Rng, ToMove, Utility};
 use crate::options::{OptionReader, OptionValue, Options};
-use board::Board;
+use board::{Board, Shape};
 use rand::Rng as _;
 use std::sync::Arc;
 
@@ -27,9 +29,11 @@ pub const BLACK: u8 = 1;
 /// How the stones are dealt.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Setup {
-    /// (C−1)/2 stones each, one empty non-centre cell; Black may then swap two stones.
+    /// One empty cell (not the centre), the stones as equal as can be, any odd one Black's
+    /// ((C−1)/2 each on a board of an odd number C of cells); Black may then swap two stones.
     A,
-    /// The board full, (C−1)/2 White and (C+1)/2 Black; no swap.
+    /// The board full, the stones as equal as can be, any odd one Black's ((C−1)/2 White and
+    /// (C+1)/2 Black where C is odd); no swap.
     B,
 }
 
@@ -42,7 +46,7 @@ pub struct QuantumLeap<B: Bits> {
 
 impl<B: Bits> PartialEq for QuantumLeap<B> {
     fn eq(&self, other: &Self) -> bool {
-        self.setup == other.setup && self.board.side == other.board.side
+        self.setup == other.setup && self.board.coords == other.board.coords
     }
 }
 
@@ -70,13 +74,21 @@ impl<B: Bits> QuantumLeap<B> {
         self.board.cells
     }
 
-    /// How many stones of each colour the deal hands out.
-    fn stock(&self) -> [u32; 2] {
+    /// How many stones of each colour the deal hands out: every cell filled but setup A's
+    /// empty one, as equally as can be, the odd stone Black's (docs/rules/quantum_leap.md,
+    /// *Rulings applied*).
+    pub fn stock(&self) -> [u32; 2] {
         let c = self.board.cells as u32;
-        match self.setup {
-            Setup::A => [(c - 1) / 2, (c - 1) / 2],
-            Setup::B => [(c - 1) / 2, (c + 1) / 2],
-        }
+        let stones = match self.setup {
+            Setup::A => c - 1,
+            Setup::B => c,
+        };
+        [stones / 2, stones.div_ceil(2)]
+    }
+
+    /// The cells setup A's empty cell may be dealt to: all but the centre.
+    fn empty_cell_choices(&self) -> usize {
+        self.cells() - usize::from(self.board.centre.is_some())
     }
 
     fn left_to_deal(&self, s: &QuantumLeapState<B>) -> [u32; 2] {
@@ -108,19 +120,32 @@ impl<B: Bits> Game for QuantumLeap<B> {
     fn from_options(options: &Options) -> Result<Self> {
         let mut r = OptionReader::new(Self::NAME, options);
         let side = r.int("size", 2, 7, 5)? as usize;
+        let board = r.text("board")?;
         let setup = match r.choice("setup", &["A", "B"])? {
             "A" => Setup::A,
             _ => Setup::B,
         };
         r.finish()?;
-        if 3 * side * (side - 1) + 1 > B::CAPACITY {
+        let shape = match board {
+            Some(_) if options.contains_key("size") => {
+                return Err(Error::InvalidOption(
+                    "quantum_leap: give the option size (a hexagon's side) or the option \
+                     board, not both"
+                        .into(),
+                ));
+            }
+            Some(text) => Shape::parse(text)?,
+            None => Shape::Hexagon(side),
+        };
+        let cells = shape.coords().len();
+        if cells > B::CAPACITY {
             return Err(Error::InvalidOption(format!(
-                "quantum_leap: size {side} needs a wider bitboard"
+                "quantum_leap: a board of {cells} cells needs a wider bitboard"
             )));
         }
         Ok(QuantumLeap {
             setup,
-            board: Arc::new(Board::new(side)),
+            board: Arc::new(Board::of(&shape)),
         })
     }
 
@@ -129,8 +154,12 @@ impl<B: Bits> Game for QuantumLeap<B> {
             Setup::A => "A",
             Setup::B => "B",
         };
+        let board = match self.board.shape.hexagon_side() {
+            Some(side) if side <= 7 => ("size".to_string(), OptionValue::Int(side as i64)),
+            _ => ("board".to_string(), OptionValue::Str(self.board.text())),
+        };
         Options::from([
-            ("size".to_string(), OptionValue::Int(self.board.side as i64)),
+            board,
             ("setup".to_string(), OptionValue::Str(setup.to_string())),
         ])
     }
@@ -209,10 +238,10 @@ impl<B: Bits> Game for QuantumLeap<B> {
         }
         let e = self.first_deal();
         if self.empty_cell_pending(s) {
-            let p = 1.0 / (self.cells() - 1) as f64;
+            let p = 1.0 / self.empty_cell_choices() as f64;
             out.extend(
                 (0..self.cells())
-                    .filter(|&c| c != self.board.centre)
+                    .filter(|&c| !self.board.is_centre(c))
                     .map(|c| (e + c as Action, p)),
             );
         } else {
@@ -229,8 +258,8 @@ impl<B: Bits> Game for QuantumLeap<B> {
     fn sample_chance(&self, s: &Self::State, rng: &mut Rng) -> Action {
         let e = self.first_deal();
         if self.empty_cell_pending(s) {
-            let mut c = rng.random_range(0..self.cells() - 1);
-            if c >= self.board.centre {
+            let mut c = rng.random_range(0..self.empty_cell_choices());
+            if self.board.centre.is_some_and(|centre| c >= centre) {
                 c += 1;
             }
             e + c as Action
@@ -321,6 +350,18 @@ impl<B: Bits> Game for QuantumLeap<B> {
         if s.phase == Phase::Swap {
             out[4 * c..5 * c].fill(1.0);
         }
+    }
+}
+
+/// How many cells the board of `options` has, if they name one (the registry picks the
+/// bitboard width by it; making the game checks the options).
+pub fn cells_of(options: &Options) -> Option<usize> {
+    match (options.get("board"), options.get("size")) {
+        (Some(OptionValue::Str(text)), _) => Shape::parse(text).ok().map(|s| s.coords().len()),
+        (None, Some(OptionValue::Int(side))) if (2..=7).contains(side) => {
+            Some(Shape::Hexagon(*side as usize).coords().len())
+        }
+        _ => None,
     }
 }
 

@@ -95,8 +95,8 @@ impl<B: Bits> QuantumLeap<B> {
             return Err(bad(
                 text,
                 format!(
-                    "size {} has {} rows, not {}",
-                    b.side,
+                    "{} has {} rows, not {}",
+                    b.describe(),
                     b.row_start.len() - 1,
                     rows.len()
                 ),
@@ -176,7 +176,7 @@ impl<B: Bits> QuantumLeap<B> {
         match self.setup {
             Setup::B if !empty.is_empty() => return Err(bad(text, "setup B deals no empty cell")),
             Setup::A if empty.count() > 1 => return Err(bad(text, "setup A deals one empty cell")),
-            Setup::A if empty.has(self.board.centre) => {
+            Setup::A if self.board.centre.is_some_and(|c| empty.has(c)) => {
                 return Err(bad(text, "the empty cell may not be the centre"));
             }
             Setup::A if empty.is_empty() && s.undealt != self.board.all => {

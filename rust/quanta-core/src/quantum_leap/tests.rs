@@ -116,7 +116,7 @@ fn deals_are_uniform_and_complete() {
             if setup == "A" {
                 assert_eq!((w, b), ((c - 1) / 2, (c - 1) / 2));
                 assert!(
-                    (s.stones[0] | s.stones[1]).has(g.board.centre),
+                    (s.stones[0] | s.stones[1]).has(g.board.centre.unwrap()),
                     "the empty cell is never the centre"
                 );
                 assert_eq!(s.phase, Phase::Swap);

@@ -30,22 +30,29 @@ pub const SEQUENCE: usize = 0;
 const KNOWN: usize = 1;
 const STONES: usize = 2;
 
-/// Eight words, one cache line: two slots of a board up to 64 cells, one slot of a larger one.
-/// A slot never straddles two lines, so a probe is one memory access.
+/// Eight words, one cache line: two slots of a board up to 64 cells, one slot of a board up to
+/// 128. Such a slot never straddles two lines, so a probe is one memory access; a slot of a
+/// larger board takes two lines.
 #[repr(align(64))]
 struct Line([AtomicU64; 8]);
 
-/// The words of one slot within its line.
+/// The words of one slot within its line (the first eight words of a two-line slot, whose
+/// others are in `far`, the next line; for a slot within one line `far` is that line).
 #[derive(Clone, Copy)]
 pub struct Slot<'t> {
     line: &'t [AtomicU64; 8],
     start: usize,
+    far: &'t [AtomicU64; 8],
 }
 
 impl<'t> Slot<'t> {
     #[inline]
     pub fn word(self, i: usize) -> &'t AtomicU64 {
-        &self.line[(self.start + i) & 7]
+        if i < 8 {
+            &self.line[(self.start + i) & 7]
+        } else {
+            &self.far[i & 7]
+        }
     }
 }
 
@@ -136,33 +143,40 @@ pub struct Table<B: Bits, E: Entry> {
 }
 
 impl<B: Bits, E: Entry> Table<B, E> {
+    /// 64-bit words of each player's stones.
+    const SET_WORDS: usize = B::CAPACITY.div_ceil(64);
+    /// Words of the stones, both players'.
+    const STONE_WORDS: usize = 2 * Self::SET_WORDS;
     /// Words per slot: the sequence number, what is known, the stones; a power of two.
-    pub const WORDS: usize = if B::CAPACITY <= 64 { 4 } else { 8 };
+    pub const WORDS: usize = (STONES + Self::STONE_WORDS).next_power_of_two();
     /// Slots per line: a position may sit in either slot of the line its hash picks.
-    pub const WAYS: usize = 8 / Self::WORDS;
-    /// The stones as 64-bit words (the first `WORDS - STONES`).
-    fn stone_words(stones: [B; 2]) -> [u64; 4] {
-        if B::CAPACITY <= 64 {
-            [stones[0].low_u64(), stones[1].low_u64(), 0, 0]
-        } else {
-            let [w, b] = stones;
-            [w.low_u64(), w.high_u64(), b.low_u64(), b.high_u64()]
+    pub const WAYS: usize = if Self::WORDS < 8 { 8 / Self::WORDS } else { 1 };
+    /// Lines per slot.
+    const SLOT_LINES: usize = Self::WORDS.div_ceil(8);
+    /// The stones as 64-bit words (the first `STONE_WORDS`).
+    #[inline]
+    fn stone_words(stones: [B; 2]) -> [u64; 8] {
+        let (w, b) = (stones[0].words(), stones[1].words());
+        let mut words = [0; 8];
+        for i in 0..Self::SET_WORDS {
+            words[i] = w[i];
+            words[Self::SET_WORDS + i] = b[i];
         }
+        words
     }
 
-    fn from_stone_words(words: [u64; 4]) -> [B; 2] {
-        if B::CAPACITY <= 64 {
-            [B::from_u64s(words[0], 0), B::from_u64s(words[1], 0)]
-        } else {
-            [
-                B::from_u64s(words[0], words[1]),
-                B::from_u64s(words[2], words[3]),
-            ]
+    fn from_stone_words(words: [u64; 8]) -> [B; 2] {
+        let (mut w, mut b) = ([0; 4], [0; 4]);
+        for i in 0..Self::SET_WORDS {
+            w[i] = words[i];
+            b[i] = words[Self::SET_WORDS + i];
         }
+        [B::from_words(w), B::from_words(b)]
     }
 
     pub fn new(slots: usize) -> Self {
         let lines = (slots * Self::WORDS).div_ceil(8);
+        debug_assert!(Self::SET_WORDS <= 4);
         Table {
             lines: zeroed(lines),
             _stones: PhantomData,
@@ -177,9 +191,11 @@ impl<B: Bits, E: Entry> Table<B, E> {
     #[inline]
     pub fn slot(&self, hash: u64) -> Slot<'_> {
         let i = hash as usize & (self.slots() - 1);
+        let line = i * Self::WORDS / 8;
         Slot {
-            line: &self.lines[i * Self::WORDS / 8].0,
+            line: &self.lines[line].0,
             start: i * Self::WORDS % 8,
+            far: &self.lines[line + Self::SLOT_LINES - 1].0,
         }
     }
 
@@ -191,9 +207,9 @@ impl<B: Bits, E: Entry> Table<B, E> {
 
     /// Whether `slot` holds `stones` (as `stone_words`).
     #[inline]
-    fn holds(slot: Slot<'_>, words: &[u64; 4]) -> bool {
+    fn holds(slot: Slot<'_>, words: &[u64; 8]) -> bool {
         let same = |i: usize| slot.word(STONES + i).load(Relaxed) == words[i];
-        same(0) && same(1) && (B::CAPACITY <= 64 || (same(2) && same(3)))
+        (0..Self::STONE_WORDS).all(same)
     }
 
     /// What the slots of `hash` know of `stones`, if one holds them and no write is under way.
@@ -205,7 +221,7 @@ impl<B: Bits, E: Entry> Table<B, E> {
     }
 
     #[inline]
-    fn read_slot(slot: Slot<'_>, words: &[u64; 4]) -> Option<E> {
+    fn read_slot(slot: Slot<'_>, words: &[u64; 8]) -> Option<E> {
         let sequence = slot.word(SEQUENCE).load(Acquire);
         let known = slot.word(KNOWN).load(Relaxed);
         let holds = Self::holds(slot, words);
@@ -218,7 +234,7 @@ impl<B: Bits, E: Entry> Table<B, E> {
     /// holds them; else the first slot, if it is empty or holds no more stones than these;
     /// else the second. So the first slot keeps the larger positions, the costlier to search
     /// again, and the second takes the rest.
-    fn slot_to_write(&self, words: &[u64; 4], hash: u64) -> Slot<'_> {
+    fn slot_to_write(&self, words: &[u64; 8], hash: u64) -> Slot<'_> {
         let home = self.slot(hash);
         if Self::WAYS == 1 || Self::holds(home, words) {
             return home;
@@ -227,7 +243,7 @@ impl<B: Bits, E: Entry> Table<B, E> {
         if Self::holds(other, words) {
             return other;
         }
-        let held: u32 = (STONES..Self::WORDS)
+        let held: u32 = (STONES..STONES + Self::STONE_WORDS)
             .map(|i| home.word(i).load(Relaxed).count_ones())
             .sum();
         let stones: u32 = words.iter().map(|w| w.count_ones()).sum();
@@ -261,7 +277,7 @@ impl<B: Bits, E: Entry> Table<B, E> {
             E::NOTHING
         });
         slot.word(KNOWN).store(known.word(), Relaxed);
-        for (i, w) in words.iter().enumerate().take(Self::WORDS - STONES) {
+        for (i, w) in words.iter().enumerate().take(Self::STONE_WORDS) {
             slot.word(STONES + i).store(*w, Relaxed);
         }
         slot.word(SEQUENCE).store(sequence + 2, Release);
@@ -273,8 +289,8 @@ impl<B: Bits, E: Entry> Table<B, E> {
         (0..self.slots()).filter_map(|i| {
             let slot = self.slot(i as u64);
             let known = E::from_word(slot.word(KNOWN).load(Relaxed));
-            let mut words = [0; 4];
-            for (j, w) in words.iter_mut().enumerate().take(Self::WORDS - STONES) {
+            let mut words = [0; 8];
+            for (j, w) in words.iter_mut().enumerate().take(Self::STONE_WORDS) {
                 *w = slot.word(STONES + j).load(Relaxed);
             }
             (known != E::NOTHING).then(|| (Self::from_stone_words(words), known))

@@ -7,7 +7,7 @@ use crate::errors::NotApplicableError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use quanta_core::Action;
-use quanta_core::bits::Bits;
+use quanta_core::bits::{Bits, Bits256};
 use quanta_core::erased::{DynState, Position, position};
 use quanta_core::quantum_leap::{Phase, QuantumLeap, Setup, solve as ql};
 
@@ -60,7 +60,10 @@ fn view_of<'py, B: Bits>(
         Phase::Move { side, over: true } => ("over", Some(side)),
     };
     let view = PyDict::new(py);
-    view.set_item("size", p.game.0.board.side)?;
+    let board = &p.game.0.board;
+    view.set_item("size", board.shape.hexagon_side())?;
+    view.set_item("board", board.text())?;
+    view.set_item("coords", board.coords.clone())?;
     view.set_item(
         "setup",
         match p.game.0.setup {
@@ -74,22 +77,21 @@ fn view_of<'py, B: Bits>(
     Ok(view)
 }
 
-/// The state behind `value` as a Quantum Leap position of either board width, or the typed
-/// error naming what `what` needs.
-fn either<'s, R>(
-    value: &'s Bound<'_, PyAny>,
-    what: &str,
-    narrow: impl FnOnce(&'s Position<QuantumLeap<u64>>) -> R,
-    wide: impl FnOnce(&'s Position<QuantumLeap<u128>>) -> R,
-) -> PyResult<R> {
-    let s = &*state(value, what)?.inner;
-    if let Ok(p) = position::<QuantumLeap<u64>>(s, what) {
-        Ok(narrow(p))
-    } else if let Ok(p) = position::<QuantumLeap<u128>>(s, what) {
-        Ok(wide(p))
-    } else {
-        Err(wrong_game(what, s))
-    }
+/// `$f(p)` for the state behind `$value` as a Quantum Leap position `p` of any bitboard
+/// width, or the typed error naming what `$what` needs.
+macro_rules! any_width {
+    ($value:expr, $what:expr, |$p:ident| $f:expr) => {{
+        let s = &*state($value, $what)?.inner;
+        if let Ok($p) = position::<QuantumLeap<u64>>(s, $what) {
+            Ok($f)
+        } else if let Ok($p) = position::<QuantumLeap<u128>>(s, $what) {
+            Ok($f)
+        } else if let Ok($p) = position::<QuantumLeap<Bits256>>(s, $what) {
+            Ok($f)
+        } else {
+            Err(wrong_game($what, s))
+        }
+    }};
 }
 
 state_class! {
@@ -98,10 +100,11 @@ state_class! {
     /// The contents of every cell, by cell number: 'w' (white stone), 'b' (black stone), '.'
     /// (empty) or '?' (not dealt yet).
     fn cells(slf: &Bound<'_, Self>) -> PyResult<Vec<char>> {
-        either(slf.as_any(), "quantum_leap.cells", cells_of, cells_of)
+        any_width!(slf.as_any(), "quantum_leap.cells", |p| cells_of(p))
     }
-    /// What `player` sees (None: everything; Quantum Leap hides nothing): `size` (the board's
-    /// side), `setup` ("A" or "B"), `cells` (as `cells()`), `phase` ("deal", "swap", "move"
+    /// What `player` sees (None: everything; Quantum Leap hides nothing): `size` (the side of
+    /// a hexagonal board, else None), `board` (the board as the option `board` names it),
+    /// `coords` (each cell's axial coordinates (q, r), by cell number), `setup` ("A" or "B"), `cells` (as `cells()`), `phase` ("deal", "swap", "move"
     /// or "over") and `player` (0 White, 1 Black: to swap, to move, or unable to move at the
     /// end; None while dealing).
     #[pyo3(signature = (player=None))]
@@ -111,12 +114,7 @@ state_class! {
     ) -> PyResult<Bound<'py, PyDict>> {
         super::viewer(&*state(slf.as_any(), "quantum_leap.view")?.inner, player)?;
         let py = slf.py();
-        either(
-            slf.as_any(),
-            "quantum_leap.view",
-            |p| view_of(py, p),
-            |p| view_of(py, p),
-        )?
+        any_width!(slf.as_any(), "quantum_leap.view", |p| view_of(py, p))?
     }
     }
 }
@@ -136,12 +134,11 @@ fn quantum_leap_solve(
     request: Limits,
 ) -> PyResult<Solution> {
     let what = "quantum_leap.solve";
-    let sol = either(
-        state,
-        what,
-        |p| run_detached(py, |cancel| ql::solve(&p.game.0, &p.state, &request.context(cancel))),
-        |p| run_detached(py, |cancel| ql::solve(&p.game.0, &p.state, &request.context(cancel))),
-    )??;
+    let sol = any_width!(state, what, |p| run_detached(py, |cancel| ql::solve(
+        &p.game.0,
+        &p.state,
+        &request.context(cancel)
+    )))??;
     let best_move = super::move_string(&*super::state(state, what)?.inner, sol.best_action)?;
     Ok(Solution {
         win: sol.win,
@@ -160,12 +157,12 @@ fn quantum_leap_analyze(
     state: &Bound<'_, PyAny>,
     request: Limits,
 ) -> PyResult<Vec<(Action, bool)>> {
-    let (values, _nodes) = either(
-        state,
-        "quantum_leap.analyze",
-        |p| run_detached(py, |cancel| ql::analyze(&p.game.0, &p.state, &request.context(cancel))),
-        |p| run_detached(py, |cancel| ql::analyze(&p.game.0, &p.state, &request.context(cancel))),
-    )??;
+    let what = "quantum_leap.analyze";
+    let (values, _nodes) = any_width!(state, what, |p| run_detached(py, |cancel| ql::analyze(
+        &p.game.0,
+        &p.state,
+        &request.context(cancel)
+    )))??;
     Ok(values)
 }
 

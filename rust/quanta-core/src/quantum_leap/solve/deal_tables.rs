@@ -1,14 +1,17 @@
 //! The Quantum Leap tables: `quantum_leap` (boards dealt at random, each solved) and
-//! `quantum_leap_every_deal` (every deal of a small board, each class of deals the board's 12
-//! symmetries map onto one another solved once, weighted by the deals it stands for).
+//! `quantum_leap_every_deal` (every deal of a small board, each class of deals the board's
+//! symmetries map onto one another solved once, weighted by the deals it stands for). Either
+//! takes the board as `size` (a hexagon's side) or as `board` (any board, which replaces
+//! `size`).
 
 use super::solve;
 use crate::batch::{Split, map_rows};
-use crate::bits::Bits;
+use crate::bits::{Bits, Bits256};
 use crate::error::Result;
 use crate::game::{Game, Rng, ToMove};
 use crate::options::{OptionValue, Options};
-use crate::quantum_leap::board::Board;
+use crate::error::Error;
+use crate::quantum_leap::board::{Board, Shape};
 use crate::quantum_leap::{QuantumLeap, QuantumLeapState};
 use crate::search::Context;
 use crate::table::{Cell, Column, Dtype, Param, Params, TableEntry, error_text, error_work};
@@ -28,6 +31,7 @@ pub const DEALS: TableEntry = TableEntry {
           best null and its SearchLimitError in error",
     params: &[
         Param::int("size", 2, 7, 3),
+        Param::text("board", BOARD),
         Param::choice("setup", &["A", "B"]),
         Param::TIMEOUT,
         Param::MAX_NODES,
@@ -47,14 +51,24 @@ pub const DEALS: TableEntry = TableEntry {
     kernel: deal_rows,
 };
 
-/// Every deal of a board of side 2 or 3, up to symmetry.
+/// What the parameter `board` must be.
+const BOARD: &str = "a board such as \"triangle 4\" or \"parallelogram 2x3\" (it replaces \
+                     size), or \"\" for the hexagon of side size";
+
+/// The most cells of a board whose every deal a table lists (each deal is enumerated).
+pub const EVERY_DEAL_CELLS: usize = 24;
+
+/// Every deal of a board of side 2 or 3, or of any board of at most `EVERY_DEAL_CELLS` cells,
+/// up to symmetry.
 pub const EVERY_DEAL: TableEntry = TableEntry {
     name: "quantum_leap_every_deal",
     game: "quantum_leap",
-    doc: "every deal of a Quantum Leap board of side 2 or 3, one row a class of deals the \
-          board's 12 symmetries map onto one another, weighted by the deals in it",
+    doc: "every deal of a Quantum Leap board of side 2 or 3 (or a board of at most 24 cells), \
+          one row a class of deals the board's symmetries map onto one another, weighted by \
+          the deals in it",
     params: &[
         Param::int("size", 2, 3, 3),
+        Param::text("board", BOARD),
         Param::choice("setup", &["A", "B"]),
         Param::TIMEOUT,
         Param::MAX_NODES,
@@ -70,21 +84,43 @@ pub const EVERY_DEAL: TableEntry = TableEntry {
         Column::new("seconds", Dtype::Float64, false),
         Column::new("error", Dtype::String, false),
     ],
-    rows: Some(|p| Ok(deal_classes(p.int("size") as usize, p.str("setup")).len() as u64)),
+    rows: Some(|p| Ok(deal_classes(&small_shape(p)?, p.str("setup")).len() as u64)),
     seeded: false,
     kernel: every_deal_rows,
 };
 
+/// The board of the table's parameters: `board`, or else the hexagon of side `size`.
+fn shape(p: &Params) -> Result<Shape> {
+    match p.str("board") {
+        "" => Ok(Shape::Hexagon(p.int("size") as usize)),
+        text => Shape::parse(text),
+    }
+}
+
+/// The board of the table's parameters, small enough for every deal to be listed.
+fn small_shape(p: &Params) -> Result<Shape> {
+    let shape = shape(p)?;
+    let cells = shape.coords().len();
+    if cells > EVERY_DEAL_CELLS {
+        return Err(Error::InvalidOption(format!(
+            "table quantum_leap_every_deal: a board of {cells} cells has too many deals; \
+             the table lists every deal of boards of at most {EVERY_DEAL_CELLS} cells"
+        )));
+    }
+    Ok(shape)
+}
+
 /// The game of the table's parameters, at bitboard width `B`.
 fn game<B: Bits>(p: &Params) -> Result<QuantumLeap<B>> {
-    let options = Options::from([
-        ("size".to_string(), OptionValue::Int(p.int("size"))),
-        (
-            "setup".to_string(),
-            OptionValue::Str(p.str("setup").to_string()),
-        ),
-    ]);
-    QuantumLeap::<B>::from_options(&options)
+    let board = match shape(p)? {
+        Shape::Hexagon(side) if side <= 7 => ("size".to_string(), OptionValue::Int(side as i64)),
+        shape => {
+            let text = Board::<Bits256>::of(&shape).text();
+            ("board".to_string(), OptionValue::Str(text))
+        }
+    };
+    let setup = ("setup".to_string(), OptionValue::Str(p.str("setup").to_string()));
+    QuantumLeap::<B>::from_options(&Options::from([board, setup]))
 }
 
 /// The deal drawn by `rng`: each chance outcome by its probability.
@@ -99,12 +135,12 @@ fn deal<B: Bits>(game: &QuantumLeap<B>, rng: &mut Rng) -> QuantumLeapState<B> {
 }
 
 /// Deals `rows` of `seed` (deal `i` drawn by `row_rng(seed, i)`), one after another, each
-/// solve on every thread; boards past side 5 need 128-bit sets.
+/// solve on every thread; boards past 64 cells need 128-bit sets, past 128 cells 256-bit ones.
 fn deal_rows(p: &Params, rows: Range<u64>, seed: u64, ctx: &Context) -> Result<Vec<Vec<Cell>>> {
-    if p.int("size") > 5 {
-        deal_rows_at::<u128>(p, rows, seed, ctx)
-    } else {
-        deal_rows_at::<u64>(p, rows, seed, ctx)
+    match shape(p)?.coords().len() {
+        cells if cells > 128 => deal_rows_at::<Bits256>(p, rows, seed, ctx),
+        cells if cells > 64 => deal_rows_at::<u128>(p, rows, seed, ctx),
+        _ => deal_rows_at::<u64>(p, rows, seed, ctx),
     }
 }
 
@@ -168,20 +204,20 @@ fn deal_rows_at<B: Bits>(
     rows.into_iter().collect()
 }
 
-/// The classes of every deal of the board of side `side` with `setup` ("A" or "B"): each
-/// class's smallest code and the deals in it, sorted by code. A deal's code is its cells in
-/// base 3 (0 empty, 1 white, 2 black; cell `i` weighs `3**i`, cells in notation order), and a
-/// class holds the deals the board's symmetries map onto one another. Computed once a board
-/// and kept (a few hundred kilobytes for side 3).
-pub fn deal_classes(side: usize, setup: &str) -> Arc<Vec<(u64, u64)>> {
+/// The classes of every deal of the board `shape` (of at most `EVERY_DEAL_CELLS` cells) with
+/// `setup` ("A" or "B"): each class's smallest code and the deals in it, sorted by code. A
+/// deal's code is its cells in base 3 (0 empty, 1 white, 2 black; cell `i` weighs `3**i`,
+/// cells in notation order), and a class holds the deals the board's symmetries map onto one
+/// another. Computed once a board and kept (a few hundred kilobytes for side 3).
+pub fn deal_classes(shape: &Shape, setup: &str) -> Arc<Vec<(u64, u64)>> {
     type Classes = Arc<Vec<(u64, u64)>>;
-    static CLASSES: OnceLock<Mutex<HashMap<(usize, bool), Classes>>> = OnceLock::new();
-    let key = (side, setup == "A");
+    static CLASSES: OnceLock<Mutex<HashMap<(Shape, bool), Classes>>> = OnceLock::new();
+    let key = (shape.clone(), setup == "A");
     let cache = CLASSES.get_or_init(Default::default);
     if let Some(classes) = cache.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
         return classes.clone();
     }
-    let classes = Arc::new(count_classes(side, key.1));
+    let classes = Arc::new(count_classes(shape, key.1));
     cache
         .lock()
         .unwrap_or_else(|e| e.into_inner())
@@ -189,10 +225,12 @@ pub fn deal_classes(side: usize, setup: &str) -> Arc<Vec<(u64, u64)>> {
     classes
 }
 
-fn count_classes(side: usize, setup_a: bool) -> Vec<(u64, u64)> {
-    let board = Board::<u64>::new(side);
+fn count_classes(shape: &Shape, setup_a: bool) -> Vec<(u64, u64)> {
+    let board = Board::<u64>::of(shape);
     let cells = board.cells;
-    let stones = (cells - 1) / 2; // White's; Black has as many (A) or one more (B)
+    assert!(cells <= EVERY_DEAL_CELLS);
+    // White's stones (the rest are Black's): as `QuantumLeap::stock`.
+    let stones = if setup_a { (cells - 1) / 2 } else { cells / 2 };
     // weight[k][i]: what a white stone on cell i adds to the code of symmetry k's image.
     let weights: Vec<Vec<u64>> = board
         .symmetries()
@@ -201,7 +239,7 @@ fn count_classes(side: usize, setup_a: bool) -> Vec<(u64, u64)> {
         .collect();
     let empties: Vec<Option<usize>> = if setup_a {
         (0..cells)
-            .filter(|&c| c != board.centre)
+            .filter(|&c| !board.is_centre(c))
             .map(Some)
             .collect()
     } else {
@@ -228,7 +266,7 @@ fn count_classes(side: usize, setup_a: bool) -> Vec<(u64, u64)> {
                             sum(whites) + 2 * sum(blacks)
                         })
                         .min()
-                        .expect("twelve symmetries")
+                        .expect("the identity at least")
                 })
         })
         .collect();
@@ -245,8 +283,8 @@ fn count_classes(side: usize, setup_a: bool) -> Vec<(u64, u64)> {
 
 /// The board of `code` (see [`deal_classes`]) as the notation writes it: rows top to bottom,
 /// `.` empty, `w` white, `b` black, separated by `/`.
-pub fn board_text(code: u64, side: usize) -> String {
-    let board = Board::<u64>::new(side);
+pub fn board_text(code: u64, shape: &Shape) -> String {
+    let board = Board::<u64>::of(shape);
     let mut digits = Vec::with_capacity(board.cells);
     let mut rest = code;
     for _ in 0..board.cells {
@@ -264,9 +302,9 @@ pub fn board_text(code: u64, side: usize) -> String {
 /// result after Black's `no swap` (setup A) or from the start (B), and in setup A Black's by
 /// the best swap decision.
 fn every_deal_rows(p: &Params, rows: Range<u64>, _: u64, ctx: &Context) -> Result<Vec<Vec<Cell>>> {
-    let (side, setup_a) = (p.int("size") as usize, p.str("setup") == "A");
+    let (shape, setup_a) = (small_shape(p)?, p.str("setup") == "A");
     let game = game::<u64>(p)?;
-    let classes = deal_classes(side, p.str("setup"));
+    let classes = deal_classes(&shape, p.str("setup"));
     let one = Context::new(ctx.limits.clone(), None, ctx.cancel);
     let n = (rows.end - rows.start) as usize;
     let rows = map_rows(
@@ -278,7 +316,7 @@ fn every_deal_rows(p: &Params, rows: Range<u64>, _: u64, ctx: &Context) -> Resul
         ctx.cancel,
         |i, _| {
             let (code, weight) = classes[i as usize];
-            let board = board_text(code, side);
+            let board = board_text(code, &shape);
             let (mut nodes, mut seconds) = (0u64, 0.0f64);
             let mut black = None;
             let white = (|| -> Result<bool> {
@@ -327,11 +365,11 @@ mod tests {
     #[test]
     fn every_deal_is_counted_once_in_its_class() {
         // Setup A: the empty cell (not the centre), then White's stones among the rest.
-        let a2: u64 = deal_classes(2, "A").iter().map(|c| c.1).sum();
+        let a2: u64 = deal_classes(&Shape::Hexagon(2), "A").iter().map(|c| c.1).sum();
         assert_eq!(a2, 6 * 20);
-        let b2: u64 = deal_classes(2, "B").iter().map(|c| c.1).sum();
+        let b2: u64 = deal_classes(&Shape::Hexagon(2), "B").iter().map(|c| c.1).sum();
         assert_eq!(b2, 35);
-        let a3 = deal_classes(3, "A");
+        let a3 = deal_classes(&Shape::Hexagon(3), "A");
         assert_eq!(a3.iter().map(|c| c.1).sum::<u64>(), 18 * 48620);
         assert!(
             a3.windows(2).all(|w| w[0].0 < w[1].0),
@@ -350,7 +388,7 @@ mod tests {
         let game = QuantumLeap::<u64>::from_options(&options).unwrap();
         let cancel = std::sync::atomic::AtomicBool::new(false);
         let ctx = Context::new(Default::default(), Some(1), &cancel);
-        let classes = deal_classes(3, "A");
+        let classes = deal_classes(&Shape::Hexagon(3), "A");
         for &(code, _) in [
             classes[0],
             classes[classes.len() / 2],
@@ -358,7 +396,7 @@ mod tests {
         ]
         .iter()
         {
-            let cells: Vec<char> = board_text(code, 3).chars().filter(|&c| c != '/').collect();
+            let cells: Vec<char> = board_text(code, &Shape::Hexagon(3)).chars().filter(|&c| c != '/').collect();
             let mut values = std::collections::HashSet::new();
             for m in board.symmetries() {
                 let mut image = vec!['?'; board.cells];
@@ -369,19 +407,19 @@ mod tests {
                     .map(|i| ".wb".find(image[i]).unwrap() as u64 * 3u64.pow(i as u32))
                     .sum();
                 let state = game
-                    .from_notation(&format!("{} swap", board_text(code, 3)))
+                    .from_notation(&format!("{} swap", board_text(code, &Shape::Hexagon(3))))
                     .unwrap();
                 values.insert(solve(&game, &state, &ctx).unwrap().win);
             }
-            assert_eq!(values.len(), 1, "{}", board_text(code, 3));
+            assert_eq!(values.len(), 1, "{}", board_text(code, &Shape::Hexagon(3)));
         }
     }
 
     #[test]
     fn a_class_is_named_by_its_smallest_image_and_written_as_the_notation_writes_it() {
         let board = Board::<u64>::new(2);
-        for &(code, _) in deal_classes(2, "B").iter() {
-            let text = board_text(code, 2);
+        for &(code, _) in deal_classes(&Shape::Hexagon(2), "B").iter() {
+            let text = board_text(code, &Shape::Hexagon(2));
             assert_eq!(text.split('/').map(str::len).collect::<Vec<_>>(), [2, 3, 2]);
             let cells: Vec<char> = text.chars().filter(|&c| c != '/').collect();
             for m in board.symmetries() {

@@ -24,6 +24,7 @@
 use super::search::Solver;
 use super::shared::Searched;
 use crate::bits::Bits;
+use crate::quantum_leap::board::MAX_CELLS;
 use crate::quantum_leap::{BLACK, QuantumLeap, WHITE, after_capture};
 use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
@@ -73,7 +74,7 @@ impl<'s, 'a, B: Bits> Solver<'s, 'a, B> {
         }
         let most = stones[0].count().max(stones[1].count()) as usize;
         let cap = most.saturating_sub(1).min(6);
-        let mut bound = [0u8; 128];
+        let mut bound = [0u8; MAX_CELLS];
         let mut by_bound = [B::EMPTY; 7];
         for c in occupied.cells() {
             let b = ((board.neighbours[c] & occupied).count() as usize).min(cap);
