@@ -634,7 +634,9 @@ def play_command(game, seat, options, notation, seed, think, bot) -> None:
         click.echo(_text(state, seat))
         while True:
             try:
-                typed = input(f"your move (player {seat})> ").strip()
+                # click.prompt's own reader (input(), or a test runner's), without its turning
+                # the end of the input into Abort, which Ctrl-C also raises.
+                typed = click.termui.visible_prompt_func(f"your move (player {seat})> ").strip()
             except EOFError:  # the end of the input: the player has left, quietly
                 click.echo("")
                 return
