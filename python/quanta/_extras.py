@@ -4,17 +4,16 @@ import name ``quanta``), else :data:`DISTRIBUTION`."""
 
 from __future__ import annotations
 
-import functools
 import importlib
 
 #: The distribution's name when no installed metadata says it (a source tree on the path).
 DISTRIBUTION = "quanta"
 
 
-@functools.cache
 def distribution() -> str:
     """The name ``pip`` installs this package by: from the metadata of the distribution that
-    provides the ``quanta`` package, else :data:`DISTRIBUTION`."""
+    provides the ``quanta`` package, else :data:`DISTRIBUTION`. (Read when an extra is
+    missing, so not kept.)"""
     try:
         from importlib.metadata import packages_distributions
 
