@@ -67,6 +67,15 @@ def game(name: str, **options: Any) -> Game:
     Raises :class:`InvalidOptionError` (a ``ValueError``) for an unknown game, an unknown
     option or a bad value.
     """
+    for key, value in options.items():
+        if isinstance(value, str) and not value.isascii():
+            try:
+                value.encode("utf-8")
+            except UnicodeEncodeError:  # a lone surrogate: no text the core could read
+                raise InvalidOptionError(
+                    f"{name}: option {key} must be text that can be written in UTF-8 (no lone "
+                    f"surrogates), not {exceptions.quoted(value)}"
+                ) from None
     return _make_game(name, options)
 
 

@@ -13,6 +13,11 @@ from .exceptions import InvalidOptionError, quoted
 FONT = "font-family='Helvetica, Arial, sans-serif'"
 
 _INK = "#222222"  # the caption's colour
+_BACK = "#3b5b92"  # a face-down card's colour
+
+#: A generous width of one character of :data:`FONT`, in ems: Helvetica's and Arial's letters
+#: but W and M stay under it (digits are 0.56), so a line measured with it fits its picture.
+EM_PER_CHAR = 0.6
 
 
 #: The largest size a picture's option may ask for, in pixels: far beyond any screen, and small
@@ -40,6 +45,18 @@ def pixels(name: str, value: object, above: float = 0.0) -> float:
     else:
         expected = f"a number of pixels above {num(above)}"
     raise InvalidOptionError(f"{name} must be {expected}, not {shown}")
+
+
+def viewer(value: object, players: int) -> int | None:
+    """``value`` checked as a picture's viewer: ``None`` (nobody in particular) or a player from
+    0 to ``players - 1``; anything else raises :class:`~quanta.InvalidOptionError`."""
+    if value is None or (
+        isinstance(value, int) and not isinstance(value, bool) and 0 <= value < players
+    ):
+        return value
+    raise InvalidOptionError(
+        f"viewer must be None or a player from 0 to {players - 1}, not {quoted(value)}"
+    )
 
 
 def num(x: float) -> str:
@@ -91,6 +108,31 @@ def caption(x: float, y: float, content: str) -> str:
         f"<text x='{num(x)}' y='{num(y)}' font-size='12' {FONT} fill='{_INK}'>"
         f"{escape(content)}</text>"
     )
+
+
+def text_width(content: str, size: float = 12) -> float:
+    """A generous estimate of how wide ``content`` is drawn at ``size`` pixels
+    (:data:`EM_PER_CHAR` a character)."""
+    return EM_PER_CHAR * size * len(content)
+
+
+def fit(width: float, x: float, lines: list[str], size: float = 12, margin: float = 8) -> float:
+    """``width``, widened if need be so that each of ``lines`` written from ``x`` at ``size``
+    pixels ends at least ``margin`` pixels inside the picture."""
+    return max([width, *(x + text_width(line, size) + margin for line in lines)])
+
+
+def back(x: float, y: float, width: float, height: float, title: str = "") -> list[str]:
+    """A face-down card whose top left corner is at (``x``, ``y``), with a tooltip ``title``."""
+    tip = f"<title>{escape(title)}</title>" if title else ""
+    return [
+        f"<rect x='{num(x)}' y='{num(y)}' width='{num(width)}' height='{num(height)}' "
+        f"rx='{num(min(width, height) * 0.12)}' fill='{_BACK}' stroke='#1d2f52' "
+        f"stroke-width='1'>{tip}</rect>",
+        f"<rect x='{num(x + 3)}' y='{num(y + 3)}' width='{num(max(width - 6, 0))}' "
+        f"height='{num(max(height - 6, 0))}' rx='{num(min(width, height) * 0.08)}' fill='none' "
+        f"stroke='#9fb3d9' stroke-width='0.8'/>",
+    ]
 
 
 def finish(out: list[str]) -> str:

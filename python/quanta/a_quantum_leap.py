@@ -193,18 +193,37 @@ _RED = "#c0262d"
 _BLACK = "#222222"
 
 
-def svg(state: State, cell: float = 70) -> str:
+def svg(state: State, cell: float = 70, viewer: int | None = None) -> str:
     """A self-contained SVG picture of the position: the 3x3 display with each cell's top card
-    (rank and suit sign, red or black) and stack height, the centre b2 (the Higgs) tinted, and
-    captions with the pattern, the points and the status. ``cell`` is the side of a cell in
-    pixels (a positive number, else :class:`~quanta.InvalidOptionError`)."""
+    (rank and suit sign, red or black) and stack height, the centre b2 (the Higgs) tinted, a
+    caption with the pattern, a row per player with their points and hand, and the status.
+    A hand is drawn face up where :func:`text` shows it to ``viewer``: ``None`` (the default)
+    sees only the hands shown after a pass, a player their own hand too; the others show their
+    backs. ``cell`` is the side of a cell in pixels (a positive number, else
+    :class:`~quanta.InvalidOptionError`)."""
     cell = _svg.pixels("cell", cell)
     view = _state(state, "a_quantum_leap.svg").view()
+    players = len(view["scores"])
+    viewer = _svg.viewer(viewer, players)
     tops, heights = view["display"], view["stacks"]
     left, top = 22.0, 20.0
     grid = 3 * cell
-    width = max(left + grid + 12, 280.0)
-    height = top + grid + 60
+    card_w, card_h, gap = 24.0, 32.0, 3.0
+    labels = [f"player {p}: {points} points" for p, points in enumerate(view["scores"])]
+    label_w = max(_svg.text_width(line) for line in labels) + 6
+    hands = [hand or [] for hand in view["hands"]]  # the whole state's view: all known
+    longest = max(len(hand) for hand in hands)
+    partners = _partners(state)
+    status = _status(view, partners)
+    scores = [str(p) for p in view["scores"]]
+    # Partners' points are joined by '+' (seats 0+1, 2+3), as in the notation.
+    teams = f"; teams {'+'.join(scores[:2])}, {'+'.join(scores[2:])}" if partners else ""
+    packs = "; 2 packs" if state.game.options.get("packs") == 2 else ""
+    first = f"pattern {view['pattern'] or '-'}{teams}{packs}"
+    width = max(left + grid + 12, left - 14 + label_w + longest * (card_w + gap) + 8)
+    width = _svg.fit(width, left - 14, [first, status])
+    rows_top = top + grid + 30
+    height = rows_top + players * (card_h + 6) + 26
     out = _svg.start(width, height)
     out.append(
         f"<rect x='{num(left + cell)}' y='{num(top + cell)}' width='{num(cell)}' "
@@ -218,31 +237,43 @@ def svg(state: State, cell: float = 70) -> str:
             if code is None:
                 continue
             x, y, side = left + c * cell + pad, top + r * cell + pad, cell - 2 * pad
-            colour = _RED if code[1] in _RED_SUITS else _BLACK
-            rank = "10" if code[0] == "T" else code[0]
-            out.append(
-                f"<rect x='{num(x)}' y='{num(y)}' width='{num(side)}' height='{num(side)}' "
-                f"rx='{num(side * 0.1)}' fill='{_CARD}' stroke='{_BLACK}' stroke-width='1'/>"
-            )
-            out.append(
-                f"<text x='{num(x + side / 2)}' y='{num(y + side * 0.55)}' text-anchor='middle' "
-                f"font-size='{num(side * 0.36)}' font-weight='bold' {FONT} fill='{colour}'>"
-                f"{rank}{_SUIT_SIGNS[code[1]]}</text>"
-            )
+            out.extend(_card_face(x, y, side, side, code, side * 0.36, bold=True))
             out.append(
                 f"<text x='{num(x + side - 3)}' y='{num(y + side - 4)}' text-anchor='end' "
                 f"font-size='{num(max(side * 0.16, 1))}' {FONT} fill='{_GRID}'>"
                 f"\u00d7{heights[r][c]}</text>"
             )
-    partners = _partners(state)
-    scores = [str(p) for p in view["scores"]]
-    # Partners' points are joined by '+' (seats 0+1, 2+3), as in the notation.
-    points = f"{'+'.join(scores[:2])}, {'+'.join(scores[2:])}" if partners else ", ".join(scores)
-    packs = "; 2 packs" if state.game.options.get("packs") == 2 else ""
-    out.append(_svg.caption(left - 14, top + grid + 19, f"pattern {view['pattern'] or '-'}; "
-                            f"points {points}{packs}"))
-    out.append(_svg.caption(left - 14, top + grid + 37, _status(view, partners)))
+    out.append(_svg.caption(left - 14, top + grid + 19, first))
+    for p, hand in enumerate(hands):
+        y = rows_top + p * (card_h + 6)
+        out.append(_svg.caption(left - 14, y + card_h / 2 + 4, labels[p]))
+        face_up = view["hand_shown"][p] or viewer == p
+        x = left - 14 + label_w
+        for code in hand:
+            if face_up:
+                out.extend(_card_face(x, y, card_w, card_h, code, 11))
+            else:
+                out.extend(_svg.back(x, y, card_w, card_h, f"player {p}'s card"))
+            x += card_w + gap
+    out.append(_svg.caption(left - 14, height - 10, status))
     return _svg.finish(out)
+
+
+def _card_face(
+    x: float, y: float, w: float, h: float, code: str, size: float, bold: bool = False
+) -> list[str]:
+    """A face-up card ``code`` (``TS``, ``7H``) at (``x``, ``y``): rank and suit sign in red or
+    black, ``size`` pixels high."""
+    colour = _RED if code[1] in _RED_SUITS else _BLACK
+    rank = "10" if code[0] == "T" else code[0]
+    weight = " font-weight='bold'" if bold else ""
+    return [
+        f"<rect x='{num(x)}' y='{num(y)}' width='{num(w)}' height='{num(h)}' "
+        f"rx='{num(min(w, h) * 0.1)}' fill='{_CARD}' stroke='{_BLACK}' stroke-width='1'/>",
+        f"<text x='{num(x + w / 2)}' y='{num(y + h * 0.5 + size * 0.35)}' text-anchor='middle' "
+        f"font-size='{num(size)}'{weight} {FONT} fill='{colour}'>"
+        f"{rank}{_SUIT_SIGNS[code[1]]}</text>",
+    ]
 
 
 # ---- scoring one placement ----

@@ -30,7 +30,9 @@ and lost otherwise, never drawn.
 **Ratings.** With two bots or more, each bot gets an Elo-style rating: a Bradley-Terry model
 fitted (by its minorization-maximization iteration) to every pair of bots' results in the games
 both played (a draw half a win each, and one draw between every pair added as a prior so that
-an unbeaten bot has a finite rating), scaled as Elo (400 log10) with mean 0.
+an unbeaten bot has a finite rating), scaled as Elo (400 log10) with mean 0, rounded to a tenth
+of a point. One bot alone in a game of more players (not cooperative) is refused: it would
+hold every seat, with no one to beat.
 
 The results depend only on the game, the bots, ``n`` and ``seed``, never on ``threads``
 (except with a bot stopped by the clock: ``bot.timed``).
@@ -47,6 +49,7 @@ import numpy as np
 import quanta
 
 from ._core import Bot
+from .exceptions import InvalidOptionError
 from ._core import arena as _arena
 
 __all__ = ["ArenaResult", "BotRecord", "arena", "wilson"]
@@ -210,7 +213,10 @@ def _summary(bots: tuple[Bot, ...], returns: np.ndarray, seats: np.ndarray,
                     both = present[a] & present[b]
                     pair_wins[a, b] = ((best[a] > best[b]) & both).sum() \
                         + 0.5 * ((best[a] == best[b]) & both).sum()
-        records = [replace(r, rating=float(x)) for r, x in zip(records, _bradley_terry(pair_wins))]
+        # Rounded to a tenth of a point (no -0.0): the fit's last digits are noise, and a
+        # rating of 0 reads as 0, not 3.97551983423659e-09.
+        records = [replace(r, rating=round(float(x), 1) + 0.0)
+                   for r, x in zip(records, _bradley_terry(pair_wins))]
     return tuple(records)
 
 
@@ -224,6 +230,13 @@ def arena(game: quanta.Game | str, bots: Sequence[Bot], n: int, *, seed: int = 0
     for the seats, the results and the ratings."""
     if isinstance(game, str):
         game = quanta.game(game)
+    if (isinstance(game, quanta.Game) and isinstance(bots, (list, tuple)) and len(bots) == 1
+            and game.num_players > 1 and game.info.utility != "cooperative"):
+        raise InvalidOptionError(
+            f"bots must be two or more for {game.name} with {game.num_players} players: one "
+            f"bot would hold every seat, with no one to beat and no result (give it an "
+            f"opponent, e.g. quanta.bots.Random())"
+        )
     columns = _arena(game, bots, n, seed, threads, record)  # refuses anything but a list of bots
     recorded = columns.get("actions")
     returns, seats = columns["returns"], columns["seats"]

@@ -1,7 +1,8 @@
 """The ``quanta`` command: ``analyze``, ``job``, ``solve`` and ``play``.
 
-Every bad argument is one line on stderr, ``Error: ...``, and exit status 2; a solve past its
-limits is one line and status 1; Ctrl-C is status 130.
+Every bad argument is one line on stderr, ``Error: ...``, and exit status 2 (a position of
+the game with another option names the ``-o`` to add); a solve past its limits is one line
+and status 1; Ctrl-C is status 130; the end of the input ends ``play`` with status 0.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import contextlib
 import importlib
 import json
 import random
+import re
 import sys
 import time
 
@@ -250,6 +252,56 @@ def _game_named(name: str, options: dict) -> quanta.Game:
         raise click.UsageError(str(e)) from None
 
 
+def _option_changes(g: quanta.Game):
+    """Each way of changing one of ``g``'s options, as ``(key, value)``: a flag flipped, a
+    small integer (0 to 8), the texts an unknown value's error lists, and a per-player option
+    given one such value for everyone; read from the game's options, never listed by hand."""
+    for key, current in g.options.items():
+        first = current[0] if isinstance(current, tuple) else current
+        if isinstance(first, bool):
+            values: list[object] = [not first, first]
+        elif isinstance(first, int):
+            values = list(range(9))
+        else:
+            try:
+                quanta.game(g.name, **{**g.options, key: "\u0000?"})
+                values = []
+            except quanta.QuantaError as e:
+                listed = re.search(r"one of (\[.*?\])", str(e))
+                values = json.loads(listed.group(1)) if listed else []
+        for value in values:
+            if value != current:
+                yield key, value
+
+
+def _other_options(g: quanta.Game, fits) -> str | None:
+    """``-o KEY=VALUE`` naming one option that, changed alone, makes ``fits(game)`` true for
+    the game with it changed; None if no one option does."""
+    for key, value in _option_changes(g):
+        try:
+            other = quanta.game(g.name, **{**g.options, key: value})
+            if fits(other):
+                return f"-o {key}={json.dumps(value)}"
+        except quanta.QuantaError:
+            continue
+    return None
+
+
+def _position(g: quanta.Game, notation: str):
+    """The state ``notation`` gives in ``g``; a usage error (exit 2) if it is not one, naming
+    the option to add when the position is one of the game with another option."""
+    try:
+        return g.from_notation(notation)
+    except quanta.QuantaError as e:
+        def reads(other: quanta.Game) -> bool:
+            other.from_notation(notation)
+            return True
+
+        hint = _other_options(g, reads)
+        more = f"; it reads as a position with another option: add {hint}" if hint else ""
+        raise click.UsageError(f"{e}{more}") from None
+
+
 _option = click.option("--option", "-o", "options", multiple=True, callback=_pairs,
                        metavar="KEY=VALUE", help="A game option (repeatable), e.g. -o size=3.")
 _json = click.option("--json", "as_json", is_flag=True, help="JSON, for machines.")
@@ -444,10 +496,16 @@ def solve_command(game, notation, options, timeout, max_nodes, memory_mb, as_jso
     if g.name not in SOLVERS:
         raise click.UsageError(f"{g.name} has no solver yet; the games with one are "
                                f"{sorted(SOLVERS)}")
+    state = _position(g, notation)
     try:
-        state = g.from_notation(notation)
         with _searching(timeout, quiet or as_json):
             a = solve(state, timeout=timeout, max_nodes=max_nodes, memory_mb=memory_mb)
+    except quanta.NotApplicableError as e:
+        hint = _other_options(g, lambda other: _solvable(other, notation))
+        if hint is None:
+            raise click.UsageError(str(e)) from None
+        raise click.UsageError(f"{g.name}: the solver does not take this position with the "
+                               f"options given; add {hint} to solve it") from None
     except quanta.QuantaError as e:
         raise click.UsageError(str(e)) from None
     out = {"game": g.name, "notation": notation, "value": a.value, "best": a.best,
@@ -467,6 +525,17 @@ def solve_command(game, notation, options, timeout, max_nodes, memory_mb, as_jso
         click.echo(f"searched {a.nodes or 0:,} nodes in {a.seconds or 0:.3f} s")
     if a.value is None:
         sys.exit(1)
+
+
+def _solvable(g: quanta.Game, notation: str) -> bool:
+    """Whether ``g``'s solver takes the position ``notation`` (a first look, no search)."""
+    from quanta.solvers import solve
+
+    try:
+        solve(g.from_notation(notation), timeout=0, memory_mb=1)
+    except quanta.NotApplicableError:
+        return False
+    return True
 
 
 #: Seconds a search runs before ``quanta solve`` shows its progress.
@@ -545,10 +614,7 @@ def play_command(game, seat, options, notation, seed, think, bot) -> None:
     g = _game_named(game, options)
     if seat >= g.num_players:
         raise click.UsageError(f"--as must be a seat from 0 to {g.num_players - 1} for {g.name}")
-    try:
-        state = g.new_state() if notation is None else g.from_notation(notation)
-    except quanta.QuantaError as e:
-        raise click.UsageError(str(e)) from None
+    state = g.new_state() if notation is None else _position(g, notation)
     rng = random.Random(seed)
     computer = _computer(bot, seed, think)
     adviser = _computer("best", seed, think)
@@ -567,7 +633,13 @@ def play_command(game, seat, options, notation, seed, think, bot) -> None:
             continue
         click.echo(_text(state, seat))
         while True:
-            typed = click.prompt(f"your move (player {seat})", prompt_suffix="> ").strip()
+            try:
+                # click.prompt's own reader (input(), or a test runner's), without its turning
+                # the end of the input into Abort, which Ctrl-C also raises.
+                typed = click.termui.visible_prompt_func(f"your move (player {seat})> ").strip()
+            except EOFError:  # the end of the input: the player has left, quietly
+                click.echo("")
+                return
             if typed == "quit":
                 return
             if typed == "?":

@@ -166,7 +166,13 @@ def svg(state: State, size: float = 250, viewer: int | None = None) -> str:
     rows_top = top + grid + 12
     longest = max(view["hand_sizes"])
     cards_width = left - 14 + (card_w + 3 * gap) + longest * (card_w + gap) + 10
-    width = max(left + grid + 10, 340, cards_width)  # 340: room for the captions
+    captions = [
+        f"player {p}: last played {played[-1] if played else '-'}; "
+        f"heap {view['heap_sizes'][p]}; hand {len(view['hands'][p] or [])}"
+        for p, played in enumerate(view["discards"])
+    ]
+    status = _status(view, state)
+    width = _svg.fit(max(left + grid + 10, cards_width), left - 14, [*captions, status])
     height = rows_top + 2 * (card_h + 22) + 24
     out = _svg.start(width, height)
     out.extend(_board_svg(view["board"], left, top, cell))
@@ -174,13 +180,7 @@ def svg(state: State, size: float = 250, viewer: int | None = None) -> str:
         y = rows_top + p * (card_h + 22)
         played, held = view["discards"][p], view["hands"][p] or []
         shown = open_hands[p] or viewer == p
-        out.append(
-            _svg.caption(
-                left - 14, y + 11,
-                f"player {p}: last played {played[-1] if played else '-'}; "
-                f"heap {view['heap_sizes'][p]}; hand {len(held)}",
-            )
-        )  # fmt: skip
+        out.append(_svg.caption(left - 14, y + 11, captions[p]))
         x = left - 14
         if played:
             out.extend(_card(x, y + 16, card_w, card_h, played[-1], p))
@@ -188,7 +188,7 @@ def svg(state: State, size: float = 250, viewer: int | None = None) -> str:
         for name in held:
             out.extend(_card(x, y + 16, card_w, card_h, name if shown else None, p))
             x += card_w + gap
-    out.append(_svg.caption(left - 14, height - 8, _status(view, state)))
+    out.append(_svg.caption(left - 14, height - 8, status))
     return _svg.finish(out)
 
 

@@ -201,11 +201,13 @@ def _cards(count: int) -> str:
     return f"{count} card" if count == 1 else f"{count} cards"
 
 
-def svg(state: State, cell: float = 64.0) -> str:
+def svg(state: State, cell: float = 64.0, viewer: int | None = None) -> str:
     """A self-contained SVG picture: the grid with coordinates, each card as a tile showing its
     rank (A, 2-9, C), its name and its suit letters in the suits' colours; below, each hand's
-    size and score, in solitaire the hand itself (a small tile per card, with its code), and
-    the status line. ``cell`` must be a positive number of pixels (else
+    size and score with the hand as a row of small tiles, and the status line. A hand is drawn
+    face up (each tile with its code) where :func:`text` shows it to ``viewer``: in solitaire
+    always, else only ``viewer``'s own (``None``, the default: nobody's); the others show their
+    backs. ``cell`` must be a positive number of pixels (else
     :class:`~quanta.InvalidOptionError`)."""
     cell = _svg.pixels("cell", cell)
     view = _state(state, "quincunx.svg").view()
@@ -214,12 +216,15 @@ def svg(state: State, cell: float = 64.0) -> str:
     left, top = 20.0, 20.0
     size = cell * side
     totals = view["scores"]
-    # Solitaire has nobody to hide the hand from: it is drawn, in rows of small tiles.
-    shown = (view["hands"][0] or []) if len(totals) == 1 else []
+    viewer = _svg.viewer(viewer, len(totals))
     small, gap = max(cell * 0.6, 30.0), 4.0
     per_row = max(1, int((size + gap) // (small + gap)))
-    hand_rows = -(-len(shown) // per_row)
-    width = left + size + 10
+    hands = [hand or [] for hand in view["hands"]]  # the whole state's view: all known
+    lines = [f"player {p}: {_cards(view['hand_sizes'][p])}, {total} points"
+             for p, total in enumerate(totals)]  # fmt: skip
+    status = _status(view)
+    hand_rows = sum(-(-len(hand) // per_row) for hand in hands)
+    width = _svg.fit(left + size + 10, left, [*lines, status])
     height = top + size + 20 + 16 * (len(totals) + 1) + hand_rows * (small * 0.6 + gap)
     out = _svg.start(width, height)
     out.extend(_svg.square_grid(left, top, cell, side, row_numbers_x=left - 8, colour=_GRID))
@@ -254,28 +259,31 @@ def svg(state: State, cell: float = 64.0) -> str:
                 f"fill='#333333'>{escape(name)}</text>"
             )
     y = top + size + 18
-    for p, total in enumerate(totals):
-        line = f"player {p}: {_cards(view['hand_sizes'][p])}, {total} points"
+    for p, line in enumerate(lines):
         out.append(_svg.caption(left, y, line))
         y += 16
-    for k, code in enumerate(shown):
-        card = _BY_CODE[code]
-        x = left + (k % per_row) * (small + gap)
-        tile_y = y - 10 + (k // per_row) * (small * 0.6 + gap)
-        colour = _SUIT_COLOURS[card.suits[0]] if card.suits else "#999999"
-        out.append(
-            f"<rect x='{num(x)}' y='{num(tile_y)}' width='{num(small)}' "
-            f"height='{num(small * 0.6)}' rx='{num(small * 0.08)}' fill='#fbf8ef' "
-            f"stroke='{colour}' stroke-width='1.5'><title>{escape(card.name)} ({escape(code)})"
-            f"</title></rect>"
-        )
-        out.append(
-            f"<text x='{num(x + small / 2)}' y='{num(tile_y + small * 0.3 + 4)}' "
-            f"text-anchor='middle' font-size='12' font-weight='bold' {FONT} "
-            f"fill='#222222'>{escape(code)}</text>"
-        )
-    y += hand_rows * (small * 0.6 + gap)
-    out.append(_svg.caption(left, y, _status(view)))
+        face_up = len(totals) == 1 or viewer == p
+        for k, code in enumerate(hands[p]):
+            x = left + (k % per_row) * (small + gap)
+            tile_y = y - 10 + (k // per_row) * (small * 0.6 + gap)
+            if not face_up:
+                out.extend(_svg.back(x, tile_y, small, small * 0.6, f"player {p}'s card"))
+                continue
+            card = _BY_CODE[code]
+            colour = _SUIT_COLOURS[card.suits[0]] if card.suits else "#999999"
+            out.append(
+                f"<rect x='{num(x)}' y='{num(tile_y)}' width='{num(small)}' "
+                f"height='{num(small * 0.6)}' rx='{num(small * 0.08)}' fill='#fbf8ef' "
+                f"stroke='{colour}' stroke-width='1.5'><title>{escape(card.name)} "
+                f"({escape(code)})</title></rect>"
+            )
+            out.append(
+                f"<text x='{num(x + small / 2)}' y='{num(tile_y + small * 0.3 + 4)}' "
+                f"text-anchor='middle' font-size='12' font-weight='bold' {FONT} "
+                f"fill='#222222'>{escape(code)}</text>"
+            )
+        y += -(-len(hands[p]) // per_row) * (small * 0.6 + gap)
+    out.append(_svg.caption(left, y, status))
     return _svg.finish(out)
 
 

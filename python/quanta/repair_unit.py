@@ -318,7 +318,11 @@ def svg(state: State, card: float = 40.0) -> str:
     col_x = [left + label_w + w * 1.5 + gap + i * (w + gap) for i in range(length)]
     deck = _deck(view)
     deck_w = max(1, len(deck)) * (w * 0.55) + w
-    width = max(col_x[-1] + w + 2 * gap + deck_w + 20, 360.0)
+    rx = col_x[-1] + w + 2 * gap  # the drawn card's and the deck's column
+    captions = [f"removed: {' '.join(view['removed'])}"] if view["removed"] else []
+    status = _status(view)
+    width = max(rx + deck_w + 20, rx + _svg.text_width("deck (top first)", 11) + 20)
+    width = _svg.fit(width, left, [*captions, status])
     height = top + len(forecasts) * row_h + 70
     out = _svg.start(width, height)
     out.append(
@@ -345,7 +349,6 @@ def svg(state: State, card: float = 40.0) -> str:
         f"{FONT} fill='white'>target</text>"
     )
     out.extend(_card(tx, ty, w, view["target"], True, "target: "))
-    rx = col_x[-1] + w + 2 * gap
     out.append(
         f"<text x='{num(rx)}' y='{num(top + 10)}' font-size='11' {FONT} fill='white'>drawn</text>"
     )
@@ -369,7 +372,7 @@ def svg(state: State, card: float = 40.0) -> str:
         else:
             out.extend(_card(x, dy, w, item, True, "deck: "))
     y = top + len(forecasts) * row_h + 10
-    if view["removed"]:
-        out.append(_svg.caption(left, y + 12, f"removed: {' '.join(view['removed'])}"))
-    out.append(_svg.caption(left, height - 12, _status(view)))
+    for line in captions:
+        out.append(_svg.caption(left, y + 12, line))
+    out.append(_svg.caption(left, height - 12, status))
     return _svg.finish(out)

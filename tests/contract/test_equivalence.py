@@ -104,7 +104,7 @@ RUNS: dict[str, list[Run]] = {
             st.fixed_dictionaries({"size": st.integers(5, 6), "setup": st.sampled_from("AB")}),
             max(10, settings.default.max_examples // 4),
         ),
-        # Boards of other shapes (issue 46): "peut être joué sur une grille hexagonale de toute
+        # Boards of other shapes: "peut être joué sur une grille hexagonale de toute
         # forme et de taille". Odd and even cell counts, with and without a centre.
         Run(
             quantum_leap,

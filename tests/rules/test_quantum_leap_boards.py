@@ -1,4 +1,4 @@
-"""Quantum Leap on boards of any shape (the option ``board``, issue 46): the shapes, the set-up
+"""Quantum Leap on boards of any shape (the option ``board``): the shapes, the set-up
 on odd and even boards, leaps across a notch, bad boards, the solver against the reference's
 oracle, and a board past 128 cells.
 

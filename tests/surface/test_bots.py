@@ -198,9 +198,53 @@ def test_arena_refuses_bad_input():
     with pytest.raises(quanta.InvalidOptionError, match="bots must be a list of bots"):
         quanta.arena("einstein", bots.Random(), 3)
     with pytest.raises(quanta.InvalidOptionError, match="n must be"):
-        quanta.arena("einstein", [bots.Random()], -1)
+        quanta.arena("einstein", [bots.Random(), bots.Random()], -1)
     with pytest.raises(quanta.InvalidOptionError, match="threads must be"):
-        quanta.arena("einstein", [bots.Random()], 2, threads=0)
+        quanta.arena("einstein", [bots.Random(), bots.Random()], 2, threads=0)
+
+
+def _games_of(name: str) -> list:
+    """The game ``name`` at each player count it takes (1 to 4; its default if it has no
+    ``players`` option)."""
+    if "players" not in quanta.game(name).options:
+        return [quanta.game(name)]
+    found = []
+    for players in (1, 2, 3, 4):
+        try:
+            found.append(quanta.game(name, players=players))
+        except quanta.InvalidOptionError:
+            continue
+    return found
+
+
+def _competitive(g) -> bool:
+    return g.num_players > 1 and g.info.utility != "cooperative"
+
+
+@pytest.mark.parametrize("name", [n for n in quanta.GAMES if any(map(_competitive, _games_of(n)))])
+def test_one_bot_alone_in_a_game_of_more_players_is_refused_with_the_reason(name):
+    """Rule: one bot cannot play a game of two or more players against
+    itself (it would have no result); a solitaire or a cooperative game takes it."""
+    for g in _games_of(name):
+        if _competitive(g):
+            with pytest.raises(quanta.InvalidOptionError, match="two or more .* no one to beat"):
+                quanta.arena(g, [bots.Random()], 2)
+        else:
+            r = quanta.arena(g, [bots.Random()], 2)
+            assert r.summary[0].games == 2
+
+
+def test_ratings_are_rounded_to_a_tenth_of_a_point():
+    """Rule: a rating is shown rounded (0, not 3.97551983423659e-09)."""
+    seen = 0
+    for seed in range(4):
+        r = quanta.arena("einstein", [bots.Random(seed=1), bots.Random(seed=2),
+                                      bots.Greedy(seed=3)], 12, seed=seed)
+        for record in r.summary:
+            assert record.rating == round(record.rating, 1), record.rating
+            assert "e-" not in repr(record)
+            seen += 1
+    assert seen == 12
 
 
 def test_ctrl_c_stops_a_long_arena():

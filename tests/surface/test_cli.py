@@ -395,3 +395,37 @@ def test_job_league_writes_the_rows_of_jobs_league(tmp_path):
     bad = CliRunner().invoke(main, ["job", "league", "einstein", "--bot", "mcts:iterations=0",
                                     "--bot", "random", "-n", "8", "--out", str(out)])
     assert bad.exit_code == 2 and "iterations must be a positive integer" in bad.output
+
+
+# ---- a CLI that guides ----
+
+
+def test_a_position_of_another_size_names_the_option_to_add():
+    """Rule: a position the game reads only with another option says which ``-o`` to add."""
+    result = CliRunner().invoke(main, ["solve", "quantum_leap", ".w./wwb./.bw.b/..b./w.b w"])
+    assert result.exit_code == 2
+    assert "add -o size=3" in result.output, result.output
+    fixed = CliRunner().invoke(main, ["solve", "quantum_leap", ".w./wwb./.bw.b/..b./w.b w",
+                                      "-o", "size=3", "--json"])
+    assert fixed.exit_code in (0, 1), fixed.output
+    assert json.loads(fixed.output)["notation"] == ".w./wwb./.bw.b/..b./w.b w"
+
+
+def test_an_einstein_card_position_with_hidden_hands_names_the_open_hands_option():
+    """Rule: the a la Card solver's refusal of hidden hands names ``-o open_hands=...``, not a
+    Python function."""
+    s = quanta.game("einstein_card").new_state()
+    while s.is_chance:
+        s = s.play(s.chance_outcomes()[0][0])
+    result = CliRunner().invoke(main, ["solve", "einstein_card", s.notation(),
+                                       "--max-nodes", "100"])
+    assert result.exit_code == 2
+    assert "-o open_hands=true" in result.output, result.output
+    assert "quanta.bots" not in result.output
+
+
+def test_the_end_of_the_input_ends_play_quietly_with_status_0():
+    """Rule: end of input (EOF) at the prompt is the player leaving: no "Aborted.", exit 0."""
+    result = CliRunner().invoke(main, ["play", "einstein", "--think", "0.01"], input="")
+    assert result.exit_code == 0, result.output
+    assert "Aborted" not in result.output

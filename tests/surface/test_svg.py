@@ -191,8 +191,112 @@ def test_a_quantum_leap_picture_shows_partners_and_two_packs():
         s = random_step(s, rng)
     a, b, c, d = s.scores()
     caption = " ".join(texts(s._repr_svg_()))
-    assert f"points {a}+{b}, {c}+{d}; 2 packs" in caption
+    assert f"teams {a}+{b}, {c}+{d}; 2 packs" in caption
     if a + b != c + d:
         winners = "0+1" if a + b > c + d else "2+3"
         assert f"players {winners} win with {max(a + b, c + d)}" in caption
     assert "2 packs" not in " ".join(texts(quanta.game("a_quantum_leap").new_state()._repr_svg_()))
+
+
+# ---- every text inside its picture ----
+
+#: A conservative width of one character of the pictures' sans-serif font, in ems (Helvetica's
+#: and Arial's widest letters but W and M stay under it; digits are 0.56).
+EM_PER_CHAR = 0.6
+#: How far a line of text reaches above and below its baseline, in ems.
+ASCENT, DESCENT = 0.8, 0.25
+
+
+def overflowing_texts(picture: str) -> list[str]:
+    """Each ``<text>`` of the picture whose estimated box (``EM_PER_CHAR`` a character, from its
+    anchor) is not inside the viewBox, described with its box and the viewBox."""
+    root = ET.fromstring(picture)
+    x0, y0, width, height = (float(v) for v in root.get("viewBox").split())
+    out = []
+    for el in root.iter(f"{SVG}text"):
+        content = "".join(el.itertext())
+        size = float(el.get("font-size"))
+        x, y = float(el.get("x")), float(el.get("y"))
+        extent = EM_PER_CHAR * size * len(content)
+        anchor = el.get("text-anchor", "start")
+        first = {"start": x, "middle": x - extent / 2, "end": x - extent}[anchor]
+        box = (first, y - ASCENT * size, first + extent, y + DESCENT * size)
+        if box[0] < x0 or box[1] < y0 or box[2] > x0 + width or box[3] > y0 + height:
+            out.append(f"{content!r} at {tuple(round(v, 1) for v in box)} in {width}x{height}")
+    return out
+
+
+def picture_variants() -> list[tuple[str, dict]]:
+    """Every registered game with its default options and each option changed alone (the
+    interop tests' variants, read from the registry), so every player count is drawn."""
+    from interop.variants import variants
+
+    return variants()
+
+
+def viewers(state) -> list[int | None]:
+    """The viewers a game's ``svg`` takes: ``None`` and each player, if it has a viewer."""
+    import inspect
+
+    draw = getattr(quanta, state.game.name).svg
+    if "viewer" in inspect.signature(draw).parameters:
+        return [None, *range(state.game.num_players)]
+    return [None]
+
+
+@pytest.mark.parametrize("variant", picture_variants(), ids=lambda v: v[0] + "".join(
+    f"-{k}={v}" for k, v in v[1].items()))
+def test_every_text_lies_inside_its_picture(variant):
+    """Rule: every caption and label lies inside the viewBox, estimated at 0.6 em a character,
+    on every state of random games of each variant, for each viewer."""
+    import importlib
+
+    name, options = variant
+    draw = importlib.import_module(f"quanta.{name}").svg
+    g = quanta.game(name, **options)
+    for seed in range(3):
+        for s in states_of_a_game(g, seed):
+            for viewer in viewers(s):
+                picture = draw(s) if viewer is None else draw(s, viewer=viewer)
+                assert overflowing_texts(picture) == [], (s.notation(), viewer)
+
+
+def backs_of(picture: str, player: int) -> int:
+    """How many face-down cards of ``player`` the picture draws (each titled with its owner)."""
+    tips = [el.text for el in ET.fromstring(picture).iter(f"{SVG}title")]
+    return tips.count(f"player {player}'s card")
+
+
+@pytest.mark.parametrize("name, players", [("a_quantum_leap", 2), ("a_quantum_leap", 4),
+                                           ("quincunx", 2), ("quincunx", 3)])
+def test_hands_are_drawn_where_the_text_view_shows_them(name, players):
+    """Rule: the picture draws each hand the text view lists: face up the
+    viewer's own (and any hand shown to all), face down the others, one back per card."""
+    import importlib
+
+    module = importlib.import_module(f"quanta.{name}")
+    g = quanta.game(name, players=players)
+    faces = 0
+    for seed in range(2):
+        for s in states_of_a_game(g, seed):
+            for viewer in [None, *range(players)]:
+                picture = module.svg(s, viewer=viewer)
+                seen = s.view(viewer)["hands"] if viewer is not None else None
+                shown = texts(picture)
+                for p in range(players):
+                    hand = s.hand(p)
+                    visible = (viewer == p) or bool(
+                        name == "a_quantum_leap" and s.hand_shown(p))
+                    if viewer is not None:
+                        assert (seen[p] is not None) == visible or seen[p] == [], (p, viewer)
+                    assert backs_of(picture, p) == (0 if visible else len(hand)), (
+                        s.notation(), p, viewer)
+                    if visible:
+                        for code in hand:
+                            label = (code.replace("T", "10")[:-1]
+                                     + {"S": "\u2660", "H": "\u2665", "D": "\u2666",
+                                        "C": "\u2663"}[code[-1]]
+                                     if name == "a_quantum_leap" else code)
+                            assert label in shown, (s.notation(), p, viewer, code)
+                            faces += 1
+    assert faces > 0

@@ -31,7 +31,11 @@ from __future__ import annotations
 import operator
 from typing import Any
 
-import gymnasium
+from quanta._extras import require
+
+require("quanta.interop.gymnasium", "gymnasium", "gymnasium")
+
+import gymnasium  # noqa: E402
 import numpy as np
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
@@ -86,6 +90,7 @@ class QuantaEnv(gymnasium.Env[np.ndarray, np.int64]):
         self.game = _one_player(game)
         self.render_mode = _render_mode(render_mode)
         self.observation_space, self.action_space = _spaces(self.game)
+        self._illegal = _illegal(illegal)
         self._batch = VectorGame(self.game, 1, 0, 1, illegal)
         self._mask = np.zeros(self.game.num_actions, dtype=np.int8)
         self._notation: str | None = None  # the game as it stands, read into _state when asked
@@ -131,6 +136,13 @@ class QuantaEnv(gymnasium.Env[np.ndarray, np.int64]):
                 f"not {quanta._core.quote(action)}"
             ) from None
         legal = 0 <= a < self.game.num_actions and self._mask[a] == 1
+        if not 0 <= a < self.game.num_actions:
+            if self._illegal == "raise":
+                raise IllegalMoveError(
+                    f"{self.game.name}: an action is an integer from 0 to "
+                    f"{self.game.num_actions - 1}, not {quanta._core.quote(action)}"
+                )
+            a = -1  # out of range, whatever its size: lost as any illegal action
         b = self._batch.step(np.array([a], dtype=np.int64))
         reward = float(b["rewards"][0, 0])
         info: dict[str, Any] = {"illegal_action": not legal}
@@ -175,7 +187,8 @@ class QuantaVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         illegal: str = "lose",
     ) -> None:
         self.game = _one_player(game)
-        self._batch = VectorGame(self.game, num_envs, 0, threads, illegal)
+        self._batch = VectorGame(self.game, num_envs, 0, threads, _illegal(illegal))
+        self._started = False
         self.num_envs = self._batch.num_envs
         self.single_observation_space, self.single_action_space = _spaces(self.game)
         self.observation_space = observation_box(self.game, (self.num_envs,))
@@ -199,11 +212,14 @@ class QuantaVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
         core_seed = seed if seed is not None else int(self.np_random.integers(2**63))
         b = self._batch.reset(core_seed)
         self._mask = b["mask"]
+        self._started = True
         return b["obs"], {"action_mask": self._mask.copy()}
 
     def step(
         self, actions: Any
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        if not self._started:
+            raise NotApplicableError("the games have not started: call reset() before step()")
         b = self._batch.step(actions)
         self._mask = b["mask"]
         terminated = b["terminated"]
@@ -219,6 +235,13 @@ class QuantaVectorEnv(VectorEnv[np.ndarray, np.ndarray, np.ndarray]):
             b["obs"], b["rewards"][:, 0].copy(), terminated,
             np.zeros(self.num_envs, dtype=bool), infos,
         )
+
+
+def _illegal(value: object) -> str:
+    """``illegal`` checked: ``"lose"`` or ``"raise"``, else :class:`quanta.InvalidOptionError`."""
+    if isinstance(value, str) and value in ("lose", "raise"):
+        return value
+    raise InvalidOptionError(f'illegal must be "raise" or "lose", not {quanta._core.quote(value)}')
 
 
 def make_vec(

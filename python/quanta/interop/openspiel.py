@@ -53,12 +53,10 @@ import numpy as np
 import quanta
 from quanta.exceptions import InvalidOptionError
 
-try:
-    import pyspiel
-except ImportError:  # pragma: no cover - the extra is missing
-    raise ModuleNotFoundError(
-        "quanta.interop.openspiel needs OpenSpiel: pip install 'quanta[openspiel]'", name="pyspiel"
-    )
+from quanta._extras import require
+
+require("quanta.interop.openspiel", "openspiel", "pyspiel")
+import pyspiel  # noqa: E402
 
 __all__ = ["GAME_CLASSES", "PREFIX", "QuantaBot", "QuantaGame", "QuantaState", "bot", "load",
            "short_name"]

@@ -24,14 +24,18 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
+from quanta._extras import require
+
+require("quanta.interop.pettingzoo", "pettingzoo", "gymnasium", "pettingzoo")
+
+import numpy as np  # noqa: E402
 from gymnasium import spaces
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 import quanta
-from quanta.exceptions import IllegalMoveError
+from quanta.exceptions import IllegalMoveError, NotApplicableError
 from quanta.interop._spaces import RENDER_MODES, observation_box, render_text
 from quanta.interop._spaces import check_seed
 from quanta.interop._spaces import render_mode as _render_mode
@@ -162,7 +166,37 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped class)
 def env(name: str, render_mode: str | None = None, **options: Any) -> AECEnv:
     """The AEC environment of ``quanta.game(name, **options)``, checked for call order by
     PettingZoo's ``OrderEnforcingWrapper``."""
-    return wrappers.OrderEnforcingWrapper(raw_env(name, render_mode=render_mode, **options))
+    return _OrderEnforcing(raw_env(name, render_mode=render_mode, **options))
+
+
+class _OrderEnforcing(wrappers.OrderEnforcingWrapper):
+    """PettingZoo's order enforcing, its refusals typed: a ``step``, ``observe``, ``state``,
+    ``render`` or ``agent_iter`` before ``reset`` raises :class:`quanta.NotApplicableError`
+    (PettingZoo's own raises a bare ``AssertionError``)."""
+
+    def _started(self, call: str) -> None:
+        if not self._has_reset:
+            raise NotApplicableError(f"the game has not started: call reset() before {call}()")
+
+    def step(self, action: Any) -> None:
+        self._started("step")
+        super().step(action)
+
+    def observe(self, agent: str) -> Any:
+        self._started("observe")
+        return super().observe(agent)
+
+    def state(self) -> np.ndarray:
+        self._started("state")
+        return super().state()
+
+    def render(self) -> Any:
+        self._started("render")
+        return super().render()
+
+    def agent_iter(self, max_iter: int = 2**63) -> Any:
+        self._started("agent_iter")
+        return super().agent_iter(max_iter)
 
 
 class BatchEnv:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Iterator
 
 from .. import _core
+from .._extras import install
 from ..batch import Sizer
 from ..exceptions import InvalidOptionError, quoted
 from . import store
@@ -215,8 +216,8 @@ def dask_executor(scheduler: str | None = None, local_cluster: int | None = None
     try:
         from distributed import Client, LocalCluster
     except ImportError:
-        raise ImportError("Dask executors need dask.distributed: "
-                          "pip install 'quanta[dask]'") from None
+        raise ImportError(f"Dask executors need dask.distributed: "
+                          f"{install('dask')}") from None
     if (scheduler is None) == (local_cluster is None):
         raise InvalidOptionError("give either a scheduler address or a local cluster size")
     wait = SCHEDULER_TIMEOUT if timeout is None else timeout

@@ -270,7 +270,12 @@ def _read_positions(positions) -> list[str]:
             raise InvalidOptionError(f"positions: cannot read {quoted(str(path))}: "
                                      f"{e.strerror or e}") from None
     else:
-        lines = list(positions)
+        try:
+            lines = list(positions)
+        except TypeError:  # not iterable: None, a number
+            raise InvalidOptionError(
+                f"positions must be notations (a list of str) or a file of them, not "
+                f"{quoted(positions)}") from None
         if not all(isinstance(x, str) for x in lines):
             raise InvalidOptionError("positions must be notations (str), one per position")
     return [x.strip() for x in lines if x.strip() and not x.lstrip().startswith("#")]

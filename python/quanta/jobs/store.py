@@ -20,6 +20,7 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
+from .._extras import install
 from ..exceptions import DamagedResultError, DirectoryInUseError, InvalidOptionError, quoted
 
 #: The manifest's name in a job's directory (a leading ``_`` keeps Parquet readers off it).
@@ -47,7 +48,7 @@ def parquet():
         import pyarrow.parquet  # type: ignore[import-untyped, unused-ignore]
     except ImportError:
         raise ImportError(
-            "quanta.jobs writes Parquet with pyarrow: pip install 'quanta[jobs]'"
+            f"quanta.jobs writes Parquet with pyarrow: {install('jobs')}"
         ) from None
     return pyarrow, pyarrow.parquet
 
@@ -150,8 +151,8 @@ def lock(out: pathlib.Path) -> Iterator[dict | None]:
     try:
         from filelock import FileLock, Timeout
     except ImportError:
-        raise ImportError("quanta.jobs holds a job's directory with filelock: "
-                          "pip install 'quanta[jobs]'") from None
+        raise ImportError(f"quanta.jobs holds a job's directory with filelock: "
+                          f"{install('jobs')}") from None
     held = FileLock(str(out / LOCK), timeout=0, thread_local=False)
     try:
         held.acquire()
@@ -168,6 +169,8 @@ def lock(out: pathlib.Path) -> Iterator[dict | None]:
         raise DirectoryInUseError(
             f"{out} is in use by {holder_text(holder)}: wait for that run to end or stop it, "
             f"then run again") from None
+    except OSError as e:  # PermissionError, a read-only disk: no lock file can be made
+        raise _unwritable(out, e) from None
     try:
         stale = _read_json(out / HOLDER)
         me = {"host": socket.gethostname(), "pid": os.getpid(),
@@ -236,7 +239,10 @@ def open_directory(job_dict: dict, out: pathlib.Path) -> Iterator[tuple[dict | N
                 f"{f' and {len(others) - 1:,} more' if len(others) > 1 else ''}); give a new "
                 f"or empty directory")
     created = [p for p in [out, *out.parents] if not p.exists()]
-    out.mkdir(parents=True, exist_ok=True)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as e:  # a file in the way, no permission, a read-only disk
+        raise _unwritable(out, e) from None
     try:
         with lock(out) as stale:
             if manifest.exists():
@@ -246,13 +252,24 @@ def open_directory(job_dict: dict, out: pathlib.Path) -> Iterator[tuple[dict | N
                         f"{out} holds the results of another job (see its {MANIFEST}); give "
                         f"another output directory, or remove that one to start afresh")
             else:
-                write_atomically(manifest, lambda p: p.write_text(json.dumps(spec, indent=1)))
+                try:
+                    write_atomically(manifest,
+                                     lambda p: p.write_text(json.dumps(spec, indent=1)))
+                except OSError as e:
+                    raise _unwritable(out, e) from None
                 created.insert(0, manifest)
             yield stale, created
     except BaseException:
         if created and not any(out.glob("part-*.parquet")):
             remove_created(out, created)  # stopped before its first part: as if never started
         raise
+
+
+def _unwritable(out: pathlib.Path, e: OSError) -> InvalidOptionError:
+    """The typed error for an output directory that cannot be made or written."""
+    return InvalidOptionError(
+        f"out must be a directory quanta can make and write, but {quoted(str(out))} cannot be: "
+        f"{e.strerror or e}" + (f" ({quoted(str(e.filename))})" if e.filename else ""))
 
 
 def remove_created(out: pathlib.Path, created: list[pathlib.Path]) -> None:

@@ -89,7 +89,31 @@ pub fn memory_for_results() -> u64 {
                 .and_then(|kb| kb.trim().parse::<u64>().ok())
                 .map(|kb| kb.saturating_mul(1024))
         });
-    available.map_or(ceiling, |a| a.min(ceiling))
+    let room = available.map_or(ceiling, |a| a.min(ceiling));
+    address_space_left().map_or(room, |left| room.min(left))
+}
+
+/// Three quarters of the address space left under the process's limit (`ulimit -v`,
+/// `RLIMIT_AS`), if it has one: past the limit an allocation fails and the allocator aborts
+/// the process, whatever memory the machine has free. A quarter is kept for what a call
+/// reserves besides its results (its threads' stacks and allocator arenas).
+fn address_space_left() -> Option<u64> {
+    let limits = std::fs::read_to_string("/proc/self/limits").ok()?;
+    let soft = limits
+        .lines()
+        .find_map(|line| line.strip_prefix("Max address space"))?
+        .split_whitespace()
+        .next()?
+        .parse::<u64>()
+        .ok()?; // "unlimited" is no limit
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let used = status
+        .lines()
+        .find_map(|line| line.strip_prefix("VmSize:"))
+        .and_then(|rest| rest.trim().strip_suffix("kB"))
+        .and_then(|kb| kb.trim().parse::<u64>().ok())
+        .map_or(0, |kb| kb.saturating_mul(1024));
+    Some(soft.saturating_sub(used) / 4 * 3)
 }
 
 /// `bytes` for a person: "22.0 TB", "512 MB" (powers of 1000).

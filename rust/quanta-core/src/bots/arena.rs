@@ -136,7 +136,7 @@ pub fn arena<G: Knowledge>(
         "n",
         n,
         "games",
-        players * 12 + 4,
+        game_bytes(players),
         "play fewer games at a time",
     )?;
     let k = bots.len();
@@ -167,6 +167,15 @@ pub fn arena<G: Knowledge>(
 
 /// Game `g` of an arena: each seat's return, the number of decisions and, with `record`,
 /// the actions.
+/// The memory one game of an arena takes at its peak, in bytes (about 96 measured for two
+/// players): its row while the games are played (the row itself, its returns on the heap with
+/// the allocator's header), then its returns and seats in the results (12 bytes a player)
+/// and its length (4); a recorded game's actions come on top.
+pub fn game_bytes(players: usize) -> usize {
+    let row = std::mem::size_of::<Result<(Vec<f64>, i32, Vec<Action>)>>() + 8 * players + 32;
+    row + 12 * players + 4
+}
+
 fn play<G: Knowledge>(
     game: &G,
     bots: &[Bot],

@@ -294,6 +294,16 @@ impl BotSpec {
                     && search.limits.timeout.is_none()
                     && search.limits.max_nodes.is_none()
                 {
+                    if let Some(t) = number("timeout")? {
+                        // A timeout too long to count (centuries) would be no limit at all:
+                        // the search would never stop, rather than take the default.
+                        return Err(Error::InvalidOption(format!(
+                            "timeout must be a number of seconds up to {:e} for a {kind} bot \
+                             stopped by the clock alone, not {t:e}: give iterations or \
+                             max_nodes for a search the clock does not stop",
+                            std::time::Duration::MAX.as_secs_f64()
+                        )));
+                    }
                     search.iterations = Some(DEFAULT_ITERATIONS);
                 }
                 if let Some(c) = number("exploration")? {

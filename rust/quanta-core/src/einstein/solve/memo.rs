@@ -167,14 +167,43 @@ impl Memo {
     /// new table, the old one emptied, and each entry put back in order (one whose probe would
     /// reach the entries still parked waits in a vector until the end). Without it, a new
     /// array.
-    pub(super) fn grow(&mut self, threads: usize) {
+    ///
+    /// `stop` is asked every [`Memo::STOP_EVERY`] entries moved (a large table takes a good
+    /// part of a second to grow): when it says so, the growth is abandoned, the table left
+    /// empty at its first size, and `false` returned (the search's time limit is kept to a
+    /// few milliseconds, not the length of a growth).
+    pub(super) fn grow(&mut self, threads: usize, stop: &mut dyn FnMut() -> bool) -> bool {
+        let grown = self.grow_unless(threads, stop);
+        if !grown {
+            *self = Memo::sized(self.largest, Self::FIRST_SLOTS, self.region_from);
+        }
+        grown
+    }
+
+    /// Slots first touched between two questions to [`Memo::grow`]'s `stop` (16 MB).
+    pub(super) const TOUCH_PIECE: usize = 1 << 20;
+
+    /// Entries moved between two questions to [`Memo::grow`]'s `stop`.
+    pub(super) const STOP_EVERY: usize = 1 << 16;
+
+    /// [`Memo::grow`], `false` (the table in pieces) when `stop` said so.
+    fn grow_unless(&mut self, threads: usize, stop: &mut dyn FnMut() -> bool) -> bool {
+        let mut asked = 0usize;
+        // `now`: ask whatever the count (between two pieces of memory touched).
+        let mut stopped = move |now: bool| {
+            asked += 1;
+            (now || asked % Self::STOP_EVERY == 0) && stop()
+        };
         let old = self.size;
         let size = (2 * old).min(self.largest);
         // The entries, counted (the threads' counts may lag).
-        let used = self.slots[..old]
-            .iter()
-            .filter(|[key, bits]| key.load(Relaxed) != 0 && bits.load(Relaxed) != 0)
-            .count();
+        let mut used = 0;
+        for (i, [key, bits]) in self.slots[..old].iter().enumerate() {
+            used += (key.load(Relaxed) != 0 && bits.load(Relaxed) != 0) as usize;
+            if i % Self::TOUCH_PIECE == 0 && stopped(true) {
+                return false;
+            }
+        }
         self.used = AtomicUsize::new(0);
         if self.slots.len() < size {
             let region = (size >= self.region_from)
@@ -184,15 +213,23 @@ impl Memo {
                 &mut self.slots,
                 region.unwrap_or_else(|| zeroed_slots(size)),
             );
-            touch(&self.slots[..size], threads);
+            for piece in self.slots[..size].chunks(Self::TOUCH_PIECE) {
+                touch(piece, threads);
+                if stopped(true) {
+                    return false;
+                }
+            }
             self.size = size;
             for [key, bits] in &old {
                 let (key, bits) = (key.load(Relaxed), bits.load(Relaxed));
                 if key != 0 && bits != 0 {
                     self.put(key, f64::from_bits(!bits));
+                    if stopped(false) {
+                        return false;
+                    }
                 }
             }
-            return;
+            return true;
         }
         // In place: the entries go to the top of the new table (past the old one), then
         // each goes back to its slot in order; one whose probe would reach the entries still
@@ -212,10 +249,18 @@ impl Memo {
             self.size = size;
             for (key, bits) in entries {
                 self.put(key, f64::from_bits(!bits));
+                if stopped(false) {
+                    return false;
+                }
             }
-            return;
+            return true;
         }
-        touch(&self.slots[old..size], threads);
+        for piece in self.slots[old..size].chunks(Self::TOUCH_PIECE) {
+            touch(piece, threads);
+            if stopped(true) {
+                return false;
+            }
+        }
         let (table, top) = self.slots[..size].split_at_mut(zone);
         let mut waiting = top.iter_mut();
         let mut moved = 0;
@@ -228,6 +273,9 @@ impl Memo {
                 let [k, b] = waiting.next().expect("room for every entry");
                 (*k.get_mut(), *b.get_mut()) = (key, bits);
                 moved += 1;
+                if stopped(false) {
+                    return false;
+                }
             }
         }
         self.size = size;
@@ -251,11 +299,15 @@ impl Memo {
                 }
                 i += 1;
             }
+            if stopped(false) {
+                return false;
+            }
         }
         self.used = AtomicUsize::new(moved - aside.len());
         for (key, bits) in aside {
             self.put(key, f64::from_bits(!bits));
         }
+        true
     }
 }
 

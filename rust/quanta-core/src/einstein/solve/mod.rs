@@ -603,7 +603,17 @@ impl<'a> Solver<'a> {
                 }
             }
             debug_assert!(grow);
-            self.memo.grow(threads);
+            // The time limit holds through the growth too (up to half a second for a large
+            // table): past it, the growth stops and the search with it.
+            budget.check(total.load(Relaxed))?;
+            let mut late = None;
+            let grown = self.memo.grow(threads, &mut || {
+                late = budget.check(total.load(Relaxed)).err();
+                late.is_some()
+            });
+            if !grown {
+                return Err(late.expect("a growth stops only past a limit"));
+            }
         }
     }
 

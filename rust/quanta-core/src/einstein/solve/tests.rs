@@ -389,3 +389,33 @@ fn the_strongest_player_wins_at_once_and_repeats_itself_within_a_node_limit() {
         Err(Error::NotApplicable(_))
     ));
 }
+
+/// Issue 45: a table's growth asked to stop (the search's time limit passed) stops, and leaves
+/// an empty table that works, not one in pieces; one not asked to stop keeps every entry.
+#[test]
+fn a_growth_stopped_by_the_clock_leaves_an_empty_working_table() {
+    for region_from in [1 << 11, 1 << 20] {
+        let fill = |memo: &Memo| {
+            for key in 1..=700u64 {
+                memo.insert(key * 7919, key as f64);
+            }
+        };
+        let mut stopped = Memo::sized(1 << 14, 1 << 10, region_from);
+        fill(&stopped);
+        assert!(!stopped.grow(2, &mut || true), "region from {region_from}");
+        assert_eq!(stopped.len(), 0);
+        assert_eq!(stopped.get(7919), None);
+        assert!(matches!(stopped.insert(7919, 1.0), Stored::New));
+        assert_eq!(stopped.get(7919), Some(1.0));
+
+        let mut grown = Memo::sized(1 << 14, 1 << 10, region_from);
+        fill(&grown);
+        assert!(grown.grow(2, &mut || false));
+        for key in 1..=700u64 {
+            assert_eq!(grown.get(key * 7919), Some(key as f64));
+        }
+        // Grown again within the reserved memory (in place), stopped this time.
+        assert!(!grown.grow(2, &mut || true));
+        assert_eq!((grown.len(), grown.get(7919)), (0, None));
+    }
+}

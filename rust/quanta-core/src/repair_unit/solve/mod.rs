@@ -833,6 +833,9 @@ impl Knowledge for RepairUnit {
 
     fn solve(&self, s: &RepairState, ctx: &Context) -> Result<solver::Answer> {
         let game = self;
+        // The answer comes with the team's best action: where the team has no decision (a
+        // deal, a finished game) it is refused at once, before any order is searched.
+        team_actions(game, s, "solver")?;
         let n = ANSWER_SAMPLES;
         let w = win_probability_within(game, s, n, 0, ctx)?;
         let Some(probability) = w.probability else {
