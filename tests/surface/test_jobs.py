@@ -280,6 +280,18 @@ def test_the_quantum_leap_table_solves_dealt_boards():
         assert win == quanta.quantum_leap.solve(state).win
 
 
+def test_a_quantum_leap_table_takes_board_or_size_not_both():
+    """A board names its own size: both at once is refused, not one silently preferred."""
+    with pytest.raises(InvalidOptionError, match="board or size, not both"):
+        jobs.run_rows(jobs.table("quantum_leap", 3, size=2, board="triangle 4", shard_size=3),
+                      0, 3)
+    with pytest.raises(InvalidOptionError, match="board or size, not both"):
+        jobs.table("quantum_leap_every_deal", size=2, board="triangle 3")
+    rows = jobs.run_rows(jobs.table("quantum_leap", 2, board="triangle 4", shard_size=2), 0, 2)
+    g = quanta.game("quantum_leap", board="triangle 4")
+    assert all(g.from_notation(n) for n in rows.to_pydict()["notation"])
+
+
 # ---- Dask ----
 
 

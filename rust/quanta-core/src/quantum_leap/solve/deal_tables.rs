@@ -30,7 +30,7 @@ pub const DEALS: TableEntry = TableEntry {
     doc: "Quantum Leap boards dealt at random and solved; a deal past the limits keeps win and \
           best null and its SearchLimitError in error",
     params: &[
-        Param::int("size", 2, 7, 3),
+        Param::int("size", 2, 7, DEFAULT_SIZE),
         Param::text("board", BOARD),
         Param::choice("setup", &["A", "B"]),
         Param::TIMEOUT,
@@ -51,6 +51,9 @@ pub const DEALS: TableEntry = TableEntry {
     kernel: deal_rows,
 };
 
+/// The side of the hexagon a table's boards have when neither `size` nor `board` says.
+const DEFAULT_SIZE: i64 = 3;
+
 /// What the parameter `board` must be.
 const BOARD: &str = "a board such as \"triangle 4\" or \"parallelogram 2x3\" (it replaces \
                      size), or \"\" for the hexagon of side size";
@@ -67,7 +70,7 @@ pub const EVERY_DEAL: TableEntry = TableEntry {
           one row a class of deals the board's symmetries map onto one another, weighted by \
           the deals in it",
     params: &[
-        Param::int("size", 2, 3, 3),
+        Param::int("size", 2, 3, DEFAULT_SIZE),
         Param::text("board", BOARD),
         Param::choice("setup", &["A", "B"]),
         Param::TIMEOUT,
@@ -89,10 +92,16 @@ pub const EVERY_DEAL: TableEntry = TableEntry {
     kernel: every_deal_rows,
 };
 
-/// The board of the table's parameters: `board`, or else the hexagon of side `size`.
+/// The board of the table's parameters: `board`, or else the hexagon of side `size` (a `size`
+/// other than its default beside a `board` is refused: the board names its own size).
 fn shape(p: &Params) -> Result<Shape> {
     match p.str("board") {
         "" => Ok(Shape::Hexagon(p.int("size") as usize)),
+        _ if p.int("size") != DEFAULT_SIZE => Err(Error::InvalidOption(
+            "a Quantum Leap table takes board or size, not both: a board names its own size \
+             (\"hexagon 3\" is size 3)"
+                .into(),
+        )),
         text => Shape::parse(text),
     }
 }
