@@ -87,3 +87,23 @@ def bench_script(name: str):
         yield module
     finally:
         sys.path.remove(str(benches))
+
+
+#: A Quantum Leap's display cells in reading order, and the eight outer ones.
+AQL_CELLS = ["a1", "b1", "c1", "a2", "b2", "c2", "a3", "b3", "c3"]
+
+
+def aql_display(tops: list[str], spare: list[str], owners: dict[str, str]) -> str:
+    """The display part of an A Quantum Leap notation with ``tops`` (reading order) on top:
+    each cell's bottom card the first of ``spare`` in the suit ``owners`` gives it, the rest of
+    ``spare`` covered under the top of a1 (``spare`` is used up)."""
+    stacks = {}
+    for name in AQL_CELLS:
+        bottom = next(c for c in spare if c[1] == owners[name])
+        spare.remove(bottom)
+        stacks[name] = [bottom]
+    stacks["a1"] += spare
+    for name, top in zip(AQL_CELLS, tops):
+        stacks[name].append(top)
+    return "/".join(",".join("".join(stacks[n]) for n in AQL_CELLS[r * 3:r * 3 + 3])
+                    for r in range(3))

@@ -16,6 +16,7 @@ import types
 
 import quanta
 from quanta.exceptions import IllegalMoveError, InvalidNotationError, InvalidOptionError
+from helpers import aql_display
 from quanta.reference import a_quantum_leap as reference
 
 #: The Rust engine behind the reference's module-level names.
@@ -82,16 +83,7 @@ def two_player(rows: str, hand0, hand1, *, pattern="ascending", turn="play:0:0",
     assert len(used) == len(tops) + len(hand0) + len(hand1) + len(untaken), "a card twice"
     spare = [c for c in ALL if c not in used]
     owners = dict(zip(OUTER, "SHSHSHSH"), b2="S")
-    stacks = {}
-    for name in CELLS:
-        bottom = next(c for c in spare if c[1] == owners[name])
-        spare.remove(bottom)
-        stacks[name] = [bottom]
-    stacks["a1"] += spare
-    for name, top in zip(CELLS, tops):
-        stacks[name].append(top)
-    display = "/".join(",".join("".join(stacks[n]) for n in CELLS[r * 3:r * 3 + 3])
-                       for r in range(3))
+    display = aql_display(tops, spare, owners)
     hands = "|".join(("*" if shown[p] else "") + codes(h) for p, h in enumerate([hand0, hand1]))
     stocks = (f"-/{codes(suit_of('D')) if second0 else '-'}|"
               f"-/{codes(suit_of('C')) if second1 else '-'}")
@@ -989,16 +981,7 @@ def four_player(rows: str, hands, *, aside=(True, True, True, True), packs=2, te
             c for p, s in enumerate("SHDC") if aside[p] and packs == 2 for c in suit_of(s)]:
         spare.remove(c)  # ValueError: more copies than the packs hold
     owners = dict(zip(OUTER, "SHDCSHDC"), b2="S")
-    stacks = {}
-    for name in CELLS:
-        bottom = next(c for c in spare if c[1] == owners[name])
-        spare.remove(bottom)
-        stacks[name] = [bottom]
-    stacks["a1"] += spare
-    for name, top in zip(CELLS, tops):
-        stacks[name].append(top)
-    display = "/".join(",".join("".join(stacks[n]) for n in CELLS[r * 3:r * 3 + 3])
-                       for r in range(3))
+    display = aql_display(tops, spare, owners)
     hand_text = "|".join(codes(h) for h in hands)
     if packs == 2:
         stocks = "|".join("-/" + (codes(suit_of(s)) if aside[p] else "-")

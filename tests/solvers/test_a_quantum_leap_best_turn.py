@@ -14,6 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from quanta.exceptions import InvalidOptionError, NotApplicableError
+from helpers import aql_display
 from quanta.reference import a_quantum_leap as ref
 
 SUITS = "SHDC"
@@ -48,16 +49,7 @@ def two_player(rows: str, hand0, hand1, *, pattern="ascending", turn="play:0:0",
     assert len(used) == len(tops) + len(hand0) + len(hand1) + len(untaken), "a card twice"
     spare = [c for c in ALL if c not in used]
     owners = dict(zip(OUTER, "SHSHSHSH"), b2="S")
-    stacks = {}
-    for name in CELLS:
-        bottom = next(c for c in spare if c[1] == owners[name])
-        spare.remove(bottom)
-        stacks[name] = [bottom]
-    stacks["a1"] += spare
-    for name, top in zip(CELLS, tops):
-        stacks[name].append(top)
-    display = "/".join(",".join("".join(stacks[n]) for n in CELLS[r * 3:r * 3 + 3])
-                       for r in range(3))
+    display = aql_display(tops, spare, owners)
     hands = f"{codes(hand0)}|{codes(hand1)}"
     stocks = (f"-/{codes(suit_of('D')) if second0 else '-'}|"
               f"-/{codes(suit_of('C')) if second1 else '-'}")
