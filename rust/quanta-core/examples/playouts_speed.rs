@@ -1,6 +1,6 @@
 //! Random playouts per second on one thread, through the erased layer as the bindings call it:
-//! `cargo run --release -p quanta-core --example playouts_speed [game [options as k=v ...]]
-//! [seconds=S] [games=N]` (default: EinStein, 3 s, 200,000). Plays batches of N games, seeds
+//! `cargo run --release -p quanta-core --example playouts_speed [game] [seconds=S] [games=N]`
+//! (default: EinStein with its default options, 3 s, 200,000). Plays batches of N games, seeds
 //! 0, 1, ... for about S seconds and prints the rate and a checksum of the first batch's
 //! returns and lengths, which a change to the playout kernel must leave as it is (the same
 //! games from the same seeds). With `seconds=0` it plays the first batch alone: a fixed
@@ -8,7 +8,7 @@
 //! measurement, not a test.
 
 use quanta_core::registry::make_game;
-use quanta_core::{OptionValue, Options};
+use quanta_core::Options;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
@@ -19,20 +19,7 @@ fn main() {
         .iter()
         .find_map(|kv| kv.strip_prefix("seconds="))
         .map_or(3.0, |s| s.parse().expect("seconds=S"));
-    let options: Options = args
-        .iter()
-        .skip(1)
-        .filter(|kv| !kv.starts_with("seconds=") && !kv.starts_with("games="))
-        .map(|kv| {
-            let (k, v) = kv.split_once('=').expect("options as key=value");
-            let value = v
-                .parse()
-                .map(OptionValue::Int)
-                .unwrap_or(OptionValue::Str(v.into()));
-            (k.to_string(), value)
-        })
-        .collect();
-    let game = make_game(name, &options).expect("a registered game");
+    let game = make_game(name, &Options::new()).expect("a registered game");
     let cancel = AtomicBool::new(false);
     let batch: usize = args
         .iter()
