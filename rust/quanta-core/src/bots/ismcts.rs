@@ -57,3 +57,35 @@ pub fn within<G: Knowledge>(
     };
     Ismcts(spec).act(game, state, rng, ctx.cancel)
 }
+
+/// The game's solver's best action if it answers within half of `ctx`'s time (and its other
+/// limits), else [`within`] the time left: the best player of a game whose solver decides
+/// some positions quickly and others not at all.
+pub fn solver_then_search<G: Knowledge>(
+    game: &G,
+    state: &G::State,
+    rng: &mut Rng,
+    ctx: &crate::search::Context,
+) -> Result<Action> {
+    use crate::search::{Context, Limits};
+    let start = std::time::Instant::now();
+    let half = Limits {
+        timeout: ctx.limits.timeout.map(|t| t / 2),
+        ..ctx.limits.clone()
+    };
+    match game.answer(state, &Context::new(half, ctx.threads, ctx.cancel)) {
+        Ok(crate::solver::Answer { best: Some(a), .. }) => return Ok(a),
+        Ok(_) | Err(crate::error::Error::NotApplicable(_)) => {}
+        Err(e) => return Err(e),
+    }
+    // What the solver left of the time (at least a millisecond: the search runs one
+    // iteration whatever its limit).
+    let left = Limits {
+        timeout: ctx.limits.timeout.map(|t| {
+            t.saturating_sub(start.elapsed())
+                .max(std::time::Duration::from_millis(1))
+        }),
+        ..ctx.limits.clone()
+    };
+    within(game, state, rng, &Context::new(left, ctx.threads, ctx.cancel))
+}

@@ -578,15 +578,10 @@ impl Knowledge for EinsteinCard {
 
     fn best_action(&self, state: &EinsteinCardState, rng: &mut Rng, ctx: &Context) -> Result<Action> {
         if self.open_hands == [true, true] {
-            let half = ctx.limits.timeout.map(|t| t / 2);
-            let limits = crate::search::Limits { timeout: half, ..ctx.limits.clone() };
-            match self.answer(state, &Context::new(limits, ctx.threads, ctx.cancel)) {
-                Ok(Answer { best: Some(a), .. }) => return Ok(a),
-                Ok(_) | Err(Error::NotApplicable(_)) => {}
-                Err(e) => return Err(e),
-            }
+            crate::bots::ismcts::solver_then_search(self, state, rng, ctx)
+        } else {
+            crate::bots::ismcts::within(self, state, rng, ctx)
         }
-        crate::bots::ismcts::within(self, state, rng, ctx)
     }
 }
 

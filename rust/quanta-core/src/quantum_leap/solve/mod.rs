@@ -226,12 +226,6 @@ impl<B: Bits> Knowledge for QuantumLeap<B> {
         when it decides within half the time; otherwise MCTS within the time";
 
     fn best_action(&self, state: &QuantumLeapState<B>, rng: &mut Rng, ctx: &Context) -> Result<Action> {
-        let half = ctx.limits.timeout.map(|t| t / 2);
-        let limits = Limits { timeout: half, ..ctx.limits.clone() };
-        match self.answer(state, &Context::new(limits, ctx.threads, ctx.cancel)) {
-            Ok(Answer { best: Some(a), .. }) => Ok(a),
-            Ok(_) | Err(Error::NotApplicable(_)) => crate::bots::ismcts::within(self, state, rng, ctx),
-            Err(e) => Err(e),
-        }
+        crate::bots::ismcts::solver_then_search(self, state, rng, ctx)
     }
 }
