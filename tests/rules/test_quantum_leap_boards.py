@@ -60,6 +60,10 @@ def test_the_options_name_one_board_each_way():
     assert g.options["board"] == "cells 0,0 1,0 0,1"
     assert quanta.game("quantum_leap", **g.options).options == g.options
     assert ref.game(board="cells 0,1 1,0 0,0").options == g.options
+    # A named shape's numbers are read as numbers, and written back plainly.
+    for text, plain in (("parallelogram 03x2", "parallelogram 3x2"), ("triangle 04", "triangle 4")):
+        assert board(text).options["board"] == plain
+        assert ref.game(board=text).options == board(text).options
 
 
 @pytest.mark.parametrize("text, setup, white, black, empty", [

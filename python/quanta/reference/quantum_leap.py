@@ -264,10 +264,11 @@ class QuantumLeapGame:
 
     def board_text(self) -> str:
         """The option ``board`` naming the board (cells one by one in the engine's order)."""
-        words = (self.board or "").split()
-        if not words or words[0] != "cells":
-            return " ".join(words)
-        return "cells " + " ".join(f"{q},{r}" for q, r in self.geometry.coords)
+        shape, *sizes = (self.board or "").split()
+        if shape == "cells":
+            return "cells " + " ".join(f"{q},{r}" for q, r in self.geometry.coords)
+        # Named shapes with their numbers as numbers: "parallelogram 03x2" is "parallelogram 3x2".
+        return f"{shape} " + "x".join(str(int(n)) for n in sizes[0].split("x"))
 
     def __eq__(self, other_game: object) -> bool:
         if not isinstance(other_game, QuantumLeapGame):
