@@ -2,6 +2,7 @@
 default; `thorough` (HYPOTHESIS_PROFILE=thorough) searches harder before a release."""
 
 import os
+import signal
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -17,3 +18,9 @@ settings.register_profile(
     "thorough", max_examples=2000, deadline=None, suppress_health_check=SUPPRESSED
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
+
+# The Ctrl-C tests simulate the key with _thread.interrupt_main, which does nothing while SIGINT
+# is ignored, as it is in a command a non-interactive shell starts in the background (`... &`):
+# Python's own handler is put back for the run, so those tests mean the same wherever it starts.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
