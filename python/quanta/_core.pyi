@@ -306,7 +306,7 @@ def table_rows(
 
 def a_quantum_leap_score_placement(
     display: Sequence[Sequence[str | None]], card: str, cell: str | tuple[int, int],
-    pattern: str | None, rule: str | None,
+    pattern: str | None, rule: str | None, packs: object,
 ) -> tuple[int, int, int, int, str, str | None]: ...
 
 @final

@@ -292,7 +292,7 @@ class Placement:
 
 
 def score_placement(display: Sequence[Sequence[str | None]], card: str, cell: str | tuple[int, int],
-                    pattern: str | None, rule: str | None = None
+                    pattern: str | None, rule: str | None = None, packs: int = 1
                     ) -> Placement:
     """Scores placing ``card`` (a code such as ``"5H"``) on ``cell`` (``(row, col)`` or a name
     such as ``"b2"``) of ``display`` (3 rows of 3 top-card codes or None, as
@@ -300,11 +300,13 @@ def score_placement(display: Sequence[Sequence[str | None]], card: str, cell: st
     ``descending``, ``halving`` or ``doubling``; None scores the Higgs, on an empty cell,
     bonuses only). ``rule`` (``ascending``, ``descending``, ``halving``, ``doubling`` or
     ``equal``) is needed only where two rules the pattern allows fit (an Ace on a 2 or a 2 on an
-    Ace in ``opening``/``free``).
+    Ace in ``opening``/``free``). ``packs`` is 1, or 2 in a two-pack game, where a card may be
+    placed beside or on its twin.
 
     Raises :class:`~quanta.IllegalMoveError` when the card may not go there, and
     :class:`~quanta.InvalidOptionError` for a malformed display, card code, cell, pattern or
-    rule name, or a card already among the top cards (both are ``ValueError``\\ s).
+    rule name, ``packs`` other than 1 or 2, or more copies of a card among the top cards and
+    the card placed than the packs hold (both are ``ValueError``\\ s).
 
     >>> d = [["3S", "QH", "5D"], ["4H", "5C", "9D"], ["4D", "5S", "KH"]]
     >>> score_placement(d, "5H", "a3", "ascending")
@@ -312,7 +314,7 @@ def score_placement(display: Sequence[Sequence[str | None]], card: str, cell: st
 rule='ascending')
     """
     points, pair, run, triple, after, followed = _core.a_quantum_leap_score_placement(
-        display, card, cell, pattern, rule
+        display, card, cell, pattern, rule, packs
     )
     return Placement(points, {"pair": pair, "run": run, "triple": triple}, after, followed)
 

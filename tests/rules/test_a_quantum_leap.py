@@ -38,6 +38,24 @@ def implementation(request):
     ref = reference
 
 
+def test_score_placement_takes_a_twin_with_two_packs():
+    """Rule (two packs): "The four suits have no significance in the play of game": a card may
+    go beside or on its twin, which counts as an equal rank; a pack holds one of each card."""
+    d = [["5H", "QH", "5D"], ["4H", "5C", "9D"], ["4D", "5S", "KH"]]
+    with pytest.raises(InvalidOptionError, match="one pack holds one"):
+        ref.score_placement(d, "5H", "a3", "ascending")
+    # 4H on its twin at a2 scores as 4S there would: suits do not count.
+    twin = ref.score_placement(d, "4H", "a2", "free", rule="equal", packs=2)
+    assert twin == ref.score_placement(d, "4S", "a2", "free", rule="equal", packs=2)
+    assert twin.rule == "equal"
+    three = [["5H", "5H", "5D"], ["4H", "5C", "9D"], ["4D", "5S", "KH"]]
+    with pytest.raises(InvalidOptionError, match="two packs hold two"):
+        ref.score_placement(three, "5H", "c3", "opening", packs=2)
+    for bad in (0, 3, "2", True, None):
+        with pytest.raises(InvalidOptionError, match="packs must be 1 or 2"):
+            ref.score_placement(d, "6H", "a3", "ascending", packs=bad)
+
+
 SUITS = "SHDC"
 RANKS = "A23456789TJQK"
 ALL = [r + s for s in SUITS for r in RANKS]  # card-index order

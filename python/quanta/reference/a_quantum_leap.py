@@ -233,16 +233,20 @@ def _read_cell(cell) -> int:
     return row * 3 + col
 
 
-def score_placement(display, card, cell, pattern, rule=None) -> Placement:
+def score_placement(display, card, cell, pattern, rule=None, packs=1) -> Placement:
     """Scores placing ``card`` (a code such as "5H") on ``cell`` ((row, col) or a name such as
     "b2") of ``display`` (3 rows of 3 top-card codes or None, as ``state.display()`` gives it)
     under ``pattern`` (one of PATTERNS, or None for the Higgs: the card goes on an empty cell
     and scores bonuses only). ``rule`` (one of RULES) is needed only where more than one rule
-    the pattern allows fits.
+    the pattern allows fits. ``packs`` is 1, or 2 in a two-pack game, where a card and its twin
+    may both be seen.
 
     Raises IllegalMoveError when the card may not go there under the pattern (or the named
     rule does not fit, or the rule is missing but needed); InvalidOptionError for malformed
-    arguments (display shape, card code, cell, pattern or rule name, a card twice)."""
+    arguments (display shape, card code, cell, pattern or rule name, packs other than 1 or 2,
+    more copies of a card among the top cards and the card placed than the packs hold)."""
+    if isinstance(packs, bool) or not isinstance(packs, int) or packs not in (1, 2):
+        raise InvalidOptionError(f"{NAME}: packs must be 1 or 2, not {packs!r}")
     try:
         rows = [list(r) for r in display]
     except TypeError:
@@ -258,15 +262,16 @@ def score_placement(display, card, cell, pattern, rule=None) -> Placement:
                 tops.append(card_index(entry))
             except ValueError as error:
                 raise InvalidOptionError(str(error)) from None
-    shown = [t for t in tops if t is not None]
-    if len(set(shown)) != len(shown):
-        raise InvalidOptionError(f"{NAME}: a card appears twice on the display")
     try:
         placed = card_index(card)
     except ValueError as error:
         raise InvalidOptionError(str(error)) from None
-    if placed in shown:
-        raise InvalidOptionError(f"{NAME}: card {card} is already on the display")
+    seen = [t for t in tops if t is not None] + [placed]
+    for c in seen:
+        if seen.count(c) > packs:
+            held = "one pack holds one" if packs == 1 else "two packs hold two"
+            raise InvalidOptionError(
+                f"{NAME}: card {card_code(c)} is seen more often than {held}")
     x = _read_cell(cell)
     if pattern is not None and pattern not in PATTERNS:
         raise InvalidOptionError(f"{NAME}: unknown pattern {pattern!r}")

@@ -446,34 +446,45 @@ pub fn score_placement(
 
 /// `score_placement` from text, as `score_placement` of the Python module takes it: the display
 /// as 3 rows of 3 top-card codes or `None`, the card's code, the cell, the pattern's and the
-/// rule's names. A malformed display, code, pattern or rule name, or a card already among the
-/// top cards, is an `InvalidOption`.
+/// rule's names, and the packs in play (1 or 2: with two, a card and its twin may both be
+/// seen). A malformed display, code, pattern or rule name, `packs` other than 1 or 2, or more
+/// copies of a card among the top cards and the card placed than the packs hold, is an
+/// `InvalidOption`.
 pub fn score_placement_by_code(
     display: &[Vec<Option<String>>],
     card: &str,
     cell: usize,
     pattern: Option<&str>,
     rule: Option<&str>,
+    packs: i64,
 ) -> Result<Placement> {
+    if !(1..=2).contains(&packs) {
+        return Err(invalid(format!("packs must be 1 or 2, not {packs}")));
+    }
+    let packs = packs as usize;
     if display.len() != 3 || display.iter().any(|row| row.len() != 3) {
         return Err(invalid("the display must be 3 rows of 3 cells".into()));
     }
     let mut tops = [NO_CARD; CELLS];
-    let mut shown = 0u64;
+    let mut copies = [0usize; CARD_COUNT];
+    let too_many = |card: &str| {
+        let held = if packs == 1 { "one pack holds one" } else { "two packs hold two" };
+        invalid(format!("card {card} is seen more often than {held}"))
+    };
     for (top, entry) in tops.iter_mut().zip(display.iter().flatten()) {
         if let Some(text) = entry {
             *top = from_code(text)
                 .ok_or_else(|| invalid(format!("unknown card code {}", quoted(text))))?;
-            if shown & 1 << *top != 0 {
-                return Err(invalid("a card appears twice on the display".into()));
+            copies[*top as usize] += 1;
+            if copies[*top as usize] > packs {
+                return Err(too_many(text));
             }
-            shown |= 1 << *top;
         }
     }
     let placed =
         from_code(card).ok_or_else(|| invalid(format!("unknown card code {}", quoted(card))))?;
-    if shown & 1 << placed != 0 {
-        return Err(invalid(format!("card {card} is already on the display")));
+    if copies[placed as usize] + 1 > packs {
+        return Err(too_many(card));
     }
     let pattern = pattern
         .map(|name| {

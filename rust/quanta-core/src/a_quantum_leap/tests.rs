@@ -218,20 +218,20 @@ fn score_placement_refuses_malformed_arguments_as_invalid_options() {
         ("5D", asc, Some("x")),
     ] {
         assert!(matches!(
-            score_placement_by_code(&d, card, 0, pattern, rule),
+            score_placement_by_code(&d, card, 0, pattern, rule, 1),
             Err(Error::InvalidOption(_))
         ));
     }
     assert!(matches!(
-        score_placement_by_code(&d[..2], "5D", 0, asc, None),
+        score_placement_by_code(&d[..2], "5D", 0, asc, None, 1),
         Err(Error::InvalidOption(_))
     ));
     assert!(matches!(
-        score_placement_by_code(&d, "9D", 0, asc, None),
+        score_placement_by_code(&d, "9D", 0, asc, None, 1),
         Err(Error::IllegalMove(_))
     ));
     assert_eq!(
-        score_placement_by_code(&d, "5D", 0, asc, None)
+        score_placement_by_code(&d, "5D", 0, asc, None, 1)
             .unwrap()
             .points,
         1

@@ -203,7 +203,17 @@ fn a_quantum_leap_score_placement(
     cell: &Bound<'_, PyAny>,
     pattern: &Bound<'_, PyAny>,
     rule: &Bound<'_, PyAny>,
+    packs: &Bound<'_, PyAny>,
 ) -> PyResult<Scored> {
+    let packs = errors::integer(packs, "packs")
+        .ok()
+        .and_then(|n| i64::try_from(n).ok())
+        .ok_or_else(|| {
+            InvalidOptionError::new_err(format!(
+                "a_quantum_leap: packs must be 1 or 2, not {}",
+                errors::quote(packs)
+            ))
+        })?;
     let refused =
         || InvalidOptionError::new_err("a_quantum_leap: the display must be 3 rows of 3 cells");
     if display.is_instance_of::<PyString>() {
@@ -219,8 +229,15 @@ fn a_quantum_leap_score_placement(
     let pattern = optional_name(pattern, "pattern")?;
     let rule = optional_name(rule, "rule")?;
     let p =
-        rules::score_placement_by_code(&display, &card, cell, pattern.as_deref(), rule.as_deref())
-            .map_err(to_py)?;
+        rules::score_placement_by_code(
+            &display,
+            &card,
+            cell,
+            pattern.as_deref(),
+            rule.as_deref(),
+            packs,
+        )
+        .map_err(to_py)?;
     let b = p.bonuses;
     Ok((
         p.points,
