@@ -21,11 +21,13 @@ END, PASS = 2401, 2402
 MOST_CARDS = 6
 
 
-def random_position(players: int, seed: int, phase: str = "play", most: int = MOST_CARDS):
-    """A position in ``phase`` reached by random play from a random deal (for ``play``: the
-    mover holding at most ``most`` cards), or None when the game ended without one."""
+def random_position(players: int, seed: int, phase: str = "play", most: int = MOST_CARDS,
+                    **options):
+    """A position in ``phase`` reached by random play from a random deal of the game of
+    ``players`` and ``options`` (for ``play``: the mover holding at most ``most`` cards), or
+    None when the game ended without one."""
     rng = random.Random(seed)
-    s = quanta.game("a_quantum_leap", players=players).new_state()
+    s = quanta.game("a_quantum_leap", players=players, **options).new_state()
     found = []
     while not s.is_terminal:
         if s.is_chance:
@@ -209,29 +211,11 @@ VARIANTS = [dict(players=3, packs=2), dict(players=4, packs=2),
             dict(players=4, teams="partners"), dict(players=4, packs=2, teams="partners")]
 
 
-def variant_position(options: dict, seed: int):
-    """A stage-two position of a game with ``options`` reached by random play, the mover
-    holding at most MOST_CARDS cards, or None."""
-    rng = random.Random(seed)
-    s = quanta.game("a_quantum_leap", **options).new_state()
-    found = []
-    while not s.is_terminal:
-        if s.is_chance:
-            actions, weights = zip(*s.chance_outcomes())
-            s = s.play(rng.choices(actions, weights)[0])
-            continue
-        if s.notation().split(" ")[4].startswith("play") and \
-                len(aql.hand(s, s.current_player)) <= MOST_CARDS:
-            found.append(s)
-        s = s.play(rng.choice(s.legal_actions()))
-    return rng.choice(found) if found else None
-
-
 @pytest.mark.parametrize("options", VARIANTS,
                          ids=lambda o: ",".join(f"{k}={v}" for k, v in o.items()))
 @pytest.mark.parametrize("seed", range(6))
 def test_best_turn_equals_the_reference_oracle_with_two_packs_and_partners(options, seed):
-    s = variant_position(options, seed)
+    s = random_position(seed=seed, **options)
     if s is None:
         pytest.skip("no small hand in this game")
     mine = aql.best_turn(s)
