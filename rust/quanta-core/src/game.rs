@@ -207,25 +207,46 @@ pub trait Game: Clone + PartialEq + Send + Sync + 'static {
     fn random_playout(&self, state: &mut Self::State, rng: &mut Rng, returns: &mut [f64]) -> u32 {
         let mut actions = Vec::with_capacity(64);
         let mut plies = 0;
-        loop {
-            match self.to_move(state) {
-                ToMove::Terminal => break,
-                ToMove::Chance => {
-                    let a = self.sample_chance(state, rng);
-                    self.apply(state, a);
-                }
-                ToMove::Player(_) => {
-                    actions.clear();
-                    self.legal_actions(state, &mut actions);
-                    let a = actions[rng.random_range(0..actions.len())];
-                    self.apply(state, a);
-                    plies += 1;
-                }
-            }
+        while let Some(played) = self.random_step(state, rng, &mut actions) {
+            plies += played;
         }
         self.returns(state, returns);
         plies
     }
+
+    /// The next step of [`Game::random_playout`]: a chance outcome drawn by its probability,
+    /// or a uniformly random legal move (a game may take a chance outcome and the move after
+    /// it in one step). Returns the plies played (chance outcomes excluded), or `None` once the
+    /// game is over. `actions` is scratch room, kept from step to step to spare allocations.
+    fn random_step(
+        &self,
+        state: &mut Self::State,
+        rng: &mut Rng,
+        actions: &mut Vec<Action>,
+    ) -> Option<u32> {
+        match self.to_move(state) {
+            ToMove::Terminal => None,
+            ToMove::Chance => {
+                let a = self.sample_chance(state, rng);
+                self.apply(state, a);
+                Some(0)
+            }
+            ToMove::Player(_) => {
+                actions.clear();
+                self.legal_actions(state, actions);
+                let a = actions[rng.random_range(0..actions.len())];
+                self.apply(state, a);
+                Some(1)
+            }
+        }
+    }
+
+    /// Games that a batch of random playouts ([`crate::batch::random_playouts`]) steps side
+    /// by side on one thread, one [`Game::random_step`] of each in turn: while one game waits
+    /// on memory, the processor works on the others. With 1, each game is played to its end
+    /// by [`Game::random_playout`], which a game whose playout is not a sequence of its
+    /// `random_step`s (it deals differently, say) must keep.
+    const PLAYOUT_LANES: usize = 1;
 
     /// Counts the leaves `depth` actions (chance outcomes included) below `state`.
     fn perft(&self, state: &Self::State, depth: u32) -> u64 {

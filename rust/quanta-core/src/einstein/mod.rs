@@ -78,6 +78,19 @@ impl EinsteinState {
         }
     }
 
+    /// Moves the stone of the side to move on `from` to `to`, a step away: then the other
+    /// side rolls, or the game is over.
+    #[inline(always)]
+    fn move_stone(&mut self, from: u8, to: u8) {
+        let mover = self.player;
+        let won = self.board.move_stone(mover, from, to);
+        self.player = 1 - mover;
+        self.phase = match won {
+            Some(winner) => Phase::Over(winner),
+            None => Phase::Roll,
+        };
+    }
+
     /// Calls `f` with each move after rolling `die`, in ascending action order.
     fn for_each_move(&self, die: u8, f: impl FnMut(Action)) {
         self.board.for_each_move(self.player, die, f)
@@ -90,7 +103,7 @@ impl EinsteinState {
 
     /// `stones()[player][n - 1]`: the cell of stone n of `player`, or `GONE`.
     pub fn stones(&self) -> [[u8; STONES]; 2] {
-        self.board.stones
+        self.board.stones()
     }
 
     /// The side to arrange, roll or move (in a finished game: the side that would be next).
@@ -207,33 +220,31 @@ impl Game for Einstein {
         }
     }
 
-    /// The generic playout, without its bookkeeping: roll, pick a uniformly random move from a
-    /// list on the stack, repeat. Same rules and odds as `legal_actions` + `apply`.
-    fn random_playout(&self, s: &mut EinsteinState, rng: &mut Rng, returns: &mut [f64]) -> u32 {
-        let mut plies = 0;
-        loop {
-            let die = match s.phase {
-                Phase::Over(_) => break,
-                Phase::Setup => {
-                    self.apply(s, self.sample_chance(s, rng));
-                    continue;
-                }
-                Phase::Roll => rng.random_range(1..=6),
-                Phase::Move(die) => die,
-            };
-            let mut moves = [0; 6];
-            let mut n = 0;
-            s.for_each_move(die, |a| {
-                moves[n] = a;
-                n += 1;
-            });
-            s.phase = Phase::Move(die);
-            self.apply(s, moves[rng.random_range(0..n)]);
-            plies += 1;
-        }
-        self.returns(s, returns);
-        plies
+    /// The generic step, without its bookkeeping: a roll and the move after it drawn straight
+    /// from the board's tables. Same rules and odds as `legal_actions` + `apply`.
+    fn random_step(
+        &self,
+        s: &mut EinsteinState,
+        rng: &mut Rng,
+        _actions: &mut Vec<Action>,
+    ) -> Option<u32> {
+        let die = match s.phase {
+            Phase::Over(_) => return None,
+            Phase::Setup => {
+                self.apply(s, self.sample_chance(s, rng));
+                return Some(0);
+            }
+            Phase::Roll => rng.random_range(1..=6),
+            Phase::Move(die) => die,
+        };
+        let (stones, n) = s.board.moving_stones(s.player, die);
+        // Drawn as a u32: the same draw as `random_range(0..n)` on a `usize`, and inlined.
+        let (steps, k) = Board::nth_step(stones, rng.random_range(0..n as u32) as usize);
+        s.move_stone(steps.from, steps.to[k]);
+        Some(1)
     }
+
+    const PLAYOUT_LANES: usize = 4;
 
     fn apply(&self, s: &mut EinsteinState, action: Action) {
         match s.phase {
@@ -248,13 +259,8 @@ impl Game for Einstein {
             }
             Phase::Roll => s.phase = Phase::Move((action - FIRST_ROLL + 1) as u8),
             Phase::Move(_) => {
-                let mover = s.player;
-                let won = s.board.step(mover, action);
-                s.player = 1 - mover;
-                s.phase = match won {
-                    Some(winner) => Phase::Over(winner),
-                    None => Phase::Roll,
-                };
+                let (from, to) = rules::step_cells(s.player, action);
+                s.move_stone(from, to)
             }
             Phase::Over(_) => {}
         }
@@ -297,7 +303,7 @@ impl Game for Einstein {
     /// The planes are listed in docs/rules/einstein.md, *Observation*.
     fn observation_tensor(&self, s: &EinsteinState, _player: usize, out: &mut [f32]) {
         out.fill(0.0);
-        for (p, stones) in s.board.stones.iter().enumerate() {
+        for (p, stones) in s.board.stones().iter().enumerate() {
             for (n, &cell) in stones.iter().enumerate() {
                 if cell != GONE {
                     out[(p * STONES + n) * CELLS + cell as usize] = 1.0;

@@ -45,6 +45,103 @@ pub const TARGET: [[[u8; 3]; CELLS]; 2] = {
     t
 };
 
+/// The steps a stone of one side may take from one cell, in ascending action order.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Steps {
+    /// The actions (`from * 3 + direction`); the first `count` are the steps.
+    pub(crate) actions: [Action; 3],
+    /// The cell each step leads to.
+    pub(crate) to: [u8; 3],
+    pub(crate) from: u8,
+    pub(crate) count: u8,
+}
+
+/// `STEPS_FROM[player][cell]`: the steps a stone of `player` on `cell` may take. Row `CELLS`
+/// stands for no stone: no steps.
+const STEPS_FROM: [[Steps; CELLS + 1]; 2] = {
+    let none = Steps {
+        actions: [0; 3],
+        to: [GONE; 3],
+        from: GONE,
+        count: 0,
+    };
+    let mut t = [[none; CELLS + 1]; 2];
+    let mut p = 0;
+    while p < 2 {
+        let mut cell = 0;
+        while cell < CELLS {
+            let steps = &mut t[p][cell];
+            steps.from = cell as u8;
+            let mut d = 0;
+            while d < 3 {
+                if TARGET[p][cell][d] != GONE {
+                    let n = steps.count as usize;
+                    steps.actions[n] = (cell * 3 + d) as Action;
+                    steps.to[n] = TARGET[p][cell][d];
+                    steps.count += 1;
+                }
+                d += 1;
+            }
+            cell += 1;
+        }
+        p += 1;
+    }
+    t
+};
+
+/// `MOVABLE[alive][die - 1]`: [`movable_stones`] as a table of stone indices (stone n is
+/// `n - 1`), lower first, `STONES` where there is no stone.
+const MOVABLE: [[[u8; 2]; 6]; 1 << STONES] = {
+    let mut t = [[[STONES as u8; 2]; 6]; 1 << STONES];
+    let mut alive = 0;
+    while alive < 1 << STONES {
+        let mut die = 1;
+        while die <= 6 {
+            let mut n = 0;
+            let mut stone = 1;
+            while stone <= 6 {
+                if movable(alive as u8, die, stone) {
+                    t[alive][die as usize - 1][n] = stone - 1;
+                    n += 1;
+                }
+                stone += 1;
+            }
+            die += 1;
+        }
+        alive += 1;
+    }
+    t
+};
+
+/// Whether a side with stones `alive` may move stone `stone` after rolling `die`: the stone
+/// rolled, or, when it has left the board, the nearest existing lower and higher ones.
+const fn movable(alive: u8, die: u8, stone: u8) -> bool {
+    if on_board(alive, die) {
+        return stone == die;
+    }
+    if !on_board(alive, stone) {
+        return false;
+    }
+    // No stone on the board strictly between `stone` and `die`.
+    let (low, high) = if stone < die {
+        (stone, die)
+    } else {
+        (die, stone)
+    };
+    let mut n = low + 1;
+    while n < high {
+        if on_board(alive, n) {
+            return false;
+        }
+        n += 1;
+    }
+    true
+}
+
+const fn on_board(alive: u8, stone: u8) -> bool {
+    alive & (1 << (stone - 1)) != 0
+}
+
 /// The board and its stones: what EinStein and EinStein a la Card share (the start cells,
 /// the steps, captures, the win conditions and the nearest-stone rule).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -109,13 +206,24 @@ impl Board {
     /// `owner`'s directions), removing whatever stood on the target cell. Returns the winner
     /// if the step wins: only the stone's owner can win by it.
     pub(crate) fn step(&mut self, owner: u8, action: Action) -> Option<u8> {
-        let p = owner as usize;
-        let from = (action / 3) as usize;
-        let to = TARGET[p][from][(action % 3) as usize] as usize;
+        let (from, to) = step_cells(owner, action);
+        self.move_stone(owner, from, to)
+    }
+
+    /// Moves the stone of `owner` on `from` to `to`, a step away, removing whatever stood on
+    /// `to`. Returns the winner if the step wins: only the stone's owner can win by it.
+    #[inline(always)]
+    pub(crate) fn move_stone(&mut self, owner: u8, from: u8, to: u8) -> Option<u8> {
+        let (p, from, to) = (owner as usize, from as usize, to as usize);
+        // The stone on the target cell, if any, leaves the board. Written without a branch on
+        // whether there is one: random games capture too irregularly for a branch to guess.
         let captured = self.cells[to];
-        if captured != 0 {
-            self.remove(if captured > 0 { 0 } else { 1 }, captured.unsigned_abs());
-        }
+        let side = (captured < 0) as usize;
+        let number = captured.unsigned_abs();
+        self.alive[side] &= !((1u8 << number) >> 1);
+        let slot = (number as usize).saturating_sub(1);
+        let before = self.stones[side][slot];
+        self.stones[side][slot] = if number != 0 { GONE } else { before };
         let stone = self.cells[from];
         self.cells[from] = 0;
         self.cells[to] = stone;
@@ -147,28 +255,51 @@ impl Board {
 
     /// Calls `f` with each step of the stone on `cell` for its owner `player`, in ascending
     /// action order.
-    pub(crate) fn for_each_step(cell: u8, player: u8, mut f: impl FnMut(Action)) {
-        for (d, &to) in TARGET[player as usize][cell as usize].iter().enumerate() {
-            if to != GONE {
-                f(cell as Action * 3 + d as Action);
-            }
-        }
+    pub(crate) fn for_each_step(cell: u8, player: u8, f: impl FnMut(Action)) {
+        let steps = &STEPS_FROM[player as usize][cell as usize];
+        steps.actions[..steps.count as usize]
+            .iter()
+            .copied()
+            .for_each(f);
     }
 
     /// Calls `f` with each move of `player` after rolling `die`, in ascending action order.
-    /// At most two stones may move; the one on the lower cell goes first so that the actions
-    /// (`from_cell * 3 + direction`) come out sorted.
     pub(crate) fn for_each_move(&self, player: u8, die: u8, mut f: impl FnMut(Action)) {
+        let (stones, n) = self.moving_stones(player, die);
+        (0..n).for_each(|k| {
+            let (steps, k) = Self::nth_step(stones, k);
+            f(steps.actions[k])
+        });
+    }
+
+    /// The steps of the (at most two) stones `player` may move after rolling `die`, the stone
+    /// on the lower cell first, and how many moves they make together. Found by table lookups
+    /// alone, without a branch on the position: random playouts spend their time here.
+    #[inline(always)]
+    pub(crate) fn moving_stones(&self, player: u8, die: u8) -> ([&'static Steps; 2], usize) {
         let p = player as usize;
-        let mut from = [GONE; 2];
-        for (slot, stone) in from.iter_mut().zip(movable_stones(self.alive[p], die)) {
-            *slot = self.stones[p][stone as usize - 1];
-        }
-        if from[1] < from[0] {
-            from.swap(0, 1);
-        }
-        for &cell in from.iter().take_while(|&&c| c != GONE) {
-            Self::for_each_step(cell, player, &mut f);
+        // The cell of each stone, and `CELLS` for "no stone" (`MOVABLE`'s `STONES`).
+        let mut cell_of = [CELLS as u8; STONES + 1];
+        cell_of[..STONES].copy_from_slice(&self.stones[p]);
+        let [a, b] = MOVABLE[self.alive[p] as usize][die as usize - 1];
+        let (a, b) = (cell_of[a as usize], cell_of[b as usize]);
+        let lower = &STEPS_FROM[p][a.min(b) as usize];
+        let higher = &STEPS_FROM[p][a.max(b) as usize];
+        ([lower, higher], (lower.count + higher.count) as usize)
+    }
+
+    /// Move `k` (in ascending action order) of the stones of [`Self::moving_stones`]: the
+    /// stone's steps and the step's place among them.
+    #[inline]
+    pub(crate) fn nth_step(
+        [lower, higher]: [&'static Steps; 2],
+        k: usize,
+    ) -> (&'static Steps, usize) {
+        let first = lower.count as usize;
+        if k < first {
+            (lower, k)
+        } else {
+            (higher, (k - first).min(2))
         }
     }
 
@@ -193,22 +324,23 @@ impl Board {
     }
 }
 
+/// The cells a step of `owner` (`action` = `from_cell * 3 + direction`) leaves and reaches.
+pub(crate) fn step_cells(owner: u8, action: Action) -> (u8, u8) {
+    let from = action / 3;
+    (
+        from as u8,
+        TARGET[owner as usize][from as usize][(action % 3) as usize],
+    )
+}
+
 /// The stones (numbers 1-6) a side with stones `alive` (bit `n - 1` set while stone n is on
 /// the board) may move after rolling `die`: stone `die` if it is on the board, otherwise the
 /// nearest existing lower and higher stones (lower first).
 pub fn movable_stones(alive: u8, die: u8) -> impl Iterator<Item = u8> {
-    let bit = 1u8 << (die - 1);
-    let (lower, higher) = if alive & bit != 0 {
-        (Some(die), None)
-    } else {
-        let below = alive & (bit - 1);
-        let above = alive & !(bit | (bit - 1));
-        (
-            (below != 0).then(|| 8 - below.leading_zeros() as u8),
-            (above != 0).then(|| above.trailing_zeros() as u8 + 1),
-        )
-    };
-    lower.into_iter().chain(higher)
+    MOVABLE[alive as usize & ((1 << STONES) - 1)][die as usize - 1]
+        .into_iter()
+        .filter(|&i| i < STONES as u8)
+        .map(|i| i + 1)
 }
 
 /// `ORDERS[k]`: the `k`-th permutation of 1..=6 in lexicographic order, i.e. the stones that
