@@ -1,8 +1,10 @@
 //! MCTS iterations per second, through the erased layer as the bindings call it:
-//! `cargo run --profile quick -p quanta-core --example bots_speed [game [options as k=v ...]]`
+//! `cargo run --release -p quanta-core --example bots_speed [game [options as k=v ...]]`
 //! (default: EinStein, then Quantum Leap side 5). Each search is one `bot_action` of a fixed
-//! number of iterations, at the first decision of a seeded game and at a later one; the rate is
-//! iterations over wall time. A measurement, not a test: no result is checked.
+//! number of iterations (`QUANTA_ITERATIONS`, default 20,000), at the first decision of a
+//! seeded game and at a later one; the rate is iterations over wall time. Each line ends with
+//! the action chosen: a change meant to make the same search faster must leave it as it is.
+//! A measurement, not a test.
 
 use quanta_core::bots::{Bot, BotSpec, SearchSpec};
 use quanta_core::erased::DynState;
@@ -53,7 +55,7 @@ fn main() {
         vec![(args[0].clone(), options)]
     };
     let cancel = AtomicBool::new(false);
-    let iterations = 20_000;
+    let iterations = std::env::var("QUANTA_ITERATIONS").map_or(20_000, |n| n.parse().unwrap());
     for (name, options) in runs {
         let game = make_game(&name, &options).unwrap();
         let states = decisions(game.new_state());
@@ -69,10 +71,11 @@ fn main() {
                 ),
             ] {
                 let start = Instant::now();
-                s.bot_action(&Bot { spec: bot, seed: 7 }, &cancel).unwrap();
+                let action = s.bot_action(&Bot { spec: bot, seed: 7 }, &cancel).unwrap();
                 let seconds = start.elapsed().as_secs_f64();
                 println!(
-                    "{name} {options:?} {label} decision ({} actions): {kind} {:.0} iterations/s",
+                    "{name} {options:?} {label} decision ({} actions): {kind} {:.0} iterations/s, \
+                     chose {action}",
                     s.legal_actions().len(),
                     iterations as f64 / seconds
                 );

@@ -84,8 +84,9 @@ struct Node {
     action: Action,
     visits: u64,
     available: u64,
-    /// Children, ascending by action.
-    children: Vec<u32>,
+    /// Children, ascending by action, each with its action: a child is found without
+    /// visiting the nodes it passes over.
+    children: Vec<(Action, u32)>,
 }
 
 /// The tree: nodes, and every player's summed returns of node `i` at `sums[i * players..]`.
@@ -119,17 +120,35 @@ impl Tree {
 
     /// The child of `node` for `action`, made if new; whether it was new.
     fn child(&mut self, node: u32, action: Action) -> (u32, bool) {
-        let at = {
-            let children = &self.nodes[node as usize].children;
-            children.binary_search_by_key(&action, |&c| self.nodes[c as usize].action)
-        };
+        let at = self.nodes[node as usize]
+            .children
+            .binary_search_by_key(&action, |&(a, _)| a);
         match at {
-            Ok(i) => (self.nodes[node as usize].children[i], false),
+            Ok(i) => (self.nodes[node as usize].children[i].1, false),
             Err(i) => {
                 let c = self.add(action);
-                self.nodes[node as usize].children.insert(i, c);
+                self.nodes[node as usize].children.insert(i, (action, c));
                 (c, true)
             }
+        }
+    }
+}
+
+/// Natural logarithms of the counts up to `Logarithms::SMALL`, computed once a search: the
+/// same values as `ln`, without its cost at every child of every node the search passes.
+struct Logarithms(Vec<f64>);
+
+impl Logarithms {
+    const SMALL: u64 = 1 << 12;
+
+    fn new() -> Self {
+        Logarithms((0..Self::SMALL).map(|n| (n as f64).ln()).collect())
+    }
+
+    fn of(&self, n: u64) -> f64 {
+        match self.0.get(n as usize) {
+            Some(&ln) => ln,
+            None => (n as f64).ln(),
         }
     }
 }
@@ -137,7 +156,7 @@ impl Tree {
 /// The bytes a node of a game of `players` players takes: the node, its sums and its place in
 /// its parent's children (and as much again for the vectors' spare room).
 fn node_bytes(players: usize) -> usize {
-    2 * (std::mem::size_of::<Node>() + players * 8 + 4)
+    2 * (std::mem::size_of::<Node>() + players * 8 + 8)
 }
 
 /// Runs the search of `spec` from `root`, a decision: on `root` itself when `observer` is
@@ -181,6 +200,7 @@ pub fn search<G: Knowledge>(
     let mut untried: Vec<Action> = Vec::new();
     let mut seen: Vec<u32> = Vec::new();
     let mut iterations = 0u64;
+    let log = Logarithms::new();
     loop {
         if spec.iterations.is_some_and(|n| iterations >= n) || tree.nodes.len() as u64 >= most_nodes
         {
@@ -227,11 +247,11 @@ pub fn search<G: Knowledge>(
                     let scale = if high > low { 1.0 / (high - low) } else { 0.0 };
                     seen.clear();
                     for &a in &actions {
-                        while i < children.len() && tree.nodes[children[i] as usize].action < a {
+                        while i < children.len() && children[i].0 < a {
                             i += 1;
                         }
-                        if i < children.len() && tree.nodes[children[i] as usize].action == a {
-                            seen.push(children[i]);
+                        if i < children.len() && children[i].0 == a {
+                            seen.push(children[i].1);
                         } else {
                             untried.push(a);
                         }
@@ -278,7 +298,7 @@ pub fn search<G: Knowledge>(
                             0.5
                         };
                         let score =
-                            scaled + spec.exploration * ((child.available as f64).ln() / n).sqrt();
+                            scaled + spec.exploration * (log.of(child.available) / n).sqrt();
                         if score > best_score {
                             (best, best_score) = (c, score);
                         }
@@ -327,7 +347,7 @@ pub fn search<G: Knowledge>(
     let visits: Vec<(Action, u64)> = tree.nodes[0]
         .children
         .iter()
-        .map(|&c| (tree.nodes[c as usize].action, tree.nodes[c as usize].visits))
+        .map(|&(a, c)| (a, tree.nodes[c as usize].visits))
         .collect();
     let mut best = (visits[0].0, visits[0].1);
     for &(a, v) in &visits {
