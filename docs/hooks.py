@@ -16,6 +16,7 @@ fails only on a link that is broken in the repository too.
 from __future__ import annotations
 
 import io
+import itertools
 import pathlib
 import posixpath
 import random
@@ -132,7 +133,9 @@ def table_under(markdown: str, heading: str) -> list[dict[str, str]]:
     match = re.search(rf"^#+ {re.escape(heading)}\n(.*?)(?=^#+ |\Z)", markdown, re.M | re.S)
     if not match:
         raise LookupError(f"no section {heading!r}")
-    rows = [line for line in match.group(1).splitlines() if line.startswith("|")]
+    lines = match.group(1).splitlines()
+    start = next((i for i, line in enumerate(lines) if line.startswith("|")), len(lines))
+    rows = list(itertools.takewhile(lambda line: line.startswith("|"), lines[start:]))
     if len(rows) < 3:
         raise LookupError(f"no table under {heading!r}")
     cells = [[c.strip() for c in row.strip().strip("|").split("|")] for row in rows]
@@ -176,7 +179,7 @@ def plot_playouts(rows: list[dict[str, str]]) -> str:
     for i, (column, label) in enumerate(columns):
         axes.bar(x + (i - 0.5) * 0.38, [number(row[column]) for row in rows], 0.38, label=label)
     axes.set_yscale("log")
-    axes.set_xticks(x, games)
+    axes.set_xticks(x, games, rotation=20, fontsize=8)
     axes.set_ylabel("random games per second")
     axes.legend(fontsize=8)
     axes.set_title("Random playouts: the Rust batch against the reference", fontsize=10)
@@ -274,7 +277,7 @@ def plot_quincunx_scores(scores: list[int]) -> str:
 #: Each figure: (the heading of the table in benches/README.md it is drawn from and placed
 #: beside, the file, how it is drawn from the table's rows; None: from a data file).
 FIGURES = [
-    ("EinStein würfelt nicht: random playouts", "playouts.svg", plot_playouts),
+    ("Random playouts, every game", "playouts.svg", plot_playouts),
     ("EinStein a la Card: the exact solver with open hands", "einstein_card_solver.svg",
      plot_card_solver),
     ("Quincunx solitaire: the open-deck solver", "quincunx_scores.svg", None),
