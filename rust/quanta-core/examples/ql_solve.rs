@@ -2,8 +2,9 @@
 //!
 //!     cargo run --release --example ql_solve -- 5 20 < positions.txt
 //!
-//! Arguments: board side, time limit per position in seconds; `MEMORY_MB` sets the memory cap
-//! and `THREADS` the threads (default 1).
+//! Arguments: board side, time limit per position in seconds; `MEMORY_MB` sets the memory cap,
+//! `THREADS` the threads (default 1) and `MAX_NODES` a node limit per position (none by
+//! default; with one thread the count, unlike the time, is the same under any load).
 
 use quanta_core::game::Game;
 use quanta_core::options::{OptionValue, Options};
@@ -29,6 +30,7 @@ fn main() {
         let limits = Limits {
             timeout: Some(Duration::from_secs_f64(seconds)),
             memory_mb: std::env::var("MEMORY_MB").map_or(1024, |m| m.parse().expect("MEMORY_MB")),
+            max_nodes: std::env::var("MAX_NODES").ok().map(|m| m.parse().expect("MAX_NODES")),
             ..Limits::default()
         };
         let threads = std::env::var("THREADS").map_or(1, |t| t.parse().expect("THREADS"));
