@@ -48,23 +48,24 @@ impl<'o, 'a> Grids<'o, 'a> {
         // grid (a run at any time is a part of one there); a power play needs the partner
         // beside it. The play then adds the ranks of its suit's numerals in the grid, those
         // of the root and of the slots placed, once the partner is there: `partner` its slot
-        // (none for a root cell), `power_root` and `power_slot` those ranks.
+        // as a set (empty for a root cell, there from the start), `power_root` and
+        // `power_slot` those ranks.
         let mut powered = [false; CELLS];
         let mut partner = [0usize; CELLS];
         let mut power_root = [0i32; CELLS];
         let mut power_slot = [[0i32; CELLS]; CELLS];
         for (i, &x) in self.cells.iter().enumerate() {
             let c = grid[x];
-            let beside = (cards::is_ace(c) || c >= 30 && c < 36)
-                .then(|| {
-                    bits(t.neighbours[x] as u64).find(|&m| {
-                        let d = grid[m];
-                        cards::SUITS[d as usize] == cards::SUITS[c as usize]
-                            && (cards::is_ace(d) || d >= 30 && d < 36)
-                            && d != c
-                    })
+            let beside = if cards::is_ace(c) || cards::is_crown(c) {
+                bits(t.neighbours[x] as u64).find(|&m| {
+                    let d = grid[m];
+                    cards::SUITS[d as usize] == cards::SUITS[c as usize]
+                        && (cards::is_ace(d) || cards::is_crown(d))
+                        && d != c
                 })
-                .flatten();
+            } else {
+                None
+            };
             if let Some(m) = beside {
                 powered[i] = true;
                 partner[i] = if self.slot[m] == 255 {
