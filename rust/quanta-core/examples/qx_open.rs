@@ -1,7 +1,8 @@
 //! Times `solve_open` on fresh (or greedily advanced) solitaire Quincunx deals.
 //!
 //! `cargo run --release -p quanta-core --example qx_open -- [deals] [empty] [seed] [timeout_s] [first]`
-//! prints one line per deal and the median / p95 / max time.
+//! prints one line per deal (lost, score, nodes, seconds and the line's placements) and the
+//! median / mean / p95 / max time.
 use quanta_core::quincunx::solve::{Limits, advance_greedily, deal, solve_open};
 use quanta_core::search::Context;
 use std::sync::atomic::AtomicBool;
@@ -25,8 +26,8 @@ fn main() {
         let start = Instant::now();
         match solve_open(&pos, &order, &Context::new(limits.clone(), None, &cancel)) {
             Ok(s) => println!(
-                "deal {row}: lost {} score {} nodes {} {:.3}s",
-                s.lost, s.score, s.nodes, s.seconds
+                "deal {row}: lost {} score {} nodes {} {:.3}s line {:?}",
+                s.lost, s.score, s.nodes, s.seconds, s.line
             ),
             Err(e) => {
                 unsolved += 1;
@@ -38,10 +39,11 @@ fn main() {
     times.sort_by(|a, b| a.partial_cmp(b).unwrap());
     let q = |p: f64| times[((times.len() - 1) as f64 * p).round() as usize];
     println!(
-        "{} deals, {} unsolved: median {:.3}s p95 {:.3}s max {:.3}s",
+        "{} deals, {} unsolved: median {:.3}s mean {:.3}s p95 {:.3}s max {:.3}s",
         times.len(),
         unsolved,
         q(0.5),
+        times.iter().sum::<f64>() / times.len() as f64,
         q(0.95),
         times[times.len() - 1]
     );

@@ -208,14 +208,19 @@ pub fn score_placement(
         power_play |= partner == Some(n);
     }
     if power_play {
-        let suit = SUITS[card as usize];
-        p.power = grid
-            .iter()
-            .filter(|&&c| c != NO_CARD && is_numeral(c) && SUITS[c as usize] & suit != 0)
-            .map(|&c| rank(c) as i32)
-            .sum();
+        p.power = power_play_value(grid, card);
     }
     p
+}
+
+/// What a power play of `card` (an Ace or a Crown meeting its partner) scores on `grid`: the
+/// ranks of the numerals there that carry its suit.
+pub fn power_play_value(grid: &[Card], card: Card) -> i32 {
+    let suit = SUITS[card as usize];
+    grid.iter()
+        .filter(|&&c| c != NO_CARD && is_numeral(c) && SUITS[c as usize] & suit != 0)
+        .map(|&c| rank(c) as i32)
+        .sum()
 }
 
 /// [`score_placement`] after checking its input: a 4×4 or 5×5 grid of known cards, each at

@@ -5,7 +5,7 @@
 use crate::error::Result;
 use crate::game::Action;
 use crate::quincunx::cards::{self, Card, NO_CARD, hand_penalty};
-use crate::quincunx::scoring::score_placement;
+use crate::quincunx::scoring::{power_play_value, score_placement};
 use crate::quincunx::solve::grids::Grids;
 use crate::quincunx::solve::solitaire::{bits, placement};
 use crate::quincunx::solve::tables::{run_through, tables};
@@ -30,7 +30,6 @@ impl<'o, 'a> Grids<'o, 'a> {
         let mut droot = [0u8; CELLS];
         let mut need = [0u8; CELLS];
         let mut flagged = [false; CELLS];
-        let mut powered = [false; CELLS];
         for (i, &x) in self.cells.iter().enumerate() {
             let c = grid[x];
             for m in bits(t.neighbours[x] as u64) {
@@ -47,26 +46,62 @@ impl<'o, 'a> Grids<'o, 'a> {
         }
         // A cell can score a run only if one of its lines has a run through it in the full
         // grid (a run at any time is a part of one there); a power play needs the partner
-        // beside it.
+        // beside it. The play then adds the ranks of its suit's numerals in the grid, those
+        // of the root and of the slots placed, once the partner is there: `partner` its slot
+        // as a set (empty for a root cell, there from the start), `power_root` and
+        // `power_slot` those ranks.
+        let mut powered = [false; CELLS];
+        let mut partner = [0usize; CELLS];
+        let mut power_root = [0i32; CELLS];
+        let mut power_slot = [[0i32; CELLS]; CELLS];
         for (i, &x) in self.cells.iter().enumerate() {
             let c = grid[x];
-            let power = (cards::is_ace(c) || c >= 30 && c < 36)
-                && bits(t.neighbours[x] as u64).any(|m| {
+            let beside = if cards::is_ace(c) || cards::is_crown(c) {
+                bits(t.neighbours[x] as u64).find(|&m| {
                     let d = grid[m];
                     cards::SUITS[d as usize] == cards::SUITS[c as usize]
-                        && (cards::is_ace(d) || d >= 30 && d < 36)
+                        && (cards::is_ace(d) || cards::is_crown(d))
                         && d != c
-                });
-            flagged[i] = power || run_through(grid, x);
-            powered[i] = power;
+                })
+            } else {
+                None
+            };
+            if let Some(m) = beside {
+                powered[i] = true;
+                partner[i] = if self.slot[m] == 255 {
+                    0
+                } else {
+                    1 << self.slot[m]
+                };
+                power_root[i] = power_play_value(&self.root, c);
+                for (j, &y) in self.cells.iter().enumerate() {
+                    power_slot[i][j] = power_play_value(&grid[y..=y], c);
+                }
+            }
+            flagged[i] = powered[i] || run_through(grid, x);
         }
-        // Without a power play, what a placement adds depends only on the cells placed in
-        // its row and column: memoised by those (at most six slots, `line_slots`).
-        let mut line_slots: [SmallVec<[u8; 6]>; CELLS] = Default::default();
+        // What a placement adds but the power play depends only on the cells placed in its
+        // row and column: memoised by those (at most six slots). Its memo key at the set
+        // `s`: those slots placed, one bit each, `key_low[s & 63] | key_high[s >> 6]`.
+        let mut key_low = [[0u8; 64]; CELLS];
+        let mut key_high = [[0u8; 64]; CELLS];
         for (i, &x) in self.cells.iter().enumerate() {
-            for (j, &y) in self.cells.iter().enumerate() {
-                if j != i && (x / SIDE == y / SIDE || x % SIDE == y % SIDE) {
-                    line_slots[i].push(j as u8);
+            if !flagged[i] {
+                continue;
+            }
+            let line_slots = self
+                .cells
+                .iter()
+                .enumerate()
+                .filter(|&(j, &y)| j != i && (x / SIDE == y / SIDE || x % SIDE == y % SIDE));
+            for (b, (j, _)) in line_slots.enumerate() {
+                let table = if j < 6 {
+                    &mut key_low[i]
+                } else {
+                    &mut key_high[i]
+                };
+                for (part, k) in table.iter_mut().enumerate() {
+                    *k |= ((part >> (j % 6) & 1) << b) as u8;
                 }
             }
         }
@@ -100,38 +135,23 @@ impl<'o, 'a> Grids<'o, 'a> {
                 }
                 let mut v = next;
                 if flagged[i] {
-                    let key = if powered[i] {
-                        None
-                    } else {
-                        let k = line_slots[i]
-                            .iter()
-                            .enumerate()
-                            .fold(0, |k, (b, &j)| k | (s >> j & 1) << b);
-                        Some(k).filter(|&k| memo[i][k] != i32::MIN)
-                    };
-                    v += match key {
-                        Some(k) => memo[i][k],
-                        None => {
-                            if !built {
-                                sub = self.root;
-                                for (j, &y) in self.cells.iter().enumerate() {
-                                    if s & 1 << j != 0 {
-                                        sub[y] = grid[y];
-                                    }
+                    let k = (key_low[i][s & 63] | key_high[i][s >> 6]) as usize;
+                    if memo[i][k] == i32::MIN {
+                        if !built {
+                            sub = self.root;
+                            for (j, &y) in self.cells.iter().enumerate() {
+                                if s & 1 << j != 0 {
+                                    sub[y] = grid[y];
                                 }
-                                built = true;
                             }
-                            let e = self.extra(&sub, grid[self.cells[i]], self.cells[i]);
-                            if !powered[i] {
-                                let k = line_slots[i]
-                                    .iter()
-                                    .enumerate()
-                                    .fold(0, |k, (b, &j)| k | (s >> j & 1) << b);
-                                memo[i][k] = e;
-                            }
-                            e
+                            built = true;
                         }
-                    };
+                        memo[i][k] = self.extra_parts(&sub, grid[self.cells[i]], self.cells[i]).0;
+                    }
+                    v += memo[i][k];
+                    if powered[i] && s & partner[i] == partner[i] {
+                        v += power_root[i] + bits(s as u64).map(|j| power_slot[i][j]).sum::<i32>();
+                    }
                 }
                 best = best.max(v);
             }
@@ -281,12 +301,19 @@ impl<'o, 'a> Grids<'o, 'a> {
 
     /// What placing `card` on `cell` of `sub` scores beyond its edges' basic points and pairs.
     fn extra(&self, sub: &[Card; CELLS], card: Card, cell: usize) -> i32 {
+        let (runs, power) = self.extra_parts(sub, card, cell);
+        runs + power
+    }
+
+    /// [`Grids::extra`] in two parts: the straights and sets (less the pairs inside a set),
+    /// and the power play.
+    fn extra_parts(&self, sub: &[Card; CELLS], card: Card, cell: usize) -> (i32, i32) {
         let t = tables();
         let p = score_placement(sub, SIDE, false, card, cell);
         let edges: i32 = bits(t.neighbours[cell] as u64)
             .filter(|&m| sub[m] != NO_CARD)
             .map(|m| t.edge[card as usize][sub[m] as usize] as i32)
             .sum();
-        p.points() - edges
+        (p.points() - p.power - edges, p.power)
     }
 }
