@@ -231,7 +231,10 @@ impl Game for Einstein {
         let die = match s.phase {
             Phase::Over(_) => return None,
             Phase::Setup => {
-                self.apply(s, self.sample_chance(s, rng));
+                // Both arrangements in one step (no ply).
+                while s.phase == Phase::Setup {
+                    self.apply(s, self.sample_chance(s, rng));
+                }
                 return Some(0);
             }
             Phase::Roll => rng.random_range(1..=6),
