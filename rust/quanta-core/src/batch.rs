@@ -144,12 +144,21 @@ fn too_big(name: &str, n: usize, rows: &str, row_bytes: usize, room: u64, advice
     ))
 }
 
+/// Results this small are taken to fit without asking the system: reading its figures
+/// ([`memory_for_results`], three files of `/proc`) costs some ten microseconds, and an
+/// allocation that is refused all the same is an error too (never an abort).
+const SURELY_FITS: u128 = 1 << 20;
+
 /// Refuses, before anything is allocated, `n` rows of `row_bytes` bytes each whose results
 /// would not fit in [`memory_for_results`]: the error (an `InvalidOption`) names the count as
 /// `name` ("n", "shard_size"), says the most `rows` that fit and `advice`, what to do instead.
 pub fn check_fits(name: &str, n: usize, rows: &str, row_bytes: usize, advice: &str) -> Result<()> {
+    let need = n as u128 * row_bytes as u128;
+    if need <= SURELY_FITS {
+        return Ok(());
+    }
     let room = memory_for_results();
-    if n as u128 * row_bytes as u128 <= room as u128 {
+    if need <= room as u128 {
         Ok(())
     } else {
         Err(too_big(name, n, rows, row_bytes, room, advice))
@@ -177,14 +186,10 @@ fn room_for<T>(n: usize, name: &str, games: usize, players: usize) -> Result<Vec
     Ok(v)
 }
 
-/// Games played at a time by [`random_playouts`]: the rows of one call of [`map_rows`], whose
-/// per-game vectors are copied into the results before the next piece, so that a call needs
-/// about the memory of its results and no more.
-const PIECE: usize = 1 << 18;
-
 /// Plays `n` uniformly random games from the start: games `first..first + n` of the sequence
 /// seeded by `seed` (see [`map_rows`]). `n` games whose results would not fit in memory are
-/// refused before anything is allocated ([`check_fits`]).
+/// refused before anything is allocated ([`check_fits`]). One thread plays on the calling
+/// thread: a pool built for it would cost more than a thousand games.
 pub fn random_playouts<G: Game>(
     game: &G,
     first: u64,
@@ -199,27 +204,30 @@ pub fn random_playouts<G: Game>(
     let mut length = room_for(n, "n", n, players)?;
     returns.resize(n * players, 0.0);
     length.resize(n, 0);
-    in_pool(threads, || -> Result<()> {
-        for start in (0..n).step_by(PIECE) {
-            let count = PIECE.min(n - start);
-            let from = first.wrapping_add(start as u64);
-            let (returns, length) = (&mut returns[start * players..], &mut length[start..]);
-            let chunks = returns[..count * players]
-                .par_chunks_mut(CHUNK * players)
-                .zip(length[..count].par_chunks_mut(CHUNK))
-                .enumerate();
-            // Within the pool installed here.
-            chunks.try_for_each(|(chunk, (returns, length))| {
-                if cancel.load(Ordering::Relaxed) {
-                    return Err(Error::Interrupted);
-                }
-                let from = from.wrapping_add((chunk * CHUNK) as u64);
-                play_in_lanes(game, from, seed, returns, length);
-                Ok(())
-            })?;
+    // Chunk `k` holds games `first + k * CHUNK..`; the cancel flag is read once a chunk.
+    let play = |(chunk, (returns, length)): (usize, (&mut [f64], &mut [i32]))| {
+        if cancel.load(Ordering::Relaxed) {
+            return Err(Error::Interrupted);
         }
+        let from = first.wrapping_add((chunk * CHUNK) as u64);
+        play_in_lanes(game, from, seed, returns, length);
         Ok(())
-    })??;
+    };
+    let (returns_chunk, length_chunk) = (CHUNK * players, CHUNK);
+    match threads {
+        Some(1) => returns
+            .chunks_mut(returns_chunk)
+            .zip(length.chunks_mut(length_chunk))
+            .enumerate()
+            .try_for_each(play)?,
+        _ => in_pool(threads, || {
+            returns
+                .par_chunks_mut(returns_chunk)
+                .zip(length.par_chunks_mut(length_chunk))
+                .enumerate()
+                .try_for_each(play)
+        })??,
+    }
     Ok(Playouts {
         players,
         returns,
@@ -324,16 +332,38 @@ mod tests {
     }
 
     #[test]
-    fn games_played_in_pieces_are_the_games_of_the_sequence() {
+    fn games_played_in_pieces_are_the_games_of_the_sequence_at_any_threads() {
         let game = Einstein::from_options(&Default::default()).unwrap();
         let cancel = AtomicBool::new(false);
-        let n = 2 * PIECE + 3;
-        let all = random_playouts(&game, 5, n, 7, Some(2), &cancel).unwrap();
-        let tail =
-            random_playouts(&game, 5 + PIECE as u64 + 1, PIECE + 2, 7, None, &cancel).unwrap();
-        assert_eq!(all.length.len(), n);
-        assert_eq!(all.length[PIECE + 1..], tail.length[..]);
-        assert_eq!(all.returns[2 * (PIECE + 1)..], tail.returns[..]);
+        let n = 5 * CHUNK + 3;
+        let all = random_playouts(&game, 5, n, 7, Some(1), &cancel).unwrap();
+        for threads in [None, Some(1), Some(2)] {
+            let tail = random_playouts(
+                &game,
+                5 + 2 * CHUNK as u64 + 1,
+                3 * CHUNK + 2,
+                7,
+                threads,
+                &cancel,
+            )
+            .unwrap();
+            assert_eq!(all.length[2 * CHUNK + 1..], tail.length[..]);
+            assert_eq!(all.returns[2 * (2 * CHUNK + 1)..], tail.returns[..]);
+        }
+        assert_eq!(
+            all,
+            random_playouts(&game, 5, n, 7, Some(2), &cancel).unwrap()
+        );
+    }
+
+    #[test]
+    fn a_cancelled_batch_is_interrupted_on_one_thread_and_on_many() {
+        let game = Einstein::from_options(&Default::default()).unwrap();
+        let cancel = AtomicBool::new(true);
+        for threads in [Some(1), Some(2), None] {
+            let err = random_playouts(&game, 0, 3 * CHUNK, 0, threads, &cancel).unwrap_err();
+            assert!(matches!(err, Error::Interrupted), "{threads:?}: {err:?}");
+        }
     }
 
     #[test]

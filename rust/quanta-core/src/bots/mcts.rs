@@ -87,6 +87,9 @@ struct Node {
     /// Children, ascending by action, each with its action: a child is found without
     /// visiting the nodes it passes over.
     children: Vec<(Action, u32)>,
+    /// A decision of [`Mcts`] whose every legal action has its child: its state is the same
+    /// at every visit, so its children are its legal actions, and need not be listed again.
+    complete: bool,
 }
 
 /// The tree: nodes, and every player's summed returns of node `i` at `sums[i * players..]`.
@@ -113,6 +116,7 @@ impl Tree {
             visits: 0,
             available: 1,
             children: Vec::new(),
+            complete: false,
         });
         self.sums.extend(std::iter::repeat_n(0.0, self.players));
         (self.nodes.len() - 1) as u32
@@ -134,22 +138,35 @@ impl Tree {
     }
 }
 
-/// Natural logarithms of the counts up to `Logarithms::SMALL`, computed once a search: the
+/// Natural logarithms of the counts, each computed once, the first time it is asked for: the
 /// same values as `ln`, without its cost at every child of every node the search passes.
+/// Counts from `Logarithms::MOST` on (a node visited that often) are not kept.
 struct Logarithms(Vec<f64>);
 
 impl Logarithms {
-    const SMALL: u64 = 1 << 12;
+    const MOST: u64 = 1 << 16;
 
     fn new() -> Self {
-        Logarithms((0..Self::SMALL).map(|n| (n as f64).ln()).collect())
+        Logarithms(Vec::new())
     }
 
-    fn of(&self, n: u64) -> f64 {
+    #[inline]
+    fn of(&mut self, n: u64) -> f64 {
         match self.0.get(n as usize) {
             Some(&ln) => ln,
-            None => (n as f64).ln(),
+            None => self.compute(n),
         }
+    }
+
+    /// `ln(n)`, and those of the counts up to `n` kept when below `MOST`.
+    #[cold]
+    fn compute(&mut self, n: u64) -> f64 {
+        if n >= Self::MOST {
+            return (n as f64).ln();
+        }
+        let known = self.0.len() as u64;
+        self.0.extend((known..=n).map(|k| (k as f64).ln()));
+        self.0[n as usize]
     }
 }
 
@@ -200,7 +217,7 @@ pub fn search<G: Knowledge>(
     let mut untried: Vec<Action> = Vec::new();
     let mut seen: Vec<u32> = Vec::new();
     let mut iterations = 0u64;
-    let log = Logarithms::new();
+    let mut log = Logarithms::new();
     loop {
         if spec.iterations.is_some_and(|n| iterations >= n) || tree.nodes.len() as u64 >= most_nodes
         {
@@ -237,25 +254,33 @@ pub fn search<G: Knowledge>(
                     }
                 }
                 ToMove::Player(p) => {
-                    actions.clear();
-                    game.legal_actions(&state, &mut actions);
                     untried.clear();
+                    seen.clear();
                     let parent = &tree.nodes[node as usize];
                     let children = &parent.children;
-                    let (mut best, mut best_score) = (u32::MAX, f64::NEG_INFINITY);
-                    let mut i = 0;
-                    let scale = if high > low { 1.0 / (high - low) } else { 0.0 };
-                    seen.clear();
-                    for &a in &actions {
-                        while i < children.len() && children[i].0 < a {
-                            i += 1;
+                    if parent.complete {
+                        seen.extend(children.iter().map(|&(_, c)| c));
+                    } else {
+                        actions.clear();
+                        game.legal_actions(&state, &mut actions);
+                        let mut i = 0;
+                        for &a in &actions {
+                            while i < children.len() && children[i].0 < a {
+                                i += 1;
+                            }
+                            if i < children.len() && children[i].0 == a {
+                                seen.push(children[i].1);
+                            } else {
+                                untried.push(a);
+                            }
                         }
-                        if i < children.len() && children[i].0 == a {
-                            seen.push(children[i].1);
-                        } else {
-                            untried.push(a);
-                        }
+                        // Once complete, a node of `Mcts` stays so; ISMCTS never marks one
+                        // (its legal actions may change with the determinisation).
+                        tree.nodes[node as usize].complete =
+                            observer.is_none() && untried.is_empty();
                     }
+                    let (mut best, mut best_score) = (u32::MAX, f64::NEG_INFINITY);
+                    let scale = if high > low { 1.0 / (high - low) } else { 0.0 };
                     for &c in &seen {
                         tree.nodes[c as usize].available += 1;
                     }
