@@ -665,36 +665,16 @@ impl Knowledge for AQuantumLeap {
     /// Scoring play values a leaf better than random play.
     const ROLLOUT: Rollout = Rollout::Greedy;
 
-    const BEST_PLAYER: &'static str = "the exact best turn (best_turn) within the time, else \
-        the greedy placement; the best Higgs (best_higgs); outer cells at random";
+    /// A turn's exact best (best_turn) sees no further than the turn, and plays below a search
+    /// of the whole game: against `MCTS(iterations=1000)` it won 43.5 % of 400 games, the
+    /// search for 0.1 s a move 53.8 % (losing 43.0 %; benches/README.md). After stage one
+    /// nothing is hidden (every stock holds one card of each rank).
+    const BEST_PLAYER: &'static str = "information-set MCTS with greedy-guided search within \
+        the time, at every decision";
 
     fn best_action(&self, s: &AQuantumLeapState, rng: &mut Rng, ctx: &Context) -> Result<Action> {
-        match s.phase {
-            Phase::Higgs => match best_higgs(self, s, ctx) {
-                Ok(h) => Ok(h.action),
-                Err(Error::SearchLimit { .. }) => greedy_action(self, s, rng),
-                Err(e) => Err(e),
-            },
-            Phase::Play => match best_turn(self, s, ctx) {
-                Ok(t) if !t.actions.is_empty() => Ok(t.actions[0]),
-                Ok(_) | Err(Error::SearchLimit { .. }) => greedy_move(self, s),
-                Err(e) => Err(e),
-            },
-            // An outer cell of stage one: the display's outer cards score nothing.
-            _ => {
-                let mut actions = Vec::new();
-                self.legal_actions(s, &mut actions);
-                Ok(actions[rng.random_range(0..actions.len())])
-            }
-        }
+        crate::bots::ismcts::within(self, s, rng, ctx)
     }
-}
-
-/// The greedy player's action, where the best player has no better.
-fn greedy_action(game: &AQuantumLeap, s: &AQuantumLeapState, rng: &mut Rng) -> Result<Action> {
-    crate::greedy::greedy_action(game, s, rng).ok_or_else(|| {
-        Error::NotApplicable(format!("a_quantum_leap: nobody decides in {}", game.notation(s)))
-    })
 }
 
 #[cfg(test)]
