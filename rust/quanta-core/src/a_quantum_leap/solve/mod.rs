@@ -636,7 +636,7 @@ fn greedy_turn(game: &AQuantumLeap, s: &mut AQuantumLeapState) -> u32 {
 
 /// What A Quantum Leap knows beyond its rules: its solver, the exact best turn
 /// ([`best_turn`]) of a stage-two turn or the best Higgs ([`best_higgs`]) of the dealer's
-/// Higgs, and its best player, who plays them.
+/// Higgs, and its best player, the information-set search for its time.
 impl Knowledge for AQuantumLeap {
     const SOLVER: Option<SolverInfo> = Some(SolverInfo {
         function: "quanta.a_quantum_leap.best_turn (best_higgs for the Higgs)",
