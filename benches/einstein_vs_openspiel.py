@@ -23,7 +23,8 @@ fixed count with ``--simulations``). A fresh bot per game, seeded with the game'
 ``--calibrate N`` times N moves of the bot at ``--simulations`` (default 1,000) in positions
 from random play and prints the simulations per second, and how many fit in ``--seconds``.
 
-quanta's players (``--player``, repeatable), each given ``--seconds`` a move:
+quanta's players (``--player``, repeatable), each given ``--seconds`` a move (or
+``--quanta-seconds``, to see what more time is worth):
 
 * ``best_move``: ``quanta.einstein.best_move(state, seed=, timeout=, threads=1)``, the exact
   solver with at most three stones a side, a one-roll heuristic before;
@@ -249,6 +250,8 @@ def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=400)
     parser.add_argument("--seconds", type=float, default=0.1, help="each side's time a move")
+    parser.add_argument("--quanta-seconds", type=float, default=None,
+                        help="quanta's time a move, if not --seconds")
     parser.add_argument("--player", action="append", choices=["best_move", "best_action",
                                                               "mcts", "mcts_solver"])
     parser.add_argument("--solver-nodes", type=int, default=1000)
@@ -272,7 +275,7 @@ def main(argv=None) -> None:
           "quanta s/move | OpenSpiel s/move |")
     print("|---|---|---:|---:|---:|---|---:|---:|")
     for name in args.player or ["best_move"]:
-        choose = quanta_player(name, args.seconds, args.solver_nodes)
+        choose = quanta_player(name, args.quanta_seconds or args.seconds, args.solver_nodes)
         wins = 0
         clock = {"quanta": 0.0, "openspiel": 0.0}
         moves = {"quanta": 0, "openspiel": 0}
