@@ -224,21 +224,7 @@ pub trait Game: Clone + PartialEq + Send + Sync + 'static {
         rng: &mut Rng,
         actions: &mut Vec<Action>,
     ) -> Option<u32> {
-        match self.to_move(state) {
-            ToMove::Terminal => None,
-            ToMove::Chance => {
-                let a = self.sample_chance(state, rng);
-                self.apply(state, a);
-                Some(0)
-            }
-            ToMove::Player(_) => {
-                actions.clear();
-                self.legal_actions(state, actions);
-                let a = actions[rng.random_range(0..actions.len())];
-                self.apply(state, a);
-                Some(1)
-            }
-        }
+        random_step_by_lists(self, state, rng, actions)
     }
 
     /// Games that a batch of random playouts ([`crate::batch::random_playouts`]) steps side
@@ -287,6 +273,32 @@ fn illegal<G: Game>(game: &G, state: &G::State, action: Action) -> Error {
         }
     };
     Error::IllegalMove(format!("{}: {what} in {}", G::NAME, game.notation(state)))
+}
+
+/// [`Game::random_step`] as every game can take it: a chance outcome from
+/// [`Game::sample_chance`], or a move drawn from the list of [`Game::legal_actions`]. A game
+/// with a faster step for some positions keeps this one for the others.
+pub fn random_step_by_lists<G: Game + ?Sized>(
+    game: &G,
+    state: &mut G::State,
+    rng: &mut Rng,
+    actions: &mut Vec<Action>,
+) -> Option<u32> {
+    match game.to_move(state) {
+        ToMove::Terminal => None,
+        ToMove::Chance => {
+            let a = game.sample_chance(state, rng);
+            game.apply(state, a);
+            Some(0)
+        }
+        ToMove::Player(_) => {
+            actions.clear();
+            game.legal_actions(state, actions);
+            let a = actions[rng.random_range(0..actions.len())];
+            game.apply(state, a);
+            Some(1)
+        }
+    }
 }
 
 /// The generator of row `row` of a batch seeded with `seed`: independent of threads and order.

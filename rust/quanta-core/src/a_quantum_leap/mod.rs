@@ -361,10 +361,12 @@ impl AQuantumLeap {
     /// Calls `f` with each legal stage-two placement of `s.player`, in ascending id order.
     fn for_each_placement(&self, s: &AQuantumLeapState, mut f: impl FnMut(Action)) {
         let Some(pattern) = s.pattern else { return };
+        let below = s.tops.map(rank);
         for card in cards(s.hands[s.player as usize]) {
-            for cell in 0..CELLS {
+            let placed = rank(card);
+            for (cell, &below) in below.iter().enumerate() {
                 let base = (card as Action * CELLS as Action + cell as Action) * 5;
-                for rule in rules_of(legal_rules(pattern, rank(card), rank(s.tops[cell]))) {
+                for rule in rules_of(legal_rules(pattern, placed, below)) {
                     f(base + rule.index() as Action);
                 }
             }

@@ -249,7 +249,15 @@ pub fn legal_rules(pattern: Pattern, placed: u8, below: u8) -> u8 {
 
 /// The rules of a bit set, in rule order.
 pub fn rules_of(bits: u8) -> impl Iterator<Item = Rule> {
-    RULES.into_iter().filter(move |r| bits & r.bit() != 0)
+    // Rule i is bit i: the set bits, lowest first, are the rules in order.
+    let mut bits = bits & 0b11111;
+    std::iter::from_fn(move || {
+        (bits != 0).then(|| {
+            let rule = RULES[bits.trailing_zeros() as usize];
+            bits &= bits - 1;
+            rule
+        })
+    })
 }
 
 /// The pattern after a placement of rank `placed` on rank `below` following `rule`: `free`
@@ -468,7 +476,11 @@ pub fn score_placement_by_code(
     let mut tops = [NO_CARD; CELLS];
     let mut copies = [0usize; CARD_COUNT];
     let too_many = |card: &str| {
-        let held = if packs == 1 { "one pack holds one" } else { "two packs hold two" };
+        let held = if packs == 1 {
+            "one pack holds one"
+        } else {
+            "two packs hold two"
+        };
         invalid(format!("card {card} is seen more often than {held}"))
     };
     for (top, entry) in tops.iter_mut().zip(display.iter().flatten()) {

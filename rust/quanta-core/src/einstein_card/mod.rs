@@ -10,10 +10,12 @@
 
 use crate::einstein::{
     ARRANGEMENTS, Board, CELLS, FIRST_ARRANGEMENT, FIRST_ROLL, GONE, STONES, Setup, cell_name,
-    read_player, read_setup_and_first, setup_and_first_options,
+    for_each_cell, read_player, read_setup_and_first, setup_and_first_options,
 };
 use crate::error::{Error, Result};
-use crate::game::{Action, Game, GameInfo, Information, Rng, ToMove, Utility};
+use crate::game::{
+    Action, Game, GameInfo, Information, Rng, ToMove, Utility, random_step_by_lists,
+};
 use crate::options::{OptionReader, OptionValue, Options};
 use rand::Rng as _;
 use rand::seq::SliceRandom;
@@ -291,6 +293,25 @@ impl Game for EinsteinCard {
             }
             _ => FIRST_ROLL + rng.random_range(0..6),
         }
+    }
+
+    /// The generic step, but a number's move drawn straight from the board's tables as
+    /// EinStein's are: the same draw as from the list of `legal_actions`.
+    fn random_step(
+        &self,
+        s: &mut EinsteinCardState,
+        rng: &mut Rng,
+        actions: &mut Vec<Action>,
+    ) -> Option<u32> {
+        let Phase::Number(n) = s.phase else {
+            return random_step_by_lists(self, s, rng, actions);
+        };
+        let (stones, moves) = s.board.moving_stones(s.player, n);
+        // Drawn as a u32: the same draw as `random_range(0..moves)` on a `usize`.
+        let (steps, k) = Board::nth_step(stones, rng.random_range(0..moves as u32) as usize);
+        s.board.move_stone(s.player, steps.from, steps.to[k]);
+        s.after_effect();
+        Some(1)
     }
 
     fn apply(&self, s: &mut EinsteinCardState, action: Action) {

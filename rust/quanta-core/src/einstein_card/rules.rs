@@ -20,18 +20,18 @@ impl EinsteinCardState {
         }
     }
 
-    pub(super) fn playable(&self, kind: u8) -> bool {
-        self.hands[self.player as usize][kind as usize] > 0
-            && (kind != DA_CAPO || self.da_capo_copy().is_some())
-    }
-
     /// The cards `player` may play: every kind in hand that can be resolved; a hand of only
     /// Da Capo with nothing to copy plays it without effect.
     pub(super) fn for_each_play(&self, mut f: impl FnMut(Action)) {
         let hand = &self.hands[self.player as usize];
-        let any = (0..KINDS as u8).any(|k| self.playable(k));
+        // Da Capo is held back only when it has nothing to copy and another card can be played.
+        let others = hand
+            .iter()
+            .enumerate()
+            .any(|(k, &n)| n > 0 && k != DA_CAPO as usize);
+        let hold_da_capo = others && self.da_capo_copy().is_none();
         for k in 0..KINDS as u8 {
-            if hand[k as usize] > 0 && (!any || self.playable(k)) {
+            if hand[k as usize] > 0 && !(k == DA_CAPO && hold_da_capo) {
                 f(PLAY + k as Action);
             }
         }
@@ -88,13 +88,12 @@ impl EinsteinCardState {
     }
 
     /// The cells holding a stone of `player` (any side for `None`).
-    pub(super) fn for_each_stone(&self, player: Option<u8>, mut f: impl FnMut(u8)) {
-        for cell in 0..CELLS as u8 {
-            let v = self.board.at(cell);
-            if v != 0 && player.is_none_or(|p| (v > 0) == (p == 0)) {
-                f(cell);
-            }
-        }
+    pub(super) fn for_each_stone(&self, player: Option<u8>, f: impl FnMut(u8)) {
+        let cells = match player {
+            Some(p) => self.board.occupied(p),
+            None => self.board.occupied(0) | self.board.occupied(1),
+        };
+        for_each_cell(cells, f);
     }
 }
 

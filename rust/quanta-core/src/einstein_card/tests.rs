@@ -1,4 +1,5 @@
 use super::*;
+use crate::game::random_step_by_lists;
 
 fn game() -> EinsteinCard {
     EinsteinCard::from_options(&Options::new()).unwrap()
@@ -121,4 +122,34 @@ fn one_open_hand_is_shown_to_the_opponent_and_the_closed_one_to_nobody_else() {
         moved |= r.hands[0] != s.hands[0];
     }
     assert!(moved, "player 0's closed hand is redrawn for player 1");
+}
+
+/// The playout's step draws a number's move from the board's tables: it must play the game the
+/// generic step (a move drawn from the list of legal actions) plays from the same generator,
+/// in every phase of both setups' games, special cards included.
+#[test]
+fn random_step_plays_the_games_of_the_generic_step() {
+    for g in [
+        game(),
+        EinsteinCard {
+            hand_size: [3, 1],
+            ..game()
+        },
+    ] {
+        let mut actions = Vec::new();
+        for row in 0..500 {
+            let (mut fast, mut listed) = (g.new_state(), g.new_state());
+            let (mut fast_rng, mut listed_rng) =
+                (crate::game::row_rng(11, row), crate::game::row_rng(11, row));
+            loop {
+                let a = g.random_step(&mut fast, &mut fast_rng, &mut actions);
+                let b = random_step_by_lists(&g, &mut listed, &mut listed_rng, &mut actions);
+                assert_eq!(a, b, "game {row}: {}", g.notation(&listed));
+                assert_eq!(fast, listed, "game {row}: {}", g.notation(&listed));
+                if a.is_none() {
+                    break;
+                }
+            }
+        }
+    }
 }

@@ -15,7 +15,9 @@ pub mod solve;
 
 use crate::bits::Bits;
 use crate::error::{Error, Result};
-use crate::game::{Action, Game, GameInfo, Information, Rng, ToMove, Utility};
+use crate::game::{
+    Action, Game, GameInfo, Information, Rng, ToMove, Utility, random_step_by_lists,
+};
 use crate::options::{OptionReader, OptionValue, Options};
 use board::{Board, Shape};
 use rand::Rng as _;
@@ -267,6 +269,26 @@ impl<B: Bits> Game for QuantumLeap<B> {
             let [w, b] = self.left_to_deal(s);
             e + self.cells() as Action + (rng.random_range(0..w + b) >= w) as Action
         }
+    }
+
+    /// The generic step, but a capture drawn without listing the captures: counted on the
+    /// bitboard, and only the drawn one looked up ([`Self::nth_capture`]). The same draw as
+    /// from the list of `legal_actions`, which is in the same order.
+    fn random_step(
+        &self,
+        s: &mut Self::State,
+        rng: &mut Rng,
+        actions: &mut Vec<Action>,
+    ) -> Option<u32> {
+        let Phase::Move { side, over: false } = s.phase else {
+            return random_step_by_lists(self, s, rng, actions);
+        };
+        let count = self.count_captures(s.stones, side);
+        // Drawn as a u32: the same draw as `random_range(0..count)` on a `usize`.
+        let (from, _, to) = self.nth_capture(s.stones, side, rng.random_range(0..count));
+        s.stones = after_capture(s.stones, side, from, to);
+        s.phase = self.to_play(s.stones, 1 - side);
+        Some(1)
     }
 
     fn apply(&self, s: &mut Self::State, action: Action) {

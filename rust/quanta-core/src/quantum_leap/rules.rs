@@ -74,6 +74,34 @@ impl<B: Bits> QuantumLeap<B> {
         });
     }
 
+    /// Capture `n` (from 0) of `side` in action order, as `(from, direction, to)`: the stone
+    /// is found by counting each one's targets (as [`Self::count_captures`] does), and only
+    /// its directions are looked up.
+    #[inline]
+    pub fn nth_capture(&self, stones: [B; 2], side: u8, mut n: u32) -> (usize, usize, usize) {
+        let (own, enemy) = (stones[side as usize], stones[1 - side as usize]);
+        let b = &*self.board;
+        for c in own.cells() {
+            let k = b.friends(c, own);
+            let mut targets = b.landing[c][k] & enemy;
+            if n >= targets.count() {
+                n -= targets.count();
+                continue;
+            }
+            for d in 0.. {
+                let t = b.jump[c][d][k - 1];
+                if t != OFF && targets.has(t as usize) {
+                    if n == 0 {
+                        return (c, d, t as usize);
+                    }
+                    n -= 1;
+                    targets ^= B::cell(t as usize);
+                }
+            }
+        }
+        panic!("nth_capture: {n} is past the captures of side {side}")
+    }
+
     /// Calls `f(from, to)` for every capture of `side`: by stone, then by target cell.
     #[inline]
     pub fn for_each_capture_target(

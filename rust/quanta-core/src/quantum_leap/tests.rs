@@ -2,7 +2,7 @@
 //! a plain negamax on small boards.
 use super::solve::{Limits, analyze, solve};
 use super::*;
-use crate::game::row_rng;
+use crate::game::{random_step_by_lists, row_rng};
 use crate::search::Context;
 use std::sync::atomic::AtomicBool;
 
@@ -404,4 +404,41 @@ fn a_capture_prevents_a_reply_exactly_when_the_reply_is_gone_after_it() {
         kept > 10_000 && prevented > 1_000,
         "{kept} kept, {prevented} prevented"
     );
+}
+
+/// The playout's step draws a capture by counting ([`QuantumLeap::nth_capture`]): it must play
+/// the game the generic step (a move drawn from the list of legal actions) plays from the same
+/// generator, on every side, both setups and both bitboard widths.
+#[test]
+fn random_step_plays_the_games_of_the_generic_step() {
+    fn check<B: Bits>(side: usize, seed: u64) {
+        for setup in ["A", "B"] {
+            let options = Options::from([
+                ("size".to_string(), OptionValue::Int(side as i64)),
+                ("setup".to_string(), OptionValue::Str(setup.to_string())),
+            ]);
+            let g = QuantumLeap::<B>::from_options(&options).unwrap();
+            let mut actions = Vec::new();
+            for row in 0..40 {
+                let (mut fast, mut listed) = (g.new_state(), g.new_state());
+                let (mut fast_rng, mut listed_rng) = (row_rng(seed, row), row_rng(seed, row));
+                loop {
+                    let a = g.random_step(&mut fast, &mut fast_rng, &mut actions);
+                    let b = random_step_by_lists(&g, &mut listed, &mut listed_rng, &mut actions);
+                    assert_eq!(
+                        (a, fast),
+                        (b, listed),
+                        "side {side} setup {setup} game {row}"
+                    );
+                    if a.is_none() {
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    for side in 2..=5 {
+        check::<u64>(side, 31);
+    }
+    check::<u128>(6, 32);
 }
