@@ -240,10 +240,8 @@ impl Game for Einstein {
             Phase::Roll => rng.random_range(1..=6),
             Phase::Move(die) => die,
         };
-        let (stones, n) = s.board.moving_stones(s.player, die);
-        // Drawn as a u32: the same draw as `random_range(0..n)` on a `usize`, and inlined.
-        let (steps, k) = Board::nth_step(stones, rng.random_range(0..n as u32) as usize);
-        s.move_stone(steps.from, steps.to[k]);
+        let (from, to) = s.board.random_move(s.player, die, rng);
+        s.move_stone(from, to);
         Some(1)
     }
 

@@ -2,7 +2,8 @@
 //! steps, captures and the win conditions, the nearest-stone rule, the 720 arrangements
 //! (docs/rules/einstein.md). EinStein a la Card plays on the same [`Board`].
 
-use crate::game::Action;
+use crate::game::{Action, Rng};
+use rand::Rng as _;
 
 pub(super) const SIDE: usize = 5;
 pub(crate) const CELLS: usize = SIDE * SIDE;
@@ -301,6 +302,16 @@ impl Board {
         } else {
             (higher, (k - first).min(2))
         }
+    }
+
+    /// A uniformly random move of `player` after rolling `die`, as `(from, to)`, drawn from the
+    /// tables: the same draw as `random_range(0..n)` over the `n` moves of
+    /// [`Self::for_each_move`] (as a u32, which draws as a `usize` does).
+    #[inline(always)]
+    pub(crate) fn random_move(&self, player: u8, die: u8, rng: &mut Rng) -> (u8, u8) {
+        let (stones, n) = self.moving_stones(player, die);
+        let (steps, k) = Self::nth_step(stones, rng.random_range(0..n as u32) as usize);
+        (steps.from, steps.to[k])
     }
 
     /// Calls `f` with each step of each of `player`'s stones, in ascending action order.

@@ -306,10 +306,8 @@ impl Game for EinsteinCard {
         let Phase::Number(n) = s.phase else {
             return random_step_by_lists(self, s, rng, actions);
         };
-        let (stones, moves) = s.board.moving_stones(s.player, n);
-        // Drawn as a u32: the same draw as `random_range(0..moves)` on a `usize`.
-        let (steps, k) = Board::nth_step(stones, rng.random_range(0..moves as u32) as usize);
-        s.board.move_stone(s.player, steps.from, steps.to[k]);
+        let (from, to) = s.board.random_move(s.player, n, rng);
+        s.board.move_stone(s.player, from, to);
         s.after_effect();
         Some(1)
     }
