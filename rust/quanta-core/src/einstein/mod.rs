@@ -21,7 +21,7 @@ pub use notation::cell_name;
 pub(crate) use notation::read_player;
 use rand::Rng as _;
 use rules::SIDE;
-pub(crate) use rules::{ARRANGEMENTS, CELLS, arrangement, for_each_cell};
+pub(crate) use rules::{ARRANGEMENTS, CELLS, arrangement};
 pub use rules::{Board, GOAL, GONE, STONES, TARGET, movable_stones};
 
 /// The action of rolling 1 (rolls 1-6 are `FIRST_ROLL..FIRST_ROLL + 6`).

@@ -2,6 +2,7 @@
 //! steps, captures and the win conditions, the nearest-stone rule, the 720 arrangements
 //! (docs/rules/einstein.md). EinStein a la Card plays on the same [`Board`].
 
+use crate::bits::Bits;
 use crate::game::{Action, Rng};
 use rand::Rng as _;
 
@@ -316,19 +317,19 @@ impl Board {
 
     /// Calls `f` with each step of each of `player`'s stones, in ascending action order.
     pub(crate) fn for_each_any_move(&self, player: u8, mut f: impl FnMut(Action)) {
-        for_each_cell(self.occupied(player), |cell| {
-            Self::for_each_step(cell, player, &mut f)
-        });
+        for cell in self.occupied(player).cells() {
+            Self::for_each_step(cell as u8, player, &mut f);
+        }
     }
 
     /// The cells of `player`'s stones as a set: bit `cell` is set where one stands. Read from
     /// the stones, not the 25 cells.
     #[inline]
-    pub(crate) fn occupied(&self, player: u8) -> u32 {
-        // A removed stone's `GONE` shifts a 0 (to bit 31, which is no cell).
+    pub(crate) fn occupied(&self, player: u8) -> u64 {
+        // A removed stone's `GONE` shifts a 0 (to bit 63, which is no cell).
         self.stones[player as usize]
             .iter()
-            .fold(0, |set, &c| set | ((c != GONE) as u32) << (c & 31))
+            .fold(0, |set, &c| set | ((c != GONE) as u64) << (c & 63))
     }
 
     /// The board as `+n`/`-n` stones per cell, row by row from the top.
@@ -339,15 +340,6 @@ impl Board {
     /// `stones()[player][n - 1]`: the cell of stone n of `player`, or `GONE`.
     pub fn stones(&self) -> [[u8; STONES]; 2] {
         self.stones
-    }
-}
-
-/// Calls `f` with each cell of the set `cells` (bit `cell`), in ascending order.
-#[inline]
-pub(crate) fn for_each_cell(mut cells: u32, mut f: impl FnMut(u8)) {
-    while cells != 0 {
-        f(cells.trailing_zeros() as u8);
-        cells &= cells - 1;
     }
 }
 

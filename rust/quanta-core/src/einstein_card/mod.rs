@@ -10,7 +10,7 @@
 
 use crate::einstein::{
     ARRANGEMENTS, Board, CELLS, FIRST_ARRANGEMENT, FIRST_ROLL, GONE, STONES, Setup, cell_name,
-    for_each_cell, read_player, read_setup_and_first, setup_and_first_options,
+    read_player, read_setup_and_first, setup_and_first_options,
 };
 use crate::error::{Error, Result};
 use crate::game::{

@@ -3,6 +3,7 @@
 //! its steps and captures are EinStein's.
 
 use super::*;
+use crate::bits::Bits;
 
 impl EinsteinCardState {
     /// `player`'s last played card.
@@ -88,12 +89,14 @@ impl EinsteinCardState {
     }
 
     /// The cells holding a stone of `player` (any side for `None`).
-    pub(super) fn for_each_stone(&self, player: Option<u8>, f: impl FnMut(u8)) {
+    pub(super) fn for_each_stone(&self, player: Option<u8>, mut f: impl FnMut(u8)) {
         let cells = match player {
             Some(p) => self.board.occupied(p),
             None => self.board.occupied(0) | self.board.occupied(1),
         };
-        for_each_cell(cells, f);
+        for cell in cells.cells() {
+            f(cell as u8);
+        }
     }
 }
 
